@@ -1,0 +1,52 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+// The two paginated searches: recent (Basic) and historical (Enterprise).
+
+import { MSG, SEARCH_PAGE_SIZE } from './constants.ts';
+import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
+import { badRequest, hasErrors, sendText, unprocessable } from './http.ts';
+import { cursorAfter, decodeCursor, encodeCursor, page, type CursorPos } from './search.ts';
+import { analyzeSearch, type SearchMode } from './validate.ts';
+
+export function search(ctx: ApiCtx, mode: SearchMode): void {
+	const { state } = ctx;
+	const id = projectIdParam(ctx);
+	const body = jsonBody(ctx);
+	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`);
+	if (a.format.length) formatError(a.format);
+	const request = a.request!;
+
+	const rawCursor = ctx.url.searchParams.get('cursor');
+	let after: CursorPos | undefined;
+	if (rawCursor) {
+		const c = decodeCursor(rawCursor, request.bindKey);
+		if (c === 'invalid') throw badRequest(MSG.cursorInvalid);
+		if (c === 'mismatch') throw badRequest(MSG.cursorMismatch);
+		after = c;
+	}
+	const project = findProject(ctx, id);
+	if (hasErrors(a.fields)) throw unprocessable(a.fields);
+
+	// D-09: a page that would cross the monthly cap is cut at the cap.
+	const size = Math.min(SEARCH_PAGE_SIZE, state.limits.monthlyRemaining(ctx.tier, ctx.now));
+	const result = page(
+		{
+			store: state.store,
+			project,
+			request,
+			mode,
+			visibility: { now: ctx.now, indexLagMs: state.faults.indexLagMs },
+			after,
+		},
+		size,
+	);
+	state.limits.addMonthly(ctx.tier, result.data.length, ctx.now);
+
+	let cursor = result.next ? encodeCursor(request.bindKey, result.next) : null;
+	if (state.faults.repeatCursor) {
+		// A hostile server: the same cursor again and again.
+		const last = result.data[result.data.length - 1];
+		cursor = rawCursor || (last ? encodeCursor(request.bindKey, cursorAfter(request.sortType, last)) : cursor);
+	}
+	const json = result.data.map((r) => (r.json ??= JSON.stringify(r.m)));
+	sendText(ctx.res, 200, `{"data":[${json.join(',')}],"cursor":${JSON.stringify(cursor)}}`, ctx.headers());
+}

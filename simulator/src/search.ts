@@ -1,0 +1,188 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+// Filtering (D-14), sorting (D-19) and keyset pages with cursors bound to the request (D-20).
+
+import { createHash } from 'node:crypto';
+
+import { RECENT_WINDOW_MS, SEARCH_PAGE_SIZE, type SortType } from './constants.ts';
+import type { Store } from './data.ts';
+import { evaluate, makeDoc } from './query.ts';
+import { SORT_SPECS, seekAfter, type SortKey } from './sorting.ts';
+import type { Project, Rec } from './types.ts';
+import type { Filters, SearchMode, SearchRequest } from './validate.ts';
+
+export interface Visibility {
+	now: number;
+	/** Fault `indexLagMs`: fresh mentions become searchable this long after their collectedAt. */
+	indexLagMs: number;
+}
+
+/** Whether search can see a record now: collected, and past the index lag when it is fresh. */
+export function searchable(r: Rec, v: Visibility): boolean {
+	if (r.col > v.now) return false;
+	return !r.fresh || v.indexLagMs <= 0 || v.now >= r.col + v.indexLagMs;
+}
+
+export function publishedBounds(f: Filters, mode: SearchMode, now: number): { from: number; to: number } {
+	const from =
+		f.publishedAt.from ?? (mode === 'historical' ? -Infinity : now - RECENT_WINDOW_MS);
+	return { from, to: f.publishedAt.to ?? Infinity };
+}
+
+/** The filter predicate, without the visibility rule. */
+export function matcher(f: Filters, mode: SearchMode, now: number): (r: Rec) => boolean {
+	const { from, to } = publishedBounds(f, mode, now);
+	const cFrom = f.collectedAt?.from ?? -Infinity;
+	const cTo = f.collectedAt?.to ?? Infinity;
+	return (r) => {
+		if (r.pub < from || r.pub >= to) return false;
+		if (r.col < cFrom || r.col >= cTo) return false;
+		const m = r.m;
+		if (f.sourceTypes && !f.sourceTypes.has(m.source?.type)) return false;
+		if (f.types && !f.types.has(m.type)) return false;
+		if (f.sentiments && !f.sentiments.has(m.content?.sentiment)) return false;
+		if (f.languages) {
+			const code = m.content?.language?.code;
+			if (!code || !f.languages.has(code.toLowerCase())) return false;
+		}
+		if (f.countries) {
+			const code = m.location?.country?.code;
+			if (!code || !f.countries.has(code.toUpperCase())) return false;
+		}
+		if (f.query) {
+			r.doc ??= makeDoc([m.content?.text, m.content?.title]);
+			if (!evaluate(f.query, r.doc)) return false;
+		}
+		return true;
+	};
+}
+
+// --- cursors ----------------------------------------------------------------------------------
+
+export interface CursorPos {
+	key: SortKey;
+	id: string;
+}
+
+function bindHash(bindKey: string): string {
+	return createHash('sha256').update(bindKey).digest('base64url').slice(0, 16);
+}
+
+export function encodeCursor(bindKey: string, pos: CursorPos): string {
+	return Buffer.from(JSON.stringify({ b: bindHash(bindKey), k: pos.key, i: pos.id })).toString(
+		'base64url',
+	);
+}
+
+/** Decode a cursor: the position, or 'invalid' / 'mismatch' (both 400, D-20). */
+export function decodeCursor(raw: string, bindKey: string): CursorPos | 'invalid' | 'mismatch' {
+	if (!/^[A-Za-z0-9_-]+$/.test(raw)) return 'invalid';
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+	} catch {
+		return 'invalid';
+	}
+	if (typeof parsed !== 'object' || parsed === null) return 'invalid';
+	const { b, k, i } = parsed as Record<string, unknown>;
+	if (typeof b !== 'string' || typeof i !== 'string') return 'invalid';
+	if (k !== null && (typeof k !== 'number' || !Number.isFinite(k))) return 'invalid';
+	if (b !== bindHash(bindKey)) return 'mismatch';
+	return { key: k, id: i };
+}
+
+function keyOf(sort: SortType, r: Rec): CursorPos {
+	return { key: SORT_SPECS[sort].key(r), id: r.id };
+}
+
+// --- scanning ---------------------------------------------------------------------------------
+
+function firstIndex(arr: Rec[], pred: (r: Rec) => boolean): number {
+	let lo = 0;
+	let hi = arr.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (pred(arr[mid])) hi = mid;
+		else lo = mid + 1;
+	}
+	return lo;
+}
+
+/** Slice bounds of the sorted array that can hold matches (binary search on time sorts). */
+function scanBounds(arr: Rec[], sort: SortType, f: Filters, mode: SearchMode, now: number): [number, number] {
+	const pb = publishedBounds(f, mode, now);
+	const cb = { from: f.collectedAt?.from ?? -Infinity, to: Math.min(f.collectedAt?.to ?? Infinity, now + 1) };
+	switch (sort) {
+		case 'PublishedAtDescending':
+			return [firstIndex(arr, (r) => r.pub < pb.to), firstIndex(arr, (r) => r.pub < pb.from)];
+		case 'PublishedAtAscending':
+			return [firstIndex(arr, (r) => r.pub >= pb.from), firstIndex(arr, (r) => r.pub >= pb.to)];
+		case 'CollectedAtDescending':
+			return [firstIndex(arr, (r) => r.col < cb.to), firstIndex(arr, (r) => r.col < cb.from)];
+		case 'CollectedAtAscending':
+			return [firstIndex(arr, (r) => r.col >= cb.from), firstIndex(arr, (r) => r.col >= cb.to)];
+		default:
+			return [0, arr.length];
+	}
+}
+
+export interface ScanOptions {
+	store: Store;
+	project: Project;
+	request: SearchRequest;
+	mode: SearchMode;
+	visibility: Visibility;
+	after?: CursorPos;
+}
+
+/** Iterate matching, searchable records in sort order, starting after the cursor position. */
+export function* scan(o: ScanOptions): Generator<Rec> {
+	const sort = o.request.sortType;
+	const now = o.visibility.now;
+	// A snapshot, so inserts during a long export cannot shift the iteration.
+	const arr = o.store.sorted(o.project, sort).slice();
+	const [lo, end] = scanBounds(arr, sort, o.request.filters, o.mode, now);
+	let start = lo;
+	if (o.after) start = Math.max(start, seekAfter(arr, sort, o.after.key, o.after.id));
+	const match = matcher(o.request.filters, o.mode, now);
+	for (let i = start; i < end; i++) {
+		const r = arr[i];
+		if (searchable(r, o.visibility) && match(r)) yield r;
+	}
+}
+
+export interface Page {
+	data: Rec[];
+	next: CursorPos | null;
+}
+
+/**
+ * One page of up to `size` mentions (25, or fewer when the monthly cap cuts it). The cursor is
+ * null exactly when no further match exists, so N results cost ceil(N/25) requests.
+ */
+export function page(o: ScanOptions, size = SEARCH_PAGE_SIZE): Page {
+	const data: Rec[] = [];
+	let more = false;
+	for (const r of scan(o)) {
+		if (data.length === size) {
+			more = true;
+			break;
+		}
+		data.push(r);
+	}
+	const last = data[data.length - 1];
+	return { data, next: more && last ? keyOf(o.request.sortType, last) : null };
+}
+
+export function cursorAfter(sort: SortType, r: Rec): CursorPos {
+	return keyOf(sort, r);
+}
+
+/** Ground truth: how many mentions a search would return in total (admin count). */
+export function count(o: ScanOptions): number {
+	let n = 0;
+	for (const r of scan(o)) {
+		void r;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,123 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+// Everything the simulator holds, built from the options; `reset()` rebuilds the startup state.
+
+import type { Socket } from 'node:net';
+
+import { Clock } from './clock.ts';
+import { Collector } from './collector.ts';
+import type { Group, Tier } from './constants.ts';
+import { Store } from './data.ts';
+import { defaultFaults, type FaultConfig } from './faults.ts';
+import { Limits, type LimitMode } from './limits.ts';
+import { Rng, deriveSeed } from './prng.ts';
+import { Hub, type StreamWriter } from './streams.ts';
+
+export interface Options {
+	port: number;
+	seed: number;
+	/** Start instant of the clock (ms); undefined = real now at startup. */
+	now: number | undefined;
+	clock: 'running' | 'frozen';
+	projects: number;
+	mentions: number;
+	historyDays: number;
+	limits: LimitMode;
+	latencyMs: number;
+	errorRate: number;
+	heartbeatMs: number;
+	liveRate: number;
+	engagementRate: number;
+	legacyHeartbeat: boolean;
+	indexLagMs: number;
+	admin: boolean;
+	verbose: boolean;
+}
+
+export interface LogEntry {
+	seq: number;
+	at: string;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	status: number | null;
+	group: Group | null;
+	tier: Tier | null;
+	counted: boolean;
+}
+
+const LOG_MAX = 100_000;
+
+export class State {
+	readonly opts: Options;
+	readonly startNow: number;
+	clock!: Clock;
+	store!: Store;
+	limits!: Limits;
+	faults!: FaultConfig;
+	hub!: Hub;
+	collector!: Collector;
+	faultRng!: Rng;
+	log: LogEntry[] = [];
+	private seq = 0;
+	readonly streams = new Set<StreamWriter>();
+	readonly hung = new Set<Socket>();
+
+	constructor(opts: Options) {
+		this.opts = opts;
+		this.startNow = opts.now ?? Date.now();
+		this.init();
+	}
+
+	private init(): void {
+		const o = this.opts;
+		this.clock = new Clock(this.startNow, o.clock === 'frozen');
+		this.store = Store.generate({
+			seed: o.seed,
+			projects: o.projects,
+			mentionsPerProject: o.mentions,
+			historyDays: o.historyDays,
+			nowMs: this.startNow,
+		});
+		this.limits = new Limits(o.limits);
+		this.faults = defaultFaults(o.latencyMs, o.errorRate, o.indexLagMs);
+		this.hub = new Hub();
+		this.collector = new Collector(
+			this.store,
+			this.clock,
+			this.hub,
+			deriveSeed(o.seed, 'collector'),
+			o.liveRate,
+			o.engagementRate,
+		);
+		this.collector.start();
+		this.faultRng = new Rng(deriveSeed(o.seed, 'faults'));
+		this.log = [];
+		this.seq = 0;
+	}
+
+	/** Close every open stream and hanging socket (reset and shutdown). */
+	closeConnections(): void {
+		for (const w of this.streams) w.destroy();
+		this.streams.clear();
+		for (const s of this.hung) s.destroy();
+		this.hung.clear();
+	}
+
+	reset(): void {
+		this.collector.stop();
+		this.closeConnections();
+		this.init();
+	}
+
+	shutdown(): void {
+		this.collector.stop();
+		this.closeConnections();
+	}
+
+	record(entry: Omit<LogEntry, 'seq'>): LogEntry {
+		const e: LogEntry = { seq: ++this.seq, ...entry };
+		this.log.push(e);
+		if (this.log.length > LOG_MAX) this.log.splice(0, this.log.length - LOG_MAX);
+		return e;
+	}
+}
