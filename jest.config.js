@@ -4,7 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/simulator/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', diagnostics: { warnOnly: false } }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
+	setupFiles: ['<rootDir>/test/setup/env.ts'],
 	testTimeout: 30000,
 };

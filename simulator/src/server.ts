@@ -30,6 +30,15 @@ export function rateHeaders(state: State, tier: Tier | null, group: Group): Reco
 	};
 }
 
+function loggedBody(text: string): unknown {
+	if (text === '') return null;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text.length > 10_000 ? text.slice(0, 10_000) : text;
+	}
+}
+
 function isJsonContentType(value: string | undefined): boolean {
 	if (!value) return false;
 	return value.split(';')[0].trim().toLowerCase() === 'application/json';
@@ -84,6 +93,9 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		group,
 		tier: null,
 		counted: false,
+		body: loggedBody(body),
+		accept: req.headers.accept ?? null,
+		contentType: req.headers['content-type'] ?? null,
 	});
 	res.on('finish', () => {
 		entry.status = res.statusCode;

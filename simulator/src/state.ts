@@ -43,6 +43,11 @@ export interface LogEntry {
 	group: Group | null;
 	tier: Tier | null;
 	counted: boolean;
+	/** request body: parsed JSON when it parses, else the text (cut at 10 kB); null when empty */
+	body: unknown;
+	/** the Accept and Content-Type request headers (never the key) */
+	accept: string | null;
+	contentType: string | null;
 }
 
 const LOG_MAX = 100_000;

@@ -88,6 +88,21 @@ describe('scripted responses', () => {
 	});
 });
 
+describe('request log', () => {
+	test('records the body (parsed JSON or text), Accept and Content-Type, never the key', async () => {
+		await admin(sim, 'DELETE', '/requests');
+		await search(sim, 1001, { filters: { content: { sentiment: ['Negative'] } }, sortType: 'CollectedAtAscending' });
+		await api(sim, 'POST', '/projects', { raw: 'not json' });
+		await api(sim, 'GET', '/projects');
+		const log = (await admin(sim, 'GET', '/requests')).requests;
+		expect(log[0].body).toEqual({ filters: { content: { sentiment: ['Negative'] } }, sortType: 'CollectedAtAscending' });
+		expect(log[0].contentType).toBe('application/json');
+		expect(log[1].body).toBe('not json');
+		expect(log[2].body).toBeNull();
+		expect(JSON.stringify(log)).not.toContain('APIKEY');
+	});
+});
+
 describe('other faults', () => {
 	test('force429: the D-08 hourly 429 with headers, then normal again', async () => {
 		await admin(sim, 'POST', '/faults', { force429: { group: 'search', times: 2 } });

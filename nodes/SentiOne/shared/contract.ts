@@ -1,0 +1,200 @@
+/**
+ * The API contract as the node reads it: every path, parameter name, enum and limit of the
+ * SentiOne Listen API v2 lives here and nowhere else. The decisions behind the values that the
+ * specification leaves open are recorded in docs/api-contract.md (ids D-nn); a change by the
+ * vendor is one edit in this file.
+ */
+
+export const CREDENTIAL_TYPE = 'sentiOneApi';
+
+/** D-01 */
+export const DEFAULT_BASE_URL = 'https://sentione.com';
+export const API_ROOT_PATH = '/api/public/v2';
+
+/** D-02: the hosted prefix; only the shape is checked locally */
+export const API_KEY_HEADER = 'X-API-KEY';
+export const HOSTED_KEY_PREFIX = 'SENTIONE-APIKEY-';
+export const API_KEY_SHAPE = /^[A-Z0-9]+-APIKEY-\S+$/;
+/** Marks errors the credential raises before any request is sent */
+export const CREDENTIAL_ERROR_PREFIX = 'SentiOne credential:';
+
+/** D-04 */
+export const JSON_MEDIA_TYPE = 'application/json';
+
+export const PATHS = {
+	projects: () => '/projects',
+	project: (projectId: number) => `/projects/${projectId}`,
+	recentSearch: (projectId: number) => `/projects/${projectId}/mentions/recent/search`,
+	historicalSearch: (projectId: number) => `/projects/${projectId}/mentions/search`,
+	recentExportStream: (projectId: number) => `/projects/${projectId}/mentions/recent/search/stream`,
+	historicalExportStream: (projectId: number) => `/projects/${projectId}/mentions/search/stream`,
+	liveStream: (projectId: number) => `/projects/${projectId}/mentions/recent/search/stream/live`,
+	engagementStream: () => '/mentions/engagement/updates/stream/live',
+	projectTags: (projectId: number) => `/projects/${projectId}/tags`,
+	mentionTags: (projectId: number, mentionId: string) =>
+		`/projects/${projectId}/mentions/${encodeURIComponent(mentionId)}/tags`,
+} as const;
+
+export const QUERY_PARAMS = {
+	cursor: 'cursor',
+	limit: 'limit',
+	backfillMinutes: 'backfillMinutes',
+	/** D-26: the reference hides the name */
+	anonymization: 'anonymization',
+} as const;
+
+/** D-11: the announcement spells it `mame`; we read that as a typo */
+export const PROJECT_FIELDS = { name: 'name', query: 'query' } as const;
+export const PROJECT_NAME_MAX_LENGTH = 255;
+/** D-22 */
+export const TAGS_FIELD = 'tags';
+export const TAG_NAME_MAX_LENGTH = 100;
+export const TAGS_PER_REQUEST_MAX = 50;
+
+/** D-16 (a third-party client's figure) */
+export const QUERY_MAX_LENGTH = 250;
+/** D-15: the prefix before a trailing `*` */
+export const WILDCARD_MIN_PREFIX = 4;
+
+export const PAGE_SIZE = 25;
+
+/** D-18 */
+export const RECENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+export const RECENT_WINDOW_SAFETY_MARGIN_MS = 5 * 60 * 1000;
+
+/** D-25 */
+export const BACKFILL_MINUTES_MAX = 5;
+
+/** D-29 */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+export const SORT_TYPES = [
+	'PublishedAtDescending',
+	'PublishedAtAscending',
+	'CollectedAtDescending',
+	'CollectedAtAscending',
+	'InfluenceScoreDescending',
+	'EngagementRateDescending',
+	'LikeCountDescending',
+	'ShareCountDescending',
+	'FollowerCountDescending',
+] as const;
+export type SortType = (typeof SORT_TYPES)[number];
+export const DEFAULT_SORT: SortType = 'PublishedAtDescending';
+
+export const MENTION_TYPES = ['Post', 'Comment', 'Article', 'PrivateMessage', 'Share'] as const;
+export const SOURCE_TYPES = [
+	'Facebook',
+	'Websites',
+	'Instagram',
+	'Forums',
+	'X',
+	'Blogs',
+	'TikTok',
+	'Reviews',
+	'Reddit',
+	'Video',
+	'Imported',
+	'Other',
+] as const;
+export const SENTIMENTS = ['Positive', 'Negative', 'Neutral', 'Unspecified'] as const;
+
+/** D-26 */
+export const ANONYMIZATION_LEVELS = ['author', 'all'] as const;
+export type AnonymizationLevel = (typeof ANONYMIZATION_LEVELS)[number];
+
+/** D-27 */
+export const STREAM_ACCEPT = {
+	sse: 'text/event-stream',
+	jsonLines: 'application/x-ndjson',
+} as const;
+
+/** D-28 */
+export const EVENT_KINDS = {
+	mention: 'mention',
+	heartbeat: 'heartbeat',
+	engagementUpdate: 'engagementUpdate',
+} as const;
+
+/** Filter body paths (D-14), as the API names them */
+export const FILTER_FIELDS = {
+	publishedAt: 'publishedAt',
+	collectedAt: 'collectedAt',
+	source: 'source',
+	sourceType: 'type',
+	mentionType: 'type',
+	content: 'content',
+	sentiment: 'sentiment',
+	query: 'query',
+	language: 'language',
+	location: 'location',
+	country: 'country',
+	code: 'code',
+	from: 'from',
+	to: 'to',
+} as const;
+
+export const RATE_LIMIT_HEADERS = {
+	limit: 'x-rate-limit-limit',
+	remaining: 'x-rate-limit-remaining',
+	reset: 'x-rate-limit-reset',
+} as const;
+
+/** D-07: rate-limit groups and their documented budgets */
+export type EndpointGroup = 'projects' | 'search' | 'tags' | 'export' | 'live' | 'engagement';
+export const HOURLY_LIMITS: Record<EndpointGroup, number> = {
+	projects: 300,
+	search: 30,
+	tags: 300,
+	export: 5,
+	live: 5,
+	engagement: 3600,
+};
+export const CONCURRENT_STREAMS: Partial<Record<EndpointGroup, number>> = {
+	export: 2,
+	live: 2,
+	engagement: 1,
+};
+
+/** D-06 */
+export type Tier = 'Basic' | 'Enterprise';
+
+/** D-08: how the kinds of 429 are told apart */
+export const RATE_LIMIT_MESSAGE_MARKERS = {
+	hourly: /rate limit/i,
+	concurrent: /concurrent/i,
+	monthlyCap: /monthly mentions cap/i,
+} as const;
+
+/**
+ * D-01: turns what the user typed into the API root. Accepts a host, a host with trailing
+ * slashes, or the full API root; adds https:// when no scheme is given. Returns an error text
+ * instead of a URL when the value cannot be a base URL.
+ */
+export function resolveApiRoot(baseUrl: unknown): { root: string } | { error: string } {
+	const raw = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+	const typed = raw === '' ? DEFAULT_BASE_URL : raw;
+	const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`;
+	let url: URL;
+	try {
+		url = new URL(withScheme);
+	} catch {
+		return { error: `Base URL "${typed}" is not a valid URL. Expected something like ${DEFAULT_BASE_URL}.` };
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return { error: `Base URL "${typed}" must start with https:// (or http:// for a local server).` };
+	}
+	if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+		return {
+			error: `Base URL "${typed}" must be a plain host or API root, without a query string, fragment or credentials.`,
+		};
+	}
+	if (/\s/.test(typed)) {
+		return { error: `Base URL "${typed}" must not contain spaces.` };
+	}
+	let path = url.pathname.replace(/\/+$/, '');
+	if (path.toLowerCase().endsWith(API_ROOT_PATH)) {
+		path = path.slice(0, -API_ROOT_PATH.length);
+	}
+	return { root: `${url.protocol}//${url.host}${path}${API_ROOT_PATH}` };
+}

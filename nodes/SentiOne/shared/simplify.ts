@@ -1,0 +1,68 @@
+/**
+ * The flat, stable row a spreadsheet or an AI agent wants from a mention. Every key is always
+ * present (null when the mention does not carry it) and always in this order, so appending rows
+ * to a sheet never shifts columns.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export const SIMPLE_COLUMNS = [
+	'id',
+	'url',
+	'publishedAt',
+	'collectedAt',
+	'sourceType',
+	'mentionType',
+	'sentiment',
+	'authorName',
+	'authorFollowers',
+	'title',
+	'text',
+	'language',
+	'country',
+	'likeCount',
+	'shareCount',
+	'commentCount',
+	'viewCount',
+	'influenceScore',
+	'engagementRate',
+	'tags',
+] as const;
+
+type Cell = IDataObject[string];
+
+function at(value: unknown, ...path: string[]): Cell {
+	let current = value;
+	for (const key of path) {
+		if (current === null || current === undefined || typeof current !== 'object') return null;
+		current = (current as IDataObject)[key];
+	}
+	return current === undefined ? null : (current as Cell);
+}
+
+export function simplifyMention(mention: IDataObject): IDataObject {
+	const common = at(mention, 'engagementMetrics', 'sourceMetrics', 'common');
+	const tags = at(mention, 'tags');
+	const row: IDataObject = {
+		id: at(mention, 'id'),
+		url: at(mention, 'source', 'mentionUrl'),
+		publishedAt: at(mention, 'publishedAt'),
+		collectedAt: at(mention, 'collectedAt'),
+		sourceType: at(mention, 'source', 'type'),
+		mentionType: at(mention, 'type'),
+		sentiment: at(mention, 'content', 'sentiment'),
+		authorName: at(mention, 'author', 'name'),
+		authorFollowers: at(mention, 'author', 'influenceMetrics', 'followerCount'),
+		title: at(mention, 'content', 'title'),
+		text: at(mention, 'content', 'text'),
+		language: at(mention, 'content', 'language', 'code'),
+		country: at(mention, 'location', 'country', 'code'),
+		likeCount: at(common, 'likeCount'),
+		shareCount: at(common, 'shareCount'),
+		commentCount: at(common, 'commentCount'),
+		viewCount: at(common, 'viewCount'),
+		influenceScore: at(mention, 'engagementMetrics', 'influenceScore'),
+		engagementRate: at(mention, 'engagementMetrics', 'engagementRate'),
+		tags: Array.isArray(tags) ? tags.map(String).join(', ') : '',
+	};
+	return row;
+}

@@ -1,0 +1,500 @@
+/**
+ * The only module that talks HTTP. Every request of the action node, the triggers and the list
+ * searches goes through `SentiOneTransport`, which
+ * - sends through `httpRequestWithAuthentication` (the credential adds the key, the JSON content
+ *   type and the API root),
+ * - reads every body as a stream with a size cap and a stall guard, so a hostile or broken server
+ *   can neither exhaust memory nor hang the node,
+ * - parses the rate-limit headers of every answer into one typed value,
+ * - waits for an hourly rate-limit reset when the caller allows it, and retries 502/503/504 and
+ *   broken connections for reads only (a create is never repeated),
+ * - maps every failure through the one error mapper (errors.ts).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	IPollFunctions,
+	ITriggerFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { EndpointGroup, Tier } from './contract';
+import { CREDENTIAL_TYPE, JSON_MEDIA_TYPE, RATE_LIMIT_HEADERS, STREAM_ACCEPT } from './contract';
+import type { RateLimitState, RequestInfo } from './errors';
+import {
+	credentialProblem,
+	errorDetails,
+	mapHttpError,
+	mapNetworkError,
+	streamInterrupted,
+	unusableAnswer,
+} from './errors';
+import type { StreamFormat, StreamItem, StreamStats } from './streamReader';
+import { StreamReader, streamFormatFromContentType } from './streamReader';
+
+export type ApiContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | ILoadOptionsFunctions;
+
+export interface RetryPolicy {
+	/** Longest total wait for an hourly rate-limit reset; 0 = never wait, fail at once. */
+	maxRateLimitWaitMs: number;
+	/** Retries after 502/503/504 or a broken connection; applied to reads only. */
+	transientRetries: number;
+	/** First backoff; doubles each retry. */
+	transientBackoffMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxRateLimitWaitMs: 0,
+	transientRetries: 2,
+	transientBackoffMs: 500,
+};
+
+export interface TransportOptions {
+	retry?: Partial<RetryPolicy>;
+	/** Time allowed until the response headers arrive. */
+	timeoutMs?: number;
+	/** Longest silence tolerated while reading a body. */
+	idleTimeoutMs?: number;
+	/** Largest JSON answer accepted. */
+	maxBodyBytes?: number;
+}
+
+const DEFAULTS = {
+	timeoutMs: 60_000,
+	idleTimeoutMs: 60_000,
+	maxBodyBytes: 32 * 1024 * 1024,
+};
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	group: EndpointGroup;
+	tier: Tier;
+	qs?: IDataObject;
+	/** Serialised as JSON and always sent when present, `{}` included. */
+	body?: IDataObject;
+	/** True for reads (GET, searches): only reads are retried after transient failures. */
+	read: boolean;
+	itemIndex?: number;
+	retry?: Partial<RetryPolicy>;
+}
+
+export interface ApiResult<T> {
+	body: T;
+	statusCode: number;
+	rateLimit?: RateLimitState;
+	/** HTTP requests this call sent (retries included) */
+	attempts: number;
+	/** time spent waiting for a rate-limit reset */
+	waitedMs: number;
+}
+
+export interface StreamRequest {
+	path: string;
+	group: EndpointGroup;
+	tier: Tier;
+	qs?: IDataObject;
+	body: IDataObject;
+	format: StreamFormat;
+	itemIndex?: number;
+	/** Aborts the connection (honoured where n8n does not impose its own cancel signal). */
+	signal?: AbortSignal;
+	/** Silence after which the connection is judged dead. */
+	idleTimeoutMs?: number;
+	maxEventBytes?: number;
+}
+
+export interface OpenStream {
+	format: StreamFormat;
+	statusCode: number;
+	rateLimit?: RateLimitState;
+	/** Items until the server ends the stream; throws an error with `streamInterrupted` details if it breaks. */
+	items: AsyncGenerator<StreamItem>;
+	stats: StreamStats;
+	close(): void;
+}
+
+interface Chunked {
+	[Symbol.asyncIterator](): AsyncIterator<Uint8Array | string>;
+	destroy?: (error?: Error) => void;
+}
+
+class StallError extends Error {}
+
+/**
+ * Yields the chunks of a body, but fails with StallError when nothing arrives for `idleMs` while
+ * the caller waits. Uses one cancellable sleep at a time (no timers are left behind) and a fresh
+ * promise per wait (no handlers pile up on a long stream).
+ */
+async function* guardedChunks(body: Chunked, idleMs: number): AsyncGenerator<Uint8Array | string> {
+	const iterator = body[Symbol.asyncIterator]();
+	const watchdog = new AbortController();
+	let waitingSince = 0;
+	let failWait: ((error: Error) => void) | undefined;
+	const step = Math.max(10, Math.min(1000, Math.floor(idleMs / 4)));
+	const watch = async () => {
+		while (!watchdog.signal.aborted) {
+			try {
+				await sleep(step, watchdog.signal);
+			} catch {
+				return;
+			}
+			if (watchdog.signal.aborted) return;
+			if (failWait && waitingSince > 0 && Date.now() - waitingSince >= idleMs) {
+				failWait(new StallError(`no data for ${Math.round(idleMs / 1000)} s`));
+			}
+		}
+	};
+	void watch();
+	try {
+		for (;;) {
+			waitingSince = Date.now();
+			const next = await new Promise<IteratorResult<Uint8Array | string>>((resolve, reject) => {
+				failWait = reject;
+				iterator.next().then(resolve, reject);
+			});
+			failWait = undefined;
+			waitingSince = 0;
+			if (next.done) return;
+			yield next.value;
+		}
+	} finally {
+		failWait = undefined;
+		watchdog.abort();
+	}
+}
+
+function toBytes(chunk: Uint8Array | string): Uint8Array {
+	return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** Parses the three rate-limit headers; undefined when the answer carried none. */
+export function readRateLimit(headers: IDataObject | undefined, group: EndpointGroup): RateLimitState | undefined {
+	const int = (name: string) => {
+		const raw = headerValue(headers, name);
+		if (raw === undefined || !/^\s*-?\d+\s*$/.test(raw)) return undefined;
+		return Number(raw);
+	};
+	const limit = int(RATE_LIMIT_HEADERS.limit);
+	const remaining = int(RATE_LIMIT_HEADERS.remaining);
+	const reset = int(RATE_LIMIT_HEADERS.reset);
+	if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
+	return { group, limit, remaining, resetAt: reset === undefined ? undefined : reset * 1000 };
+}
+
+function isCancelled(error: unknown): boolean {
+	const e = error as { name?: unknown; code?: unknown; cause?: { name?: unknown; code?: unknown } };
+	return (
+		e?.code === 'ERR_CANCELED' ||
+		e?.cause?.code === 'ERR_CANCELED' ||
+		e?.name === 'CanceledError' ||
+		e?.cause?.name === 'CanceledError'
+	);
+}
+
+const TRANSIENT_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'EAI_AGAIN',
+]);
+
+function isTransientNetwork(error: unknown): boolean {
+	const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const code = String(e?.cause?.code ?? e?.code ?? '');
+	if (TRANSIENT_CODES.has(code)) return true;
+	const message = String(e?.cause?.message ?? e?.message ?? '');
+	return /socket hang up|aborted|timeout/i.test(message);
+}
+
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+export class SentiOneTransport {
+	/** The last rate-limit state seen per endpoint group. */
+	readonly rateLimits: Partial<Record<EndpointGroup, RateLimitState>> = {};
+
+	/** HTTP requests sent through this transport (retries and stream opens included). */
+	requestsSent = 0;
+
+	private readonly ctx: ApiContext;
+
+	private readonly options: TransportOptions;
+
+	constructor(ctx: ApiContext, options: TransportOptions = {}) {
+		this.ctx = ctx;
+		this.options = options;
+	}
+
+	get node(): INode {
+		return this.ctx.getNode();
+	}
+
+	private async send(
+		method: IHttpRequestMethods,
+		path: string,
+		qs: IDataObject | undefined,
+		body: IDataObject | undefined,
+		accept: string,
+		signal?: AbortSignal,
+	): Promise<IN8nHttpFullResponse> {
+		const options: IHttpRequestOptions = {
+			method,
+			url: path,
+			qs,
+			headers: { Accept: accept, 'Content-Type': JSON_MEDIA_TYPE },
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: this.options.timeoutMs ?? DEFAULTS.timeoutMs,
+		};
+		if (body !== undefined) options.body = JSON.stringify(body);
+		if (signal) options.abortSignal = signal;
+		this.requestsSent++;
+		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+			this.ctx,
+			CREDENTIAL_TYPE,
+			options,
+		)) as IN8nHttpFullResponse;
+	}
+
+	/**
+	 * Reads a whole (non-stream) body within the size cap and the stall guard. A broken or silent
+	 * connection is reported as `broken` so the caller can retry a read.
+	 */
+	private async readBody(stream: unknown, request: RequestInfo): Promise<{ text: string } | { broken: string }> {
+		if (typeof stream === 'string') return { text: stream };
+		if (stream === undefined || stream === null) return { text: '' };
+		if (!(Symbol.asyncIterator in (stream as object))) return { text: JSON.stringify(stream) };
+		const body = stream as Chunked;
+		const max = this.options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+		const chunks: Uint8Array[] = [];
+		let size = 0;
+		let problem: string | undefined;
+		try {
+			for await (const chunk of guardedChunks(body, this.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs)) {
+				const bytes = toBytes(chunk);
+				size += bytes.length;
+				if (size > max) {
+					problem = 'too large';
+					break;
+				}
+				chunks.push(bytes);
+			}
+		} catch (error) {
+			body.destroy?.();
+			return {
+				broken:
+					error instanceof StallError
+						? `the server stopped sending the answer (${error.message})`
+						: 'the connection broke while the answer was being received',
+			};
+		}
+		if (problem) {
+			body.destroy?.();
+			throw unusableAnswer(
+				this.node,
+				request,
+				`the answer is larger than ${Math.round(max / 1024 / 1024)} MB, far beyond any documented response`,
+			);
+		}
+		return { text: Buffer.concat(chunks, size).toString('utf8') };
+	}
+
+	private info(req: { method: string; path: string; group: EndpointGroup; tier: Tier; itemIndex?: number }): RequestInfo {
+		return { method: req.method, path: req.path, group: req.group, tier: req.tier, itemIndex: req.itemIndex };
+	}
+
+	private remember(rateLimit: RateLimitState | undefined) {
+		if (rateLimit) this.rateLimits[rateLimit.group] = rateLimit;
+	}
+
+	private failure(error: unknown, request: RequestInfo, attempts: number): Error {
+		const credential = credentialProblem(this.node, error, request.itemIndex);
+		if (credential) return credential;
+		if (isCancelled(error)) {
+			return new NodeOperationError(this.node, 'The request to SentiOne was cancelled.', {
+				itemIndex: request.itemIndex,
+			});
+		}
+		const cause = (error as { cause?: unknown })?.cause ?? error;
+		return mapNetworkError(this.node, request, cause, attempts);
+	}
+
+	/** One API call with the retry policy; resolves with the parsed JSON body. */
+	async request<T = IDataObject>(req: ApiRequest): Promise<ApiResult<T>> {
+		const policy: RetryPolicy = { ...DEFAULT_RETRY, ...this.options.retry, ...req.retry };
+		const request = this.info(req);
+		let attempts = 0;
+		let waitedMs = 0;
+		let transientFailures = 0;
+		const backoff = async () => {
+			const delay = policy.transientBackoffMs * 2 ** transientFailures;
+			transientFailures++;
+			await sleep(delay);
+		};
+		for (;;) {
+			attempts++;
+			let raw: IN8nHttpFullResponse;
+			try {
+				raw = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE);
+			} catch (error) {
+				if (
+					req.read &&
+					transientFailures < policy.transientRetries &&
+					!isCancelled(error) &&
+					!credentialProblem(this.node, error) &&
+					isTransientNetwork(error)
+				) {
+					await backoff();
+					continue;
+				}
+				throw this.failure(error, request, attempts);
+			}
+			const statusCode = Number(raw.statusCode);
+			const headers = raw.headers as IDataObject;
+			const rateLimit = readRateLimit(headers, req.group);
+			this.remember(rateLimit);
+			const contentType = headerValue(headers, 'content-type');
+			const read = await this.readBody(raw.body, request);
+			if ('broken' in read) {
+				if (req.read && transientFailures < policy.transientRetries) {
+					await backoff();
+					continue;
+				}
+				throw unusableAnswer(this.node, request, read.broken);
+			}
+			const text = read.text;
+			let body: unknown = text;
+			let parsed = false;
+			if (text.trim() !== '') {
+				try {
+					body = JSON.parse(text);
+					parsed = true;
+				} catch {
+					parsed = false;
+				}
+			}
+			if (statusCode >= 200 && statusCode < 300) {
+				if (text.trim() === '') {
+					return { body: {} as T, statusCode, rateLimit, attempts, waitedMs };
+				}
+				if (!parsed || body === null || typeof body !== 'object') {
+					if (req.read && transientFailures < policy.transientRetries && /json/i.test(contentType ?? '')) {
+						// a JSON answer cut short behaves like a broken connection
+						await backoff();
+						continue;
+					}
+					throw unusableAnswer(
+						this.node,
+						request,
+						`status ${statusCode} came with ${parsed ? 'JSON that is not an object' : 'a body that is not JSON'}${/json/i.test(contentType ?? '') ? ' (truncated?)' : ''}`,
+					);
+				}
+				return { body: body as T, statusCode, rateLimit, attempts, waitedMs };
+			}
+			const error = mapHttpError(this.node, request, {
+				statusCode,
+				body: parsed ? body : text,
+				contentType,
+				rateLimit,
+			});
+			const details = errorDetails(error);
+			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && details.resetAt !== undefined) {
+				const wait = Math.max(0, details.resetAt - Date.now()) + 1000;
+				if (waitedMs + wait <= policy.maxRateLimitWaitMs) {
+					await sleep(wait);
+					waitedMs += wait;
+					continue;
+				}
+			}
+			if (TRANSIENT_STATUSES.has(statusCode) && req.read && transientFailures < policy.transientRetries) {
+				await backoff();
+				continue;
+			}
+			throw error;
+		}
+	}
+
+	/**
+	 * Opens a stream. Errors before the stream starts are mapped like any request; no retry is made
+	 * here because every open spends the small stream budget — the caller decides.
+	 */
+	async openStream(req: StreamRequest): Promise<OpenStream> {
+		const request = this.info({ ...req, method: 'POST' });
+		let raw: IN8nHttpFullResponse;
+		try {
+			raw = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], req.signal);
+		} catch (error) {
+			throw this.failure(error, request, 1);
+		}
+		const statusCode = Number(raw.statusCode);
+		const headers = raw.headers as IDataObject;
+		const rateLimit = readRateLimit(headers, req.group);
+		this.remember(rateLimit);
+		const contentType = headerValue(headers, 'content-type');
+		if (statusCode < 200 || statusCode >= 300) {
+			const read = await this.readBody(raw.body, request);
+			const text = 'text' in read ? read.text : '';
+			let body: unknown = text;
+			try {
+				body = JSON.parse(text);
+			} catch {
+				body = text;
+			}
+			throw mapHttpError(this.node, request, { statusCode, body, contentType, rateLimit });
+		}
+		const format = streamFormatFromContentType(contentType) ?? req.format;
+		const reader = new StreamReader(format, { maxEventBytes: req.maxEventBytes });
+		const source = raw.body as Chunked;
+		const node = this.node;
+		const idle = req.idleTimeoutMs ?? this.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+		let closed = false;
+		const close = () => {
+			if (closed) return;
+			closed = true;
+			source.destroy?.();
+		};
+		async function* items(): AsyncGenerator<StreamItem> {
+			let ended = false;
+			try {
+				try {
+					for await (const chunk of guardedChunks(source, idle)) {
+						for (const item of reader.push(chunk)) yield item;
+					}
+				} catch (error) {
+					if (closed) return;
+					throw error instanceof StallError
+						? streamInterrupted(node, 'stalled', error.message, req.itemIndex)
+						: streamInterrupted(
+								node,
+								'dropped',
+								String((error as Error)?.message ?? 'connection lost'),
+								req.itemIndex,
+							);
+				}
+				if (closed) return;
+				for (const item of reader.end()) yield item;
+				ended = true;
+			} finally {
+				if (ended) closed = true;
+				else close();
+			}
+		}
+		return { format, statusCode, rateLimit, items: items(), stats: reader.stats, close };
+	}
+}
