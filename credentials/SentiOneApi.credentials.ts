@@ -11,7 +11,6 @@ import {
 	API_KEY_HEADER,
 	API_KEY_SHAPE,
 	CREDENTIAL_ERROR_PREFIX,
-	CREDENTIAL_TYPE,
 	DEFAULT_BASE_URL,
 	HOSTED_KEY_PREFIX,
 	JSON_MEDIA_TYPE,
@@ -39,7 +38,8 @@ function checkApiKey(apiKey: unknown): string {
 }
 
 export class SentiOneApi implements ICredentialType {
-	name = CREDENTIAL_TYPE;
+	// a literal (it equals CREDENTIAL_TYPE): n8n's lint reads the credential name from this line
+	name = 'sentiOneApi';
 
 	displayName = 'SentiOne API';
 

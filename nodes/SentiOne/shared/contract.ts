@@ -116,6 +116,9 @@ export const EVENT_KINDS = {
 	engagementUpdate: 'engagementUpdate',
 } as const;
 
+/** D-13: the top-level keys of a SearchRequest body (searches and export streams) */
+export const SEARCH_REQUEST_FIELDS = { filters: 'filters', sortType: 'sortType' } as const;
+
 /** Filter body paths (D-14), as the API names them */
 export const FILTER_FIELDS = {
 	publishedAt: 'publishedAt',

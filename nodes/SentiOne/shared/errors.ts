@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointGroup, Tier } from './contract';
 import { CREDENTIAL_ERROR_PREFIX, HOURLY_LIMITS, RATE_LIMIT_MESSAGE_MARKERS } from './contract';
+import { clock } from './time';
 
 const KEY_PATTERN = /[A-Za-z0-9]+-APIKEY-[^\s"',;&]+/g;
 
@@ -87,7 +88,7 @@ export function describeBody(body: unknown, contentType?: string): string {
 	return `${kind} ("${redact(snippet)}")`;
 }
 
-export function formatInstant(epochMs: number, now = Date.now()): string {
+export function formatInstant(epochMs: number, now = clock.now()): string {
 	const iso = new Date(epochMs).toISOString();
 	const minutes = Math.round((epochMs - now) / 60000);
 	if (minutes <= 0) return `${iso} (now)`;
@@ -308,7 +309,9 @@ export function mapNetworkError(node: INode, request: RequestInfo, cause: unknow
 	};
 	const reason = what[code] ?? (text !== '' ? text : 'the request failed before an answer arrived');
 	const message = `Could not reach SentiOne: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}.`;
-	const error = new NodeApiError(node, { message, code } as JsonObject, {
+	// the code goes under another key: NodeApiError would replace our message with its generic text
+	// for a known `code` ("The service refused the connection - perhaps it is offline")
+	const error = new NodeApiError(node, { message, networkErrorCode: code } as JsonObject, {
 		message,
 		description: `${request.method} ${request.path} did not complete. Check the credential's Base URL and the network between n8n and SentiOne.`,
 		itemIndex: request.itemIndex,

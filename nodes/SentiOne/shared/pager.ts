@@ -5,10 +5,11 @@
  * rate-limit choice. A cursor the server already returned is an error, never a loop.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY_PARAMS } from './contract';
 import { asNodeError, errorDetails, formatInstant, unusableAnswer } from './errors';
+import { clock } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
 
 /** What to do when the hourly budget runs out part-way. */
@@ -23,6 +24,13 @@ export interface PaginateOptions {
 	maxWaitMs?: number;
 	/** Safety cap on pages. */
 	maxPages?: number;
+	/** Continue after this cursor (a `nextCursor` an earlier call returned, with the same request). */
+	cursor?: string;
+	/**
+	 * Stop, without an error, once this many pages were fetched: `complete` is false and
+	 * `nextCursor` says where to continue (a per-run request budget, unlike `maxPages`).
+	 */
+	pageBudget?: number;
 }
 
 export interface PaginateResult<T> {
@@ -35,6 +43,8 @@ export interface PaginateResult<T> {
 	/** Set when paging stopped early on the 'stop' choice. */
 	stopped?: { resetAt?: number; message: string };
 	waitedMs: number;
+	/** Where to continue when paging stopped before the end at a page boundary (page budget, 'stop' choice). */
+	nextCursor?: string;
 }
 
 interface Page<T> {
@@ -57,7 +67,7 @@ export async function paginate<T = IDataObject>(
 	const startRequests = transport.requestsSent;
 	const seen = new Set<string>();
 	const items: T[] = [];
-	let cursor: string | undefined;
+	let cursor: string | undefined = options.cursor;
 	let pages = 0;
 	let waitedMs = 0;
 
@@ -68,6 +78,7 @@ export async function paginate<T = IDataObject>(
 		complete,
 		stopped,
 		waitedMs,
+		nextCursor: complete ? undefined : cursor,
 	});
 
 	const stopNotice = (resetAt: number | undefined) => ({
@@ -76,6 +87,7 @@ export async function paginate<T = IDataObject>(
 	});
 
 	while (items.length < limit) {
+		if (options.pageBudget !== undefined && pages >= options.pageBudget) return result(false);
 		if (pages >= maxPages) {
 			throw new NodeOperationError(node, `Stopped paging after ${maxPages} pages without reaching the end.`, {
 				itemIndex: request.itemIndex,
@@ -85,11 +97,11 @@ export async function paginate<T = IDataObject>(
 
 		// Act on the known budget before spending a request on a certain 429.
 		const known = transport.rateLimits[request.group];
-		if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > Date.now()) {
-			const wait = known.resetAt - Date.now() + 1000;
+		if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > clock.now()) {
+			const wait = known.resetAt - clock.now() + 1000;
 			if (choice === 'stop') return result(false, stopNotice(known.resetAt));
 			if (choice === 'wait' && waitedMs + wait <= maxWaitMs) {
-				await sleep(wait);
+				await clock.sleep(wait);
 				waitedMs += wait;
 			} else {
 				throw new NodeOperationError(

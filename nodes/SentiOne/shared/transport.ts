@@ -36,6 +36,7 @@ import {
 } from './errors';
 import type { StreamFormat, StreamItem, StreamStats } from './streamReader';
 import { StreamReader, streamFormatFromContentType } from './streamReader';
+import { clock } from './time';
 
 export type ApiContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | ILoadOptionsFunctions;
 
@@ -82,6 +83,8 @@ export interface ApiRequest {
 	read: boolean;
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
+	/** Aborts the request and any retry wait (honoured where n8n does not impose its own cancel signal). */
+	signal?: AbortSignal;
 }
 
 export interface ApiResult<T> {
@@ -345,13 +348,13 @@ export class SentiOneTransport {
 		const backoff = async () => {
 			const delay = policy.transientBackoffMs * 2 ** transientFailures;
 			transientFailures++;
-			await sleep(delay);
+			await sleep(delay, req.signal);
 		};
 		for (;;) {
 			attempts++;
 			let raw: IN8nHttpFullResponse;
 			try {
-				raw = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE);
+				raw = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE, req.signal);
 			} catch (error) {
 				if (
 					req.read &&
@@ -415,9 +418,9 @@ export class SentiOneTransport {
 			});
 			const details = errorDetails(error);
 			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && details.resetAt !== undefined) {
-				const wait = Math.max(0, details.resetAt - Date.now()) + 1000;
+				const wait = Math.max(0, details.resetAt - clock.now()) + 1000;
 				if (waitedMs + wait <= policy.maxRateLimitWaitMs) {
-					await sleep(wait);
+					await clock.sleep(wait, req.signal);
 					waitedMs += wait;
 					continue;
 				}
@@ -436,10 +439,19 @@ export class SentiOneTransport {
 	 */
 	async openStream(req: StreamRequest): Promise<OpenStream> {
 		const request = this.info({ ...req, method: 'POST' });
+		// The connection's own abort signal, so close() can end a silent connection: n8n's HTTP
+		// stack hands the body over wrapped in a generator that notices a destroy only when the next
+		// chunk arrives, which on a stalled stream is never. The caller's signal still aborts it.
+		const connection = new AbortController();
+		const forward = () => connection.abort();
+		if (req.signal?.aborted) connection.abort();
+		else req.signal?.addEventListener('abort', forward, { once: true });
+		const release = () => req.signal?.removeEventListener('abort', forward);
 		let raw: IN8nHttpFullResponse;
 		try {
-			raw = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], req.signal);
+			raw = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], connection.signal);
 		} catch (error) {
+			release();
 			throw this.failure(error, request, 1);
 		}
 		const statusCode = Number(raw.statusCode);
@@ -448,6 +460,7 @@ export class SentiOneTransport {
 		this.remember(rateLimit);
 		const contentType = headerValue(headers, 'content-type');
 		if (statusCode < 200 || statusCode >= 300) {
+			release();
 			const read = await this.readBody(raw.body, request);
 			const text = 'text' in read ? read.text : '';
 			let body: unknown = text;
@@ -467,6 +480,8 @@ export class SentiOneTransport {
 		const close = () => {
 			if (closed) return;
 			closed = true;
+			release();
+			connection.abort();
 			source.destroy?.();
 		};
 		async function* items(): AsyncGenerator<StreamItem> {
@@ -491,8 +506,10 @@ export class SentiOneTransport {
 				for (const item of reader.end()) yield item;
 				ended = true;
 			} finally {
-				if (ended) closed = true;
-				else close();
+				if (ended) {
+					closed = true;
+					release();
+				} else close();
 			}
 		}
 		return { format, statusCode, rateLimit, items: items(), stats: reader.stats, close };
