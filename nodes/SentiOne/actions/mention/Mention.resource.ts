@@ -1,0 +1,44 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as exportMentions from './export.operation';
+import * as searchHistorical from './searchHistorical.operation';
+import * as searchRecent from './searchRecent.operation';
+
+export { exportMentions as export, searchHistorical, searchRecent };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['mention'] } },
+		options: [
+			{
+				name: 'Export',
+				value: 'export',
+				description:
+					'Export many mentions of a project in one stream instead of pages, with the same filters and sort as search, optionally anonymized. Recent (last 7 days): Basic tier; all time: Enterprise tier. Costs 1 of the 5 export streams an hour, whatever its size; use it for bulk extraction instead of a large search.',
+				action: 'Export mentions',
+			},
+			{
+				name: 'Search Historical',
+				value: 'searchHistorical',
+				description:
+					'Search the mentions of a project over any date range, with filters (dates, sentiment, source, type, query, language, country) and sort. Enterprise tier; each page of 25 costs 1 of the 30 searches an hour shared with recent search.',
+				action: 'Search historical mentions',
+			},
+			{
+				name: 'Search Recent',
+				value: 'searchRecent',
+				description:
+					'Search the mentions of a project published in the last 7 days, with filters (dates, sentiment, source, type, query, language, country) and sort. Basic tier; each page of 25 costs 1 of the 30 searches an hour shared with historical search.',
+				action: 'Search recent mentions',
+			},
+		],
+		default: 'searchRecent',
+	},
+	...exportMentions.description,
+	...searchHistorical.description,
+	...searchRecent.description,
+];

@@ -1,0 +1,84 @@
+/**
+ * What Search Recent and Search Historical share: the same fields, the same body, the same pager;
+ * they differ in the endpoint, the tier and the date rules (D-18).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Tier } from '../../shared/contract';
+import { PATHS } from '../../shared/contract';
+import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
+import { filtersCollection } from '../../shared/filters';
+import { paginate } from '../../shared/pager';
+import { simplifyMention } from '../../shared/simplify';
+import type { SentiOneTransport } from '../../shared/transport';
+import { limitProperty, returnAllProperty, searchOptions } from '../common.descriptions';
+import { readPaging, readProjectId, readRateLimitHandling, readSearchBody } from '../helpers';
+
+export type SearchScope = 'recent' | 'historical';
+
+const SEARCH_COST = 'Each page of 25 mentions costs 1 of the 30 searches an hour shared by recent and historical search';
+
+export function searchProperties(scope: SearchScope): INodeProperties[] {
+	return [
+		projectLocator,
+		returnAllProperty(`${SEARCH_COST}: a Return All of N mentions costs N/25 requests, rounded up`),
+		{ ...limitProperty, hint: SEARCH_COST },
+		filtersCollection({
+			dates: true,
+			description:
+				scope === 'recent'
+					? 'Narrow the mentions down. Recent search only covers mentions published in the last 7 days; without a published date filter it returns those 7 days.'
+					: 'Narrow the mentions down. Without a published date filter historical search covers all time.',
+		}),
+		sortProperty,
+		simplifyProperty,
+		searchOptions,
+	];
+}
+
+const ENDPOINTS: Record<SearchScope, { path: (projectId: number) => string; tier: Tier }> = {
+	recent: { path: PATHS.recentSearch, tier: 'Basic' },
+	historical: { path: PATHS.historicalSearch, tier: 'Enterprise' },
+};
+
+export async function executeSearch(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+	scope: SearchScope,
+): Promise<IDataObject[]> {
+	// every parameter is read and checked before the first request
+	const projectId = readProjectId.call(this, i);
+	const paging = readPaging.call(this, i);
+	const body = readSearchBody.call(this, i, scope);
+	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	const rateLimit = readRateLimitHandling.call(this, i);
+
+	const endpoint = ENDPOINTS[scope];
+	const result = await paginate<IDataObject>(
+		transport,
+		{
+			method: 'POST',
+			path: endpoint.path(projectId),
+			group: 'search',
+			tier: endpoint.tier,
+			body,
+			read: true,
+			itemIndex: i,
+		},
+		{
+			returnAll: paging.returnAll,
+			limit: paging.limit,
+			onRateLimit: rateLimit.onRateLimit,
+			maxWaitMs: rateLimit.maxWaitMs,
+		},
+	);
+	if (result.stopped) {
+		this.addExecutionHints({
+			message: `Incomplete result for input item ${i + 1}: ${result.stopped.message}`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	return simplify ? result.items.map(simplifyMention) : result.items;
+}

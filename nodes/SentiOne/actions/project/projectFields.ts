@@ -1,0 +1,51 @@
+/**
+ * The two fields of a project (D-11) and their local checks: a name of 1–255 characters and a
+ * query in the Listen query language (at most 250 characters), so SentiOne never has to refuse them.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PROJECT_FIELDS, PROJECT_NAME_MAX_LENGTH, QUERY_MAX_LENGTH } from '../../shared/contract';
+import { invalidParameter } from '../../shared/errors';
+import { checkQuery } from '../../shared/queryLanguage';
+
+export const projectFieldProperties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Acme Mobile',
+		description: `The project's name, 1 to ${PROJECT_NAME_MAX_LENGTH} characters`,
+	},
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '"acme mobile" OR acmephone* NOT jobs',
+		description: `What the project monitors, in the Listen query language: words, "exact phrases", AND, OR, NOT (upper case), parentheses, and a trailing * after at least 4 letters. At most ${QUERY_MAX_LENGTH} characters.`,
+	},
+];
+
+/** The body of create and update: `{ name, query }`, both checked. */
+export function readProjectBody(this: IExecuteFunctions, i: number): IDataObject {
+	const node = this.getNode();
+	const rawName = this.getNodeParameter('name', i, '');
+	const name = typeof rawName === 'string' ? rawName.trim() : String(rawName ?? '').trim();
+	if (name === '') throw invalidParameter(node, 'Name', 'the project name is empty.', i);
+	if (name.length > PROJECT_NAME_MAX_LENGTH) {
+		throw invalidParameter(
+			node,
+			'Name',
+			`the name is ${name.length} characters long; SentiOne accepts at most ${PROJECT_NAME_MAX_LENGTH}.`,
+			i,
+		);
+	}
+	const rawQuery = this.getNodeParameter('query', i, '');
+	const query = typeof rawQuery === 'string' ? rawQuery.trim() : String(rawQuery ?? '').trim();
+	const problem = checkQuery(query);
+	if (problem) throw invalidParameter(node, 'Query', `${problem}.`, i);
+	return { [PROJECT_FIELDS.name]: name, [PROJECT_FIELDS.query]: query };
+}

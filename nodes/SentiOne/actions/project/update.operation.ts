@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { PATHS } from '../../shared/contract';
+import { projectLocator } from '../../shared/descriptions';
+import type { SentiOneTransport } from '../../shared/transport';
+import { readProjectId } from '../helpers';
+import { projectFieldProperties, readProjectBody } from './projectFields';
+
+const properties: INodeProperties[] = [
+	{ ...projectLocator, description: 'The project to change' },
+	...projectFieldProperties.map((field) => ({
+		...field,
+		description: `${field.description ?? ''} Both name and query are replaced, so give the current value of the one you keep.`.trim(),
+	})),
+];
+
+const displayOptions = { show: { resource: ['project'], operation: ['update'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
+	const projectId = readProjectId.call(this, i);
+	const body = readProjectBody.call(this, i);
+	const { body: project } = await transport.request<IDataObject>({
+		method: 'PUT',
+		path: PATHS.project(projectId),
+		group: 'projects',
+		tier: 'Basic',
+		body,
+		read: false,
+		itemIndex: i,
+	});
+	return project;
+}

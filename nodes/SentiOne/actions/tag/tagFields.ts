@@ -1,0 +1,85 @@
+/**
+ * The mention and the tag names of Add and Remove (D-22), with their local checks: a mention ID,
+ * and 1–50 tag names of 1–100 characters without commas.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import { invalidParameter } from '../../shared/errors';
+
+export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
+	return [
+		{
+			displayName: 'Mention ID',
+			name: 'mentionId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 7f3c2a9e',
+			description: 'The ID of the mention, as returned by a search or an export (its ID field)',
+		},
+		{
+			displayName: 'Tags',
+			name: 'tags',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. complaint, vip',
+			description:
+				verb === 'add'
+					? `Tag names to add, separated by commas (1 to ${TAGS_PER_REQUEST_MAX} names of at most ${TAG_NAME_MAX_LENGTH} characters). A name the project does not have yet is created; a tag the mention already has is left as is.`
+					: `Tag names to remove, separated by commas (1 to ${TAGS_PER_REQUEST_MAX} names). A tag the mention does not have is ignored.`,
+		},
+	];
+}
+
+export function readMentionId(this: IExecuteFunctions, i: number): string {
+	const raw = this.getNodeParameter('mentionId', i, '');
+	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	if (id === '') {
+		throw invalidParameter(this.getNode(), 'Mention ID', 'no mention ID is given. Use the "id" field of a mention.', i);
+	}
+	return id;
+}
+
+/** The body `{ tags: [...] }`: names trimmed, duplicates dropped, every rule checked. */
+export function readTagsBody(this: IExecuteFunctions, i: number): IDataObject {
+	const node = this.getNode();
+	const raw = this.getNodeParameter('tags', i, '');
+	const pieces = Array.isArray(raw) ? raw.map((v) => String(v ?? '')) : String(raw ?? '').split(',');
+	const names = pieces.map((name) => name.trim());
+	if (names.every((name) => name === '')) {
+		throw invalidParameter(node, 'Tags', 'no tag name is given. Enter one or more names separated by commas.', i);
+	}
+	names.forEach((name, index) => {
+		if (name === '') {
+			throw invalidParameter(
+				node,
+				'Tags',
+				`tag name ${index + 1} is empty (two commas in a row, or a comma at the start or end?).`,
+				i,
+			);
+		}
+		if (name.includes(',')) {
+			throw invalidParameter(node, 'Tags', `"${name}": a tag name cannot contain a comma.`, i);
+		}
+		if (name.length > TAG_NAME_MAX_LENGTH) {
+			throw invalidParameter(
+				node,
+				'Tags',
+				`tag name ${index + 1} is ${name.length} characters long; SentiOne accepts at most ${TAG_NAME_MAX_LENGTH}.`,
+				i,
+			);
+		}
+	});
+	const unique = Array.from(new Set(names));
+	if (unique.length > TAGS_PER_REQUEST_MAX) {
+		throw invalidParameter(
+			node,
+			'Tags',
+			`${unique.length} tag names are given; SentiOne accepts at most ${TAGS_PER_REQUEST_MAX} per request.`,
+			i,
+		);
+	}
+	return { [TAGS_FIELD]: unique };
+}
