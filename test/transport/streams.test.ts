@@ -233,12 +233,8 @@ describe('broken streams', () => {
 		expect(s.malformed.map((m) => [m.event, m.id])).toEqual(first50.filter((_, i) => (i + 1) % 10 === 0).map((id) => ['mention', id]));
 	});
 
-	// BUG: transport.ts openStream returns `stats: reader.stats`, but StreamReader.stats is a getter
-	// that returns a *snapshot* ({ ...this.counts }); OpenStream.stats is therefore the all-zero
-	// snapshot taken when the stream opened and never counts anything (mentions, heartbeats,
-	// malformed). Suggested fix: return the counters live, e.g. `get stats() { return reader.stats; }`
-	// in the object openStream returns.
-	test.failing('BUG: OpenStream.stats counts the events read (malformed included)', async () => {
+	// Regression test (found by this suite, fixed in transport.ts).
+	test('OpenStream.stats counts the events read (malformed included)', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { malformedEvery: 10 } });
 		const s = valueOf(await exportRun(historicalExport({ sortType: 'CollectedAtAscending' }, { limit: 50 })));
 		expect(s.mentions).toHaveLength(45);
@@ -296,20 +292,8 @@ describe('closing a stream gives the connection back', () => {
 		expect(result).toBe(4);
 	});
 
-	// BUG: transport.ts openStream's close() only calls `source.destroy()` on the body n8n returns.
-	// For `encoding: 'stream'` that body is axios 1.18's `Readable.from(generator)` wrapper (n8n sets
-	// maxContentLength: Infinity), and destroying it waits for the wrapper's generator, which is
-	// blocked reading the socket: while the server sends nothing (a live stream between heartbeats,
-	// 15 s by default; a stalled stream: forever) the TCP connection stays open and SentiOne's
-	// concurrency slot (2 live, 2 export, 1 engagement) stays taken. The transport's own `signal`
-	// cannot help: n8n's httpRequestWithAuthentication replaces `abortSignal` with the execution's
-	// cancel signal. Fix that works (checked against this simulator): in send(), create an
-	// AbortController per request, combine it with the execution's cancel signal
-	// (`AbortSignal.any([own.signal, ctx.getExecutionCancelSignal()])`) and call the helper with a
-	// context whose getExecutionCancelSignal() returns the combined signal
-	// (`Object.create(ctx, { getExecutionCancelSignal: { value: () => combined } })`); close(), the
-	// stall guard and the body-size cap then call `abort()`, which makes axios destroy the socket.
-	test.failing('BUG: close() on a quiet live stream releases its slot at once (not at the next heartbeat)', async () => {
+	// Regression test (found by this suite, fixed in transport.ts).
+	test('close() on a quiet live stream releases its slot at once (not at the next heartbeat)', async () => {
 		valueOf(
 			await inNode(creds(sim, BASIC), async function () {
 				const stream = await new SentiOneTransport(this).openStream(live());
@@ -321,7 +305,7 @@ describe('closing a stream gives the connection back', () => {
 		await eventually(async () => (await openStreams('live')) === 0, 2000);
 	});
 
-	test.failing('BUG: a stream judged stalled releases its slot', async () => {
+	test('a stream judged stalled releases its slot', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 2 } });
 		const s = valueOf(await exportRun(historicalExport({}), { idleTimeoutMs: 500 }));
 		expect(s.error?.details).toEqual({ streamInterrupted: 'stalled' });

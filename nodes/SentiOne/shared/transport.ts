@@ -172,6 +172,11 @@ async function* guardedChunks(body: Chunked, idleMs: number): AsyncGenerator<Uin
 	}
 }
 
+function formatBytes(bytes: number): string {
+	if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1).replace(/\.0$/, '')} MB`;
+	return `${Math.max(1, Math.round(bytes / 1000))} kB`;
+}
+
 function toBytes(chunk: Uint8Array | string): Uint8Array {
 	return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
 }
@@ -247,6 +252,14 @@ export class SentiOneTransport {
 		return this.ctx.getNode();
 	}
 
+	/**
+	 * Sends one request. Every request gets its own AbortController, combined with the caller's
+	 * signal and n8n's execution-cancel signal: n8n replaces a request's `abortSignal` with the
+	 * execution's cancel signal wherever the context has one, and destroying the body stream n8n
+	 * hands back does not close a connection that is waiting for data. So the helper is called
+	 * on a context whose cancel signal is the combined one — that is what lets a stall, the size
+	 * cap or `close()` really release the socket.
+	 */
 	private async send(
 		method: IHttpRequestMethods,
 		path: string,
@@ -254,7 +267,13 @@ export class SentiOneTransport {
 		body: IDataObject | undefined,
 		accept: string,
 		signal?: AbortSignal,
-	): Promise<IN8nHttpFullResponse> {
+	): Promise<{ raw: IN8nHttpFullResponse; abort: () => void }> {
+		const own = new AbortController();
+		const executionCancel = (
+			this.ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+		).getExecutionCancelSignal?.();
+		const signals = [own.signal, executionCancel, signal].filter((s): s is AbortSignal => s !== undefined);
+		const combined = signals.length === 1 ? own.signal : AbortSignal.any(signals);
 		const options: IHttpRequestOptions = {
 			method,
 			url: path,
@@ -264,22 +283,30 @@ export class SentiOneTransport {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: this.options.timeoutMs ?? DEFAULTS.timeoutMs,
+			abortSignal: combined,
 		};
 		if (body !== undefined) options.body = JSON.stringify(body);
-		if (signal) options.abortSignal = signal;
+		const context = Object.create(this.ctx, {
+			getExecutionCancelSignal: { value: () => combined },
+		}) as ApiContext;
 		this.requestsSent++;
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
-			this.ctx,
+		const raw = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+			context,
 			CREDENTIAL_TYPE,
 			options,
 		)) as IN8nHttpFullResponse;
+		return { raw, abort: () => own.abort() };
 	}
 
 	/**
 	 * Reads a whole (non-stream) body within the size cap and the stall guard. A broken or silent
 	 * connection is reported as `broken` so the caller can retry a read.
 	 */
-	private async readBody(stream: unknown, request: RequestInfo): Promise<{ text: string } | { broken: string }> {
+	private async readBody(
+		stream: unknown,
+		request: RequestInfo,
+		abort: () => void,
+	): Promise<{ text: string } | { broken: string }> {
 		if (typeof stream === 'string') return { text: stream };
 		if (stream === undefined || stream === null) return { text: '' };
 		if (!(Symbol.asyncIterator in (stream as object))) return { text: JSON.stringify(stream) };
@@ -299,6 +326,7 @@ export class SentiOneTransport {
 				chunks.push(bytes);
 			}
 		} catch (error) {
+			abort();
 			body.destroy?.();
 			return {
 				broken:
@@ -308,11 +336,12 @@ export class SentiOneTransport {
 			};
 		}
 		if (problem) {
+			abort();
 			body.destroy?.();
 			throw unusableAnswer(
 				this.node,
 				request,
-				`the answer is larger than ${Math.round(max / 1024 / 1024)} MB, far beyond any documented response`,
+				`the answer is larger than ${formatBytes(max)}, far beyond any documented response`,
 			);
 		}
 		return { text: Buffer.concat(chunks, size).toString('utf8') };
@@ -353,8 +382,9 @@ export class SentiOneTransport {
 		for (;;) {
 			attempts++;
 			let raw: IN8nHttpFullResponse;
+			let abort: () => void;
 			try {
-				raw = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE, req.signal);
+				({ raw, abort } = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE, req.signal));
 			} catch (error) {
 				if (
 					req.read &&
@@ -373,7 +403,7 @@ export class SentiOneTransport {
 			const rateLimit = readRateLimit(headers, req.group);
 			this.remember(rateLimit);
 			const contentType = headerValue(headers, 'content-type');
-			const read = await this.readBody(raw.body, request);
+			const read = await this.readBody(raw.body, request, abort);
 			if ('broken' in read) {
 				if (req.read && transientFailures < policy.transientRetries) {
 					await backoff();
@@ -449,7 +479,7 @@ export class SentiOneTransport {
 		const release = () => req.signal?.removeEventListener('abort', forward);
 		let raw: IN8nHttpFullResponse;
 		try {
-			raw = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], connection.signal);
+			({ raw } = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], connection.signal));
 		} catch (error) {
 			release();
 			throw this.failure(error, request, 1);
@@ -461,7 +491,7 @@ export class SentiOneTransport {
 		const contentType = headerValue(headers, 'content-type');
 		if (statusCode < 200 || statusCode >= 300) {
 			release();
-			const read = await this.readBody(raw.body, request);
+			const read = await this.readBody(raw.body, request, () => connection.abort());
 			const text = 'text' in read ? read.text : '';
 			let body: unknown = text;
 			try {
@@ -512,6 +542,15 @@ export class SentiOneTransport {
 				} else close();
 			}
 		}
-		return { format, statusCode, rateLimit, items: items(), stats: reader.stats, close };
+		return {
+			format,
+			statusCode,
+			rateLimit,
+			items: items(),
+			get stats() {
+				return reader.stats;
+			},
+			close,
+		};
 	}
 }
