@@ -1,0 +1,36 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './shared/contract';
+import { searchProjects } from './shared/listSearch';
+import { pollProperties } from './trigger/pollDescription';
+import { pollNewMentions } from './trigger/pollMentions';
+
+/**
+ * New mentions by polling SentiOne's search on n8n's Poll Times schedule, with a collection-time
+ * watermark in the node's static data (see trigger/pollMentions.ts). The live stream has its own
+ * node, SentiOne Stream Trigger, because a long-lived connection needs `trigger()`, not `poll()`.
+ */
+export class SentiOneTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'SentiOne Trigger',
+		name: 'sentiOneTrigger',
+		icon: { light: 'file:../../icons/sentione.svg', dark: 'file:../../icons/sentione.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"New mention · " + ($parameter["source"] === "historical" ? "historical search" : "recent search")}}',
+		description: 'Starts the workflow when SentiOne collects a new mention, checking its search on a schedule',
+		defaults: { name: 'SentiOne Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: pollProperties,
+	};
+
+	methods = { listSearch: { searchProjects } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollNewMentions.call(this);
+	}
+}

@@ -1,0 +1,87 @@
+/**
+ * When and how a stream trigger reconnects (pure functions, no clock of their own):
+ * - backoff: 0.5 s after a healthy connection ends, doubling per failure in a row, at most 60 s;
+ * - the stream budget (5 connections an hour for the live stream, from the rate-limit headers):
+ *   none left → wait for the reset; two or fewer left while failing → spread them over the rest
+ *   of the hour instead of spending them in seconds;
+ * - recovery: `backfillMinutes` covering the outage (at most 5) and, for a longer outage, the
+ *   collected-at range a search has to fill.
+ * - which failures retrying cannot fix.
+ */
+import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../shared/contract';
+import type { RateLimitState } from '../shared/errors';
+import { errorDetails } from '../shared/errors';
+
+export const RECONNECT = {
+	firstDelayMs: 500,
+	maxDelayMs: 60_000,
+	/** a connection open at least this long resets the backoff */
+	healthyAfterMs: 60_000,
+	/** failed connection attempts in a row (budget waits aside) before the failure is reported as persistent */
+	maxFailedOpens: 6,
+	/** clock skew and transit: backfill and gap ranges reach this much further on both sides */
+	marginMs: 30_000,
+	/** stream connections kept in reserve before reconnects are spread over the hour */
+	lowBudget: 2,
+} as const;
+
+export function backoffDelay(level: number): number {
+	const exponent = Math.max(0, Math.min(20, Math.floor(level)));
+	return Math.min(RECONNECT.maxDelayMs, RECONNECT.firstDelayMs * 2 ** exponent);
+}
+
+export interface ReconnectWait {
+	waitMs: number;
+	/** the wait is for the stream budget, not backoff */
+	budget: boolean;
+}
+
+export function reconnectWait(level: number, budget: RateLimitState | undefined, now: number): ReconnectWait {
+	const delay = backoffDelay(level);
+	const remaining = budget?.remaining;
+	const resetAt = budget?.resetAt;
+	if (remaining === undefined || resetAt === undefined || resetAt <= now) return { waitMs: delay, budget: false };
+	if (remaining <= 0) return { waitMs: Math.max(delay, resetAt - now + 1000), budget: true };
+	if (remaining <= RECONNECT.lowBudget && level >= 2) {
+		const spread = Math.floor((resetAt - now) / (remaining + 1));
+		if (spread > delay) return { waitMs: spread, budget: true };
+	}
+	return { waitMs: delay, budget: false };
+}
+
+export interface Recovery {
+	/** backfillMinutes to ask for on the new connection (1–5) */
+	backfillMinutes: number;
+	/** collected-at range (epoch ms, `to` exclusive) the backfill cannot reach */
+	gap?: { from: number; to: number };
+}
+
+/** What a reconnect at `reconnectAt` must recover after the stream was last alive at `lastAliveAt`. */
+export function recoveryPlan(lastAliveAt: number, reconnectAt: number): Recovery {
+	const outageMs = Math.max(0, reconnectAt - lastAliveAt) + RECONNECT.marginMs;
+	const maxMs = BACKFILL_MINUTES_MAX * 60_000;
+	const backfillMinutes = Math.min(BACKFILL_MINUTES_MAX, Math.max(1, Math.ceil(outageMs / 60_000)));
+	if (outageMs <= maxMs) return { backfillMinutes };
+	return {
+		backfillMinutes,
+		gap: { from: lastAliveAt - RECONNECT.marginMs, to: reconnectAt - maxMs + RECONNECT.marginMs },
+	};
+}
+
+export type FailureKind = 'permanent' | 'hourlyLimit' | 'busy' | 'transient';
+
+/** How a failed connection attempt should be handled. */
+export function failureKind(error: unknown): FailureKind {
+	const details = errorDetails(error);
+	const status = details?.statusCode;
+	if (status === undefined) {
+		const message = (error as { message?: unknown })?.message;
+		return typeof message === 'string' && message.includes(CREDENTIAL_ERROR_PREFIX) ? 'permanent' : 'transient';
+	}
+	if (status === 429) {
+		if (details?.rateLimitKind === 'monthlyCap') return 'permanent';
+		return details?.rateLimitKind === 'concurrent' ? 'busy' : 'hourlyLimit';
+	}
+	if (status >= 500 || status === 408) return 'transient';
+	return 'permanent';
+}

@@ -1,0 +1,420 @@
+/**
+ * One stream trigger's connection to SentiOne, for as long as the workflow is active:
+ * - opens the stream through the transport; the first outcome decides activation (a failure
+ *   retrying cannot fix, or a spent budget, fails it with the API's message);
+ * - passes each mention (or engagement update) on once: a bounded memory of ids drops the repeats
+ *   that backfills and gap fills bring;
+ * - treats silence longer than the stall timeout (heartbeats keep a healthy stream talking) and any
+ *   break or server close as a lost connection, and reconnects with backoff within the stream
+ *   budget, asking for `backfillMinutes` over the outage and filling a longer outage with a search;
+ * - recovers mentions that arrived malformed (their id is known) with a search of the moments
+ *   they arrived in;
+ * - reports a persistent failure through `fatal` (emitError) and a loss it could not repair through
+ *   `report` (a failed execution; the stream keeps running);
+ * - on close: aborts the connection, any wait and any search, and resolves once nothing is left.
+ */
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
+import type { StreamItem } from '../shared/streamReader';
+import { clock, toIso } from '../shared/time';
+import type { OpenStream, SentiOneTransport } from '../shared/transport';
+import { attempt } from './attempt';
+import { DedupMemory } from './dedupMemory';
+import type { CollectedRange } from './gapFill';
+import { searchCollected } from './gapFill';
+import { engagementJson, idAndCollectedAt, mentionJson } from './output';
+import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
+import type { StreamSettings, StreamTarget } from './streamSettings';
+
+/** Malformed mentions are recovered this long after the first of a batch arrived (time to become searchable). */
+const REPAIR_DELAY_MS = 5_000;
+/** How far before its arrival a malformed mention may have been collected (live tail). */
+const REPAIR_LOOKBACK_MS = 60_000;
+/** Arrivals this soon after a connection opened may be backfill, collected up to backfillMinutes earlier. */
+const BACKFILL_BURST_MS = 10_000;
+
+export interface SessionHooks {
+	/** one execution with these items */
+	emit(rows: IDataObject[]): void;
+	/** persistent failure: the trigger stops (emitError) */
+	fatal(error: Error): void;
+	/** something was lost or could not be repaired; the stream goes on (a failed execution) */
+	report(error: Error): void;
+	log(message: string): void;
+}
+
+export interface SessionOptions {
+	/** "Listen for test event": pass on the first item, then stop */
+	manual: boolean;
+	/** resolves when items may be emitted (n8n wires `emit` after `trigger()` returns) */
+	ready?: Promise<void>;
+	dedupCapacity?: number;
+}
+
+export interface SessionStats {
+	connections: number;
+	reconnects: number;
+	drops: number;
+	stalls: number;
+	serverCloses: number;
+	failedOpens: number;
+	budgetWaits: number;
+	emitted: number;
+	duplicates: number;
+	malformed: number;
+	repaired: number;
+	gapFills: number;
+	gapRequests: number;
+	/** backfillMinutes asked for on the last reconnect */
+	lastBackfillMinutes: number;
+}
+
+type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'closed';
+
+export class StreamSession {
+	readonly stats: SessionStats = {
+		connections: 0,
+		reconnects: 0,
+		drops: 0,
+		stalls: 0,
+		serverCloses: 0,
+		failedOpens: 0,
+		budgetWaits: 0,
+		emitted: 0,
+		duplicates: 0,
+		malformed: 0,
+		repaired: 0,
+		gapFills: 0,
+		gapRequests: 0,
+		lastBackfillMinutes: 0,
+	};
+
+	private readonly abort = new AbortController();
+
+	private readonly memory: DedupMemory;
+
+	private readonly pendingRepair = new Map<string, number>();
+
+	private current: OpenStream | undefined;
+
+	private loop: Promise<void> | undefined;
+
+	private stopped = false;
+
+	private lastAliveAt = 0;
+
+	private connectedAt = 0;
+
+	private connectedBackfill = 0;
+
+	constructor(
+		private readonly node: INode,
+		private readonly transport: SentiOneTransport,
+		private readonly settings: StreamSettings,
+		private readonly target: StreamTarget,
+		private readonly hooks: SessionHooks,
+		private readonly options: SessionOptions,
+	) {
+		this.memory = new DedupMemory(options.dedupCapacity);
+	}
+
+	/**
+	 * Opens the first connection and starts reading in the background. Rejects (and leaves nothing
+	 * open) when the first attempt fails in a way retrying cannot fix, or the stream budget is spent;
+	 * a transient failure (network, 5xx) activates and keeps trying.
+	 */
+	async start(): Promise<void> {
+		this.lastAliveAt = clock.now();
+		const first = await attempt(async () => await this.connect(this.settings.startBackfillMinutes));
+		if (!first.ok) {
+			const kind = failureKind(first.error);
+			if (kind !== 'transient') {
+				this.stopped = true;
+				throw asNodeError(this.node, first.error);
+			}
+			this.stats.failedOpens++;
+			this.hooks.log(`SentiOne stream: first connection failed, retrying: ${String((first.error as Error)?.message)}`);
+		}
+		this.loop = this.run(first.ok ? first.value : undefined).then(
+			() => undefined,
+			(error: unknown) => this.fail(error),
+		);
+	}
+
+	/** Stops everything and resolves once the connection, waits and searches are gone. */
+	async close(): Promise<void> {
+		this.stopped = true;
+		this.abort.abort();
+		this.current?.close();
+		await this.loop;
+		const s = this.stats;
+		this.hooks.log(
+			`SentiOne stream closed: ${s.connections} connection(s), ${s.drops} dropped, ${s.stalls} stalled, ${s.serverCloses} closed by the server, ${s.failedOpens} failed attempt(s), ${s.budgetWaits} budget wait(s); ${s.emitted} item(s) passed on, ${s.duplicates} repeat(s) dropped, ${s.malformed} malformed (${s.repaired} recovered), ${s.gapFills} gap search(es) with ${s.gapRequests} request(s)`,
+		);
+	}
+
+	private fail(error: unknown): void {
+		if (this.stopped) return;
+		this.stopped = true;
+		this.abort.abort();
+		this.current?.close();
+		this.hooks.fatal(asNodeError(this.node, error));
+	}
+
+	private async connect(backfillMinutes: number): Promise<OpenStream> {
+		const open = await this.transport.openStream(this.target.request(backfillMinutes, this.abort.signal));
+		if (this.stopped) {
+			open.close();
+			throw new NodeOperationError(this.node, 'The SentiOne stream trigger was closed.');
+		}
+		this.stats.connections++;
+		this.current = open;
+		this.connectedAt = clock.now();
+		this.lastAliveAt = this.connectedAt;
+		this.connectedBackfill = backfillMinutes;
+		return open;
+	}
+
+	private async pause(ms: number): Promise<boolean> {
+		if (this.stopped) return false;
+		try {
+			await sleep(Math.max(0, ms), this.abort.signal);
+		} catch {
+			return false;
+		}
+		return !this.stopped;
+	}
+
+	private async run(first: OpenStream | undefined): Promise<void> {
+		let open = first;
+		let level = open ? 0 : 1;
+		let failedOpens = open ? 0 : 1;
+		if (this.options.ready) await this.options.ready;
+		while (!this.stopped) {
+			if (open) {
+				const openedAt = Date.now();
+				const end = await this.consume(open);
+				open = undefined;
+				if (this.stopped || end === 'closed') break;
+				if (end === 'stalled') this.stats.stalls++;
+				else if (end === 'dropped') this.stats.drops++;
+				else this.stats.serverCloses++;
+				level = Date.now() - openedAt >= RECONNECT.healthyAfterMs ? 0 : level + 1;
+				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
+			}
+
+			const wait = reconnectWait(level, this.transport.rateLimits[this.target.group], clock.now());
+			if (wait.budget) {
+				this.stats.budgetWaits++;
+				this.hooks.log(
+					`SentiOne stream: waiting ${Math.round(wait.waitMs / 1000)} s for the stream budget (${this.target.group})`,
+				);
+			}
+			if (!(await this.pause(wait.waitMs))) break;
+
+			const recovery = recoveryPlan(this.lastAliveAt, clock.now());
+			const next = await attempt(async () => await this.connect(recovery.backfillMinutes));
+			if (this.stopped) break;
+			if (!next.ok) {
+				const kind = failureKind(next.error);
+				this.stats.failedOpens++;
+				if (kind === 'permanent') {
+					this.fail(next.error);
+					break;
+				}
+				level++;
+				if (kind !== 'hourlyLimit') failedOpens++;
+				if (failedOpens >= RECONNECT.maxFailedOpens) {
+					this.fail(next.error);
+					break;
+				}
+				continue;
+			}
+			failedOpens = 0;
+			open = next.value;
+			this.stats.reconnects++;
+			this.stats.lastBackfillMinutes = recovery.backfillMinutes;
+			if (recovery.gap) await this.fillGap(recovery.gap, 'outage');
+		}
+	}
+
+	private async consume(open: OpenStream): Promise<ConnectionEnd> {
+		try {
+			for await (const item of open.items) {
+				this.lastAliveAt = clock.now();
+				this.handle(item);
+				if (this.stopped) break;
+				if (this.repairDue()) await this.repair();
+			}
+			return this.stopped ? 'closed' : 'ended';
+		} catch (error) {
+			if (this.stopped) return 'closed';
+			// a broken stream says whether it was dropped or went silent
+			return errorDetails(error)?.streamInterrupted ?? 'dropped';
+		} finally {
+			open.close();
+			if (this.current === open) this.current = undefined;
+		}
+	}
+
+	private pass(rows: IDataObject[]): void {
+		if (rows.length === 0 || this.stopped) return;
+		if (this.options.manual) {
+			this.hooks.emit(rows.slice(0, 1));
+			this.stats.emitted++;
+			// A test event is one item: stop listening.
+			this.stopped = true;
+			this.abort.abort();
+			return;
+		}
+		this.hooks.emit(rows);
+		this.stats.emitted += rows.length;
+	}
+
+	private handle(item: StreamItem): void {
+		switch (item.type) {
+			case 'mention': {
+				if (this.settings.event !== 'newMention') return;
+				this.pendingRepair.delete(item.id);
+				if (this.memory.add(item.id)) this.pass([mentionJson(item.mention, this.settings.simplify)]);
+				else this.stats.duplicates++;
+				return;
+			}
+			case 'engagementUpdate': {
+				if (this.settings.event !== 'engagementUpdate') return;
+				const update = item.update;
+				// The event id (mention id and time) plus the metrics: a backfill repeats an update
+				// exactly, while two changes of one mention in the same millisecond differ in their metrics.
+				const key = `${item.id ?? `${String(update.mentionId)}:${String(update.updatedAt)}`}#${fingerprint(JSON.stringify(update.engagementMetrics ?? null))}`;
+				if (this.memory.add(key)) this.pass([engagementJson(update)]);
+				else this.stats.duplicates++;
+				return;
+			}
+			case 'malformed': {
+				this.stats.malformed++;
+				if (
+					this.settings.event === 'newMention' &&
+					this.settings.fillGaps &&
+					item.event === 'mention' &&
+					item.id !== undefined &&
+					!this.memory.has(item.id) &&
+					!this.pendingRepair.has(item.id)
+				) {
+					this.pendingRepair.set(item.id, clock.now());
+				}
+				return;
+			}
+			default:
+				// heartbeats (they only keep the connection judged alive) and event kinds we do not know
+				return;
+		}
+	}
+
+	private repairDue(): boolean {
+		if (this.pendingRepair.size === 0) return false;
+		const first = Math.min(...this.pendingRepair.values());
+		return clock.now() - first >= REPAIR_DELAY_MS;
+	}
+
+	/** Looks malformed mentions up by the moments they arrived in. */
+	private async repair(): Promise<void> {
+		const pending = Array.from(this.pendingRepair.entries());
+		this.pendingRepair.clear();
+		let from = Infinity;
+		let to = -Infinity;
+		for (const [, at] of pending) {
+			const burst = at - this.connectedAt < BACKFILL_BURST_MS ? this.connectedBackfill * 60_000 : 0;
+			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);
+			to = Math.max(to, at + RECONNECT.marginMs);
+		}
+		await this.fillGap({ from, to }, 'repair');
+		const missing = pending.map(([id]) => id).filter((id) => !this.memory.has(id));
+		this.stats.repaired += pending.length - missing.length;
+		if (missing.length > 0 && !this.stopped) {
+			this.hooks.report(
+				new NodeOperationError(
+					this.node,
+					`${missing.length} mention${missing.length === 1 ? '' : 's'} arrived malformed on the SentiOne stream and could not be recovered`,
+					{
+						description: `Mention IDs: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. The search of the moments they arrived in did not return them (not searchable yet, or the search budget or request cap stopped it). The stream goes on.`,
+					},
+				),
+			);
+		}
+	}
+
+	/** Searches a collected-at range and passes on what was not passed on yet (one execution). */
+	private async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<void> {
+		const what = `mentions collected between ${toIso(range.from)} and ${toIso(range.to)}`;
+		if (this.settings.event !== 'newMention' || !this.settings.fillGaps || this.settings.projectId === undefined) {
+			if (reason === 'outage' && !this.options.manual) {
+				this.hooks.report(
+					new NodeOperationError(
+						this.node,
+						`The SentiOne stream was down longer than its 5-minute backfill: ${this.settings.event === 'newMention' ? what : `engagement updates between ${toIso(range.from)} and ${toIso(range.to)}`} may be missing`,
+						{
+							description:
+								this.settings.event === 'newMention'
+									? 'Gap filling is turned off (Options → Fill Gaps with Search).'
+									: 'Engagement updates cannot be searched, so an outage longer than 5 minutes cannot be filled.',
+						},
+					),
+				);
+			}
+			return;
+		}
+		if (range.to <= range.from) return;
+		this.stats.gapFills++;
+		const outcome = await attempt(
+			async () =>
+				await searchCollected({
+					transport: this.transport,
+					projectId: this.settings.projectId as number,
+					filters: this.settings.filters,
+					range,
+					maxRequests: this.settings.maxGapRequests,
+					signal: this.abort.signal,
+				}),
+		);
+		if (this.stopped) return;
+		if (!outcome.ok) {
+			this.hooks.report(
+				new NodeOperationError(this.node, `Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`, {
+					description: 'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
+				}),
+			);
+			return;
+		}
+		const result = outcome.value;
+		this.stats.gapRequests += result.requests;
+		const fresh: IDataObject[] = [];
+		for (const mention of result.mentions) {
+			const { id } = idAndCollectedAt(mention);
+			if (id === undefined || this.memory.add(id)) fresh.push(mentionJson(mention, this.settings.simplify));
+			else this.stats.duplicates++;
+			if (id !== undefined) this.pendingRepair.delete(id);
+		}
+		this.pass(fresh);
+		if (!result.complete && !this.options.manual) {
+			this.hooks.report(
+				new NodeOperationError(this.node, `Only part of the ${what} could be searched for after the SentiOne stream was interrupted`, {
+					description: result.budgetStopped
+						? `The search budget (30 requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt)}` : ''}. Mentions of that range after the last one passed on may be missing.`
+						: `The search stopped after ${result.requests} requests (Options → Max Search Requests per Gap). Mentions of that range after the last one passed on may be missing.`,
+				}),
+			);
+		}
+	}
+}
+
+/** A short fingerprint of a text (32-bit FNV-1a, hex): enough to tell apart the updates of one instant. */
+function fingerprint(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16);
+}

@@ -1,0 +1,41 @@
+/**
+ * `trigger()` of the SentiOne Stream Trigger: reads the settings, opens the stream (activation
+ * fails here when SentiOne refuses it) and hands n8n the function that closes it.
+ */
+import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { SentiOneTransport } from '../shared/transport';
+import { StreamSession } from './streamSession';
+import { readStreamSettings, streamTarget } from './streamSettings';
+
+export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	const settings = readStreamSettings(this);
+	const manual = this.getMode() === 'manual';
+	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
+	// In a test run n8n wires `emit` only once trigger() has returned: hold items until then.
+	let returned: () => void = () => undefined;
+	const ready = new Promise<void>((resolve) => {
+		returned = resolve;
+	}).then(async () => await sleep(0));
+	const session = new StreamSession(
+		this.getNode(),
+		transport,
+		settings,
+		streamTarget(settings),
+		{
+			emit: (rows: IDataObject[]) => this.emit([this.helpers.returnJsonArray(rows)]),
+			fatal: (error: Error) => this.emitError(error),
+			report: (error) => {
+				if (!manual && typeof this.saveFailedExecution === 'function') {
+					this.saveFailedExecution(error as Parameters<ITriggerFunctions['saveFailedExecution']>[0]);
+				}
+			},
+			log: (message: string) => this.logger.info(message),
+		},
+		{ manual, ready },
+	);
+	await session.start();
+	returned();
+	return { closeFunction: async () => await session.close() };
+}

@@ -1,0 +1,293 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/**
+ * Drives the trigger nodes the way an n8n instance does, with n8n-core's real contexts:
+ * - active polls: a real PollContext (real static data object of a real Workflow, real `__emit`)
+ *   run through n8n-core's TriggersAndPollers, as the poll executor does on each Poll Times tick;
+ *   a "restart" rebuilds the Workflow from a JSON copy of its static data, as n8n reloads it from
+ *   the database;
+ * - active stream triggers: `runTriggerFunction` with a real TriggerContext whose `emit`,
+ *   `emitError` and `saveFailedExecution` record what the node hands to n8n;
+ * - manual runs ("Fetch test event", "Listen for test event"): the whole manual execution path of
+ *   WorkflowExecute, which for a trigger waits for the first emit and then calls closeFunction.
+ */
+import { PollContext, TriggerContext, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IPollFunctions,
+	ITriggerFunctions,
+	ITriggerResponse,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
+import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
+import type { EngineCredentials } from './engine';
+import { PACKAGE, additionalDataFor, buildNodeTypes } from './engine';
+
+export const POLL_TYPE = `${PACKAGE}.sentiOneTrigger`;
+export const STREAM_TYPE = `${PACKAGE}.sentiOneStreamTrigger`;
+
+const nodeTypes = buildNodeTypes({
+	[POLL_TYPE]: new SentiOneTrigger(),
+	[STREAM_TYPE]: new SentiOneStreamTrigger(),
+});
+
+let executions = 0;
+
+/** n8n-core's runner of trigger and poll functions (a plain service without dependencies). */
+const triggersAndPollers = new TriggersAndPollers();
+
+function triggerNode(type: string, parameters: INodeParameters): INode {
+	return {
+		id: 'trigger-node-id',
+		name: 'SentiOne',
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { sentiOneApi: { id: '1', name: 'SentiOne' } },
+	};
+}
+
+function workflowOf(node: INode, staticData?: IDataObject): { workflow: Workflow; data: IWorkflowBase } {
+	const workflow = new Workflow({
+		id: 'trigger-workflow',
+		name: 'trigger test',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData,
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+	});
+	const data = {
+		id: 'trigger-workflow',
+		name: 'trigger test',
+		active: true,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: [node],
+		connections: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as unknown as IWorkflowBase;
+	return { workflow, data };
+}
+
+function additional(
+	credentials: EngineCredentials,
+	data: IWorkflowBase,
+	mode: 'manual' | 'trigger',
+): IWorkflowExecuteAdditionalData {
+	return additionalDataFor(credentials, data, `trigger-exec-${++executions}`, mode);
+}
+
+/** Items n8n would start an execution with (first output). */
+function jsonOf(data: INodeExecutionData[][]): IDataObject[] {
+	return (data[0] ?? []).map((item) => item.json);
+}
+
+/** The manual execution path of n8n for a workflow whose only node is the trigger. */
+async function runManually(
+	node: INode,
+	credentials: EngineCredentials,
+): Promise<{ items: IDataObject[] | null; error?: Error & { description?: string; httpCode?: string } }> {
+	const { workflow, data } = workflowOf(node);
+	const run = await new WorkflowExecute(additional(credentials, data, 'manual'), 'manual').run({
+		workflow,
+		startNode: workflow.getNode(node.name)!,
+	});
+	const runs = run.data.resultData.runData[node.name];
+	const last = runs?.[runs.length - 1];
+	const error = (last?.error ?? run.data.resultData.error) as
+		| (Error & { description?: string; httpCode?: string })
+		| undefined;
+	const output = last?.data?.main?.[0];
+	return { items: output ? output.map((i) => i.json) : null, error };
+}
+
+export interface PollOutcome {
+	/** items emitted by this poll (null: the poll returned null) */
+	items: IDataObject[] | null;
+	error?: Error & { description?: string; httpCode?: string };
+}
+
+/** A poll trigger as an active workflow holds it: one Workflow (and its static data) across polls. */
+export class PollHarness {
+	readonly node: INode;
+
+	readonly workflow: Workflow;
+
+	private readonly data: IWorkflowBase;
+
+	/** every batch handed to __emit, in order */
+	readonly emitted: IDataObject[][] = [];
+
+	constructor(
+		parameters: INodeParameters,
+		private readonly credentials: EngineCredentials,
+		staticData?: IDataObject,
+	) {
+		this.node = triggerNode(POLL_TYPE, parameters);
+		const built = workflowOf(this.node, staticData);
+		this.workflow = built.workflow;
+		this.data = built.data;
+	}
+
+	/** One active poll (a Poll Times tick): PollContext in trigger mode, run by n8n-core's TriggersAndPollers. */
+	async poll(activation: WorkflowActivateMode = 'activate'): Promise<PollOutcome> {
+		let emitted: IDataObject[] | null = null;
+		let emittedError: Error | undefined;
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			additional(this.credentials, this.data, 'trigger'),
+			'trigger' as WorkflowExecuteMode,
+			activation,
+			(data: INodeExecutionData[][]) => {
+				emitted = jsonOf(data);
+				this.emitted.push(emitted);
+			},
+			(error: Error) => {
+				emittedError = error;
+			},
+		);
+		try {
+			const response = await triggersAndPollers.runPollFunction(
+				this.workflow,
+				this.node,
+				context as unknown as IPollFunctions,
+			);
+			// what the poll executor does with a result
+			if (response !== null) context.__emit(response);
+		} catch (error) {
+			// what the poll executor does with an error of an active poll
+			context.__emitError(error as Error);
+		}
+		return { items: emitted, error: emittedError };
+	}
+
+	/** "Fetch test event": n8n's manual execution of the trigger (its own Workflow, no static data). */
+	async manual(): Promise<PollOutcome> {
+		return await runManually(this.node, this.credentials);
+	}
+
+	/** The node's static data object (what n8n saves with the workflow). */
+	staticData(): IDataObject {
+		return this.workflow.getStaticData('node', this.node);
+	}
+
+	/** A new instance from a JSON copy of the static data, as after an n8n restart. */
+	restart(parameters?: INodeParameters): PollHarness {
+		const saved = JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		delete saved.__dataChanged;
+		return new PollHarness(parameters ?? this.node.parameters, this.credentials, saved);
+	}
+
+	/** All emitted items, flattened. */
+	allItems(): IDataObject[] {
+		return this.emitted.flat();
+	}
+}
+
+export interface ActiveStreamTrigger {
+	/** every batch handed to emit, in order */
+	emitted: IDataObject[][];
+	/** errors handed to emitError */
+	errors: Error[];
+	/** errors handed to saveFailedExecution */
+	failures: Error[];
+	response: ITriggerResponse;
+	items(): IDataObject[];
+	/** resolves once the predicate holds (checked on every emit and every 20 ms), rejects after timeoutMs */
+	until(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+	close(): Promise<void>;
+}
+
+/** Activates a stream trigger as n8n does for an active workflow; rejects when activation fails. */
+export async function activateStreamTrigger(
+	parameters: INodeParameters,
+	credentials: EngineCredentials,
+): Promise<ActiveStreamTrigger> {
+	const node = triggerNode(STREAM_TYPE, parameters);
+	const { workflow, data } = workflowOf(node);
+	const emitted: IDataObject[][] = [];
+	const errors: Error[] = [];
+	const failures: Error[] = [];
+	const getTriggerFunctions = (
+		wf: Workflow,
+		n: INode,
+		additionalData: IWorkflowExecuteAdditionalData,
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+	) =>
+		new TriggerContext(
+			wf,
+			n,
+			additionalData,
+			mode,
+			activation,
+			(batch: INodeExecutionData[][]) => {
+				emitted.push(jsonOf(batch));
+			},
+			(error: Error) => {
+				errors.push(error);
+			},
+			(error: Error) => {
+				failures.push(error);
+			},
+		) as unknown as ITriggerFunctions;
+	const response = (await triggersAndPollers.runTriggerFunction(
+		workflow,
+		node,
+		getTriggerFunctions,
+		additional(credentials, data, 'trigger'),
+		'trigger',
+		'activate',
+	)) as ITriggerResponse;
+	let closed = false;
+	return {
+		emitted,
+		errors,
+		failures,
+		response,
+		items: () => emitted.flat(),
+		until: async (predicate, timeoutMs = 10_000) => {
+			const start = Date.now();
+			while (!predicate()) {
+				if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+		},
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			await response.closeFunction?.();
+		},
+	};
+}
+
+/** "Listen for test event": n8n's manual execution of the stream trigger (waits for the first emit, then closes). */
+export async function runStreamTriggerManually(
+	parameters: INodeParameters,
+	credentials: EngineCredentials,
+): Promise<PollOutcome> {
+	return await runManually(triggerNode(STREAM_TYPE, parameters), credentials);
+}
+
+/**
+ * Timers and sockets open in this process, by kind (jest's own and the test's are included: compare
+ * a snapshot taken before the node started with one taken after it closed).
+ */
+export function activeResources(): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
+	return counts;
+}

@@ -1,0 +1,138 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/**
+ * The pure parts of the triggers: the poll state's bounds (memory, floor, re-read cap), the dedup
+ * memory, and the reconnect plan (backoff, stream budget, backfill and gap).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { DedupMemory } from '../../nodes/SentiOne/trigger/dedupMemory';
+import {
+	MAX_REREAD,
+	admit,
+	boundaryIds,
+	loadState,
+	newState,
+	prune,
+	saveState,
+	scanFrom,
+} from '../../nodes/SentiOne/trigger/pollState';
+import { pollProperties } from '../../nodes/SentiOne/trigger/pollDescription';
+import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/pollSettings';
+import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/reconnect';
+import { streamProperties } from '../../nodes/SentiOne/trigger/streamDescription';
+import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/streamSettings';
+
+const MIN = 60_000;
+
+describe('poll state', () => {
+	test('admits each id once and moves the watermark to the newest collectedAt', () => {
+		const state = newState(1, null);
+		expect(admit(state, [{ id: 'a', collectedAt: 10 }, { id: 'b', collectedAt: 20 }, { id: 'a', collectedAt: 10 }])).toEqual([0, 1]);
+		expect(state.watermark).toBe(20);
+		expect(admit(state, [{ id: 'b', collectedAt: 20 }, { id: 'c', collectedAt: 20 }])).toEqual([1]);
+		expect(boundaryIds(state).sort()).toEqual(['b', 'c']);
+	});
+
+	test('a full memory forgets the oldest ids and raises the floor past them: a forgotten id can never come back', () => {
+		const state = newState(1, null);
+		admit(
+			state,
+			Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, collectedAt: 1000 + i })),
+		);
+		prune(state, 10 * MIN, 4);
+		expect(state.seen.map(([id]) => id)).toEqual(['m6', 'm7', 'm8', 'm9']);
+		expect(state.floor).toBe(1005);
+		expect(scanFrom(state, 10 * MIN)).toBe(1006);
+	});
+
+	test('the late window is read again, but never more than 24 mentions already passed on (one request when nothing is new)', () => {
+		const state = newState(1, null);
+		admit(
+			state,
+			Array.from({ length: 60 }, (_, i) => ({ id: `m${i}`, collectedAt: 1_000_000 + i * 1000 })),
+		);
+		const from = scanFrom(state, 10 * MIN) as number;
+		expect(state.seen.filter(([, at]) => at >= from)).toHaveLength(MAX_REREAD);
+		// a group sharing the watermark instant is always read whole
+		const group = newState(1, null);
+		admit(group, Array.from({ length: 40 }, (_, i) => ({ id: `g${i}`, collectedAt: 5000 })));
+		expect(scanFrom(group, 10 * MIN)).toBe(5000);
+	});
+
+	test('ids behind the late window are forgotten without moving the floor', () => {
+		const state = newState(1, null);
+		admit(state, [{ id: 'old', collectedAt: 0 }, { id: 'new', collectedAt: 20 * MIN }]);
+		prune(state, 10 * MIN);
+		expect(state.seen).toEqual([['new', 20 * MIN]]);
+		expect(state.floor).toBeNull();
+	});
+
+	test('state survives a JSON round trip and is ignored for another project or when malformed', () => {
+		const data: IDataObject = {};
+		const state = newState(7, 123, 100);
+		admit(state, [{ id: 'x', collectedAt: 123 }]);
+		state.round = { body: '{}', key: 'k', cursor: 'c' };
+		saveState(data, state);
+		const copy = JSON.parse(JSON.stringify(data)) as IDataObject;
+		expect(loadState(copy, 7)).toEqual({ ...state, budget: undefined });
+		expect(loadState(copy, 8)).toBeUndefined();
+		expect(loadState({ sentiOneMentions: { v: 1, projectId: 7, watermark: 'x' } }, 7)).toBeUndefined();
+	});
+});
+
+describe('dedup memory', () => {
+	test('passes an id once and forgets the oldest beyond its capacity', () => {
+		const memory = new DedupMemory(3);
+		expect(['a', 'b', 'a', 'c', 'd'].map((id) => memory.add(id))).toEqual([true, true, false, true, true]);
+		expect(memory.size).toBe(3);
+		expect(memory.forgotten).toBe(1);
+		expect(memory.has('a')).toBe(false);
+	});
+});
+
+describe('reconnect plan', () => {
+	test('backoff doubles from 0.5 s to at most 60 s', () => {
+		expect([0, 1, 2, 3, 10].map(backoffDelay)).toEqual([500, 1000, 2000, 4000, 60_000]);
+	});
+
+	test('no stream connection left: wait for the reset; few left while failing: spread them over the hour', () => {
+		const now = 1_000_000;
+		const resetAt = now + 30 * MIN;
+		expect(reconnectWait(0, { group: 'live', remaining: 0, resetAt }, now)).toEqual({ waitMs: 30 * MIN + 1000, budget: true });
+		expect(reconnectWait(2, { group: 'live', remaining: 2, resetAt }, now)).toEqual({ waitMs: 10 * MIN, budget: true });
+		expect(reconnectWait(1, { group: 'live', remaining: 2, resetAt }, now)).toEqual({ waitMs: 1000, budget: false });
+		expect(reconnectWait(1, { group: 'live', remaining: 4, resetAt }, now)).toEqual({ waitMs: 1000, budget: false });
+		expect(reconnectWait(1, undefined, now)).toEqual({ waitMs: 1000, budget: false });
+	});
+
+	test('backfill covers the outage (1–5 minutes); a longer outage leaves a gap for the search', () => {
+		const t = 10 * MIN;
+		expect(recoveryPlan(t, t + 5_000)).toEqual({ backfillMinutes: 1 });
+		expect(recoveryPlan(t, t + 3 * MIN)).toEqual({ backfillMinutes: 4 });
+		expect(recoveryPlan(t, t + 4 * MIN + 30_000)).toEqual({ backfillMinutes: 5 });
+		expect(recoveryPlan(t, t + 20 * MIN)).toEqual({
+			backfillMinutes: 5,
+			gap: { from: t - RECONNECT.marginMs, to: t + 15 * MIN + RECONNECT.marginMs },
+		});
+	});
+
+	test('failures retrying cannot fix are told apart from waits and blips', () => {
+		expect(failureKind(new Error('socket hang up'))).toBe('transient');
+		expect(failureKind(new Error('SentiOne credential: the API key is missing.'))).toBe('permanent');
+	});
+});
+
+describe('UI defaults', () => {
+	const option = (properties: typeof pollProperties, name: string) =>
+		(properties.find((p) => p.name === 'options')?.options as Array<{ name: string; default: unknown }>).find(
+			(o) => o.name === name,
+		)?.default;
+
+	test('are the defaults the code applies when a field is left out', () => {
+		expect(pollProperties.find((p) => p.name === 'backfillHours')?.default).toBe(POLL_DEFAULTS.backfillHours);
+		expect(option(pollProperties, 'lateWindowMinutes')).toBe(POLL_DEFAULTS.lateWindowMinutes);
+		expect(option(pollProperties, 'maxRequestsPerPoll')).toBe(POLL_DEFAULTS.maxRequestsPerPoll);
+		expect(option(streamProperties, 'maxGapRequests')).toBe(STREAM_DEFAULTS.maxGapRequests);
+		expect(option(streamProperties, 'stallTimeout')).toBe(STREAM_DEFAULTS.stallTimeoutSeconds);
+	});
+});
