@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Authentication (spec "Authentication", D-02, D-03, D-06): the four 401 causes, checked in the
 // order missing → shape → recognised → tier.
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- simulator/test code: not shipped in the package */
 // Entry point: `node simulator/src/cli.ts --port 4010 [flags]`. Prints exactly one line,
 // `listening on http://127.0.0.1:<port>`, on stdout when ready; everything else goes to stderr.
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The server's clock (D-36). Starts at --now, runs with real time unless frozen; tests move it
 // through the admin API.
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- simulator/test code: not shipped in the package */
 // Collection over time: new mentions (--live-rate, per project) and engagement updates
 // (--engagement-rate, across all projects), driven by the simulated clock. A real-time ticker
 // advances it; moving the clock through the admin API ticks at once.

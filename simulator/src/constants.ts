@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The simulator's own reading of the contract: every name, value and message that the spec
 // (shared/spec/listening-api-v2.md) and docs/api-contract.md fix, in one place.
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- simulator/test code: not shipped in the package */
 // What an endpoint handler receives once routing, headers, authentication and the hourly budget
 // have passed (D-05), and the helpers for the remaining checks: 400 → 404 → 422.
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Rate limits (D-07, D-08, D-09): fixed one-hour windows aligned to the top of the UTC hour,
 // counted per API key (one key per tier here) and per group; stream concurrency; the monthly
 // mentions cap per calendar month.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // A small seeded PRNG (mulberry32) with the helpers the generator needs. Same seed, same data.
 
 const HEX = '0123456789abcdef';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Projects: list (D-10), create / update / delete (D-11), including the `mame` behaviour.
 
 import { MSG, PROJECT_PAGE_SIZE } from './constants.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The query language (D-15, D-16): terms, "exact phrases", AND, OR, NOT (upper case only),
 // parentheses, suffix wildcard term* (prefix at least 4 characters). Adjacent terms mean AND;
 // NOT binds tighter than AND, AND tighter than OR. Matching is case-insensitive on whole words

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The route table: every path of the API (relative to /api/public/v2), its methods, rate-limit
 // group (D-07) and tier (D-06).
 

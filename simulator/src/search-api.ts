@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The two paginated searches: recent (Basic) and historical (Enterprise).
 
 import { MSG, SEARCH_PAGE_SIZE } from './constants.ts';

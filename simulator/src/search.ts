@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Filtering (D-14), sorting (D-19) and keyset pages with cursors bound to the request (D-20).
 
 import { createHash } from 'node:crypto';

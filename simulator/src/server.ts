@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- simulator/test code: not shipped in the package */
 // The HTTP server: routing, the common headers, and the order of checks (D-05):
 // route (404/405) → 415 → 406 (streams) → 401 → 429 (hourly; then stream concurrency; the
 // request is counted here) → monthly cap 429 → 400 → 404 → 422 → 2xx.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // D-19: the nine sort orders. Ties and null metrics (which sort last) are broken by mention id
 // ascending (plain code-unit order), so every order is total and stable.
 

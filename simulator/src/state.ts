@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- simulator/test code: not shipped in the package */
 // Everything the simulator holds, built from the options; `reset()` rebuilds the startup state.
 
 import type { Socket } from 'node:net';

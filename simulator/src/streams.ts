@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- simulator/test code: not shipped in the package */
 // Streams (D-23…D-33): framing (SSE or JSON lines), heartbeats, anonymization, the writer with
 // backpressure and stream faults, and the hub that feeds live and engagement subscribers.
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Tagging (D-22): project-scoped tag names, idempotent add and remove on a mention's `tags`.
 
 import { MSG, TAG_PAGE_SIZE } from './constants.ts';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Request validation. Two stages with different statuses (D-05, D-13): a field of the wrong JSON
 // type or an unparsable value is a *format* error (400, checked before the project lookup); a
 // well-formed value that is not allowed is a *value* error (422, after the project lookup, all

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Authentication (D-02, D-03, D-06), Content-Type (D-04), routing (D-34), Accept (D-27),
 // the order of checks (D-05) and the rate-limit headers on every response (D-07).
 

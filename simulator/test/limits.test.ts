@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Hourly windows aligned to the UTC hour (D-07), the 429 bodies (D-08), the monthly mentions cap
 // (D-09), and the admin limit controls.
 

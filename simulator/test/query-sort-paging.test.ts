@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // The query language (D-15, D-16), the nine sort orders with their tie-breaks (D-19), and keyset
 // pages and cursors (D-20).
 

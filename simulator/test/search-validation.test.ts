@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Search bodies: 400 (format, D-13) vs 422 (values, D-17, D-18), the filters (D-14), the 7-day
 // window and its default, the historical future rule, and the ground truth of every filter.
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- simulator/test code: not shipped in the package */
 // Streams (D-23…D-33): export (SSE and both JSON-lines types), limit, order, normal end,
 // anonymization, the live stream (backfill, new mentions, random order, concurrency), the
 // engagement updates stream, heartbeats.

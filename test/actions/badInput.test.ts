@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * Bad input never spends budget: each case stops with an error that names the parameter, and
  * the simulator's request log shows that not a single request reached the API.

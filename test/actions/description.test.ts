@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * The node description as n8n and an AI agent see it: resources and operations exactly as the
  * issue lists them, an action and a tier/budget description on every operation, sorted options,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * Every error status reaches the user through the transport's one mapping, and "Continue On Fail"
  * turns a failed item into `{ error, description }` with its pairedItem.

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /** Mention → Export: the recent and historical export streams, SSE and JSON lines, limit, anonymization. */
 import { createHash } from 'node:crypto';
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /** Project → Get Many, Create, Update, Delete, and the project picker's list search. */
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * The rate-limit choice of the searches (wait / stop / fail), mid-run and across items, against
  * the simulator's real hourly windows. The node's clock is the simulator's (SimClock): "wait until

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * Mention → Search Recent / Search Historical through n8n's engine against the simulator:
  * the request body of every filter and every sort, pagination (exact request counts),

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /** Tag → Add, Remove, Get Many (Enterprise tier, D-22). */
 import { admin, BASIC, ENTERPRISE, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import {

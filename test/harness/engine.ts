@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * Runs workflows through n8n's real execution engine (n8n-core's WorkflowExecute) in-process:
  * real node execution contexts, real expression resolution, real `httpRequestWithAuthentication`

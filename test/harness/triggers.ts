@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Drives the trigger nodes the way an n8n instance does, with n8n-core's real contexts:
  * - active polls: a real PollContext (real static data object of a real Workflow, real `__emit`)

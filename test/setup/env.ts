@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 // n8n-core's InstanceSettings writes an encryption-key config under N8N_USER_FOLDER on first use:
 // give every test worker its own throw-away folder instead of the user's home.
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * For any chunking of a generated stream (bytes cut anywhere, including inside multi-byte
  * characters and between CR and LF; strings cut anywhere, including inside surrogate pairs),

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 import fc from 'fast-check';
 
 import { StreamReader, type StreamFormat, type StreamItem } from '../../nodes/SentiOne/shared/streamReader';

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * Memory is bounded by the largest event, and reading is linear in the input — checked by counting
  * (characters scanned by `indexOf`, characters produced by `join`), not by wall-clock time.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * SseParser against `eventsource-parser` 3.1.1 as an oracle, on random streams and random chunkings.
  *

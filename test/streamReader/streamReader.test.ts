@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
 import { Readable } from 'node:stream';
 
 import {

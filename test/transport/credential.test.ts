@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * The credential: how the Base URL becomes the API root (D-01), what `authenticate` adds and what
  * it refuses before any request (D-02, D-04), and the credential test's rules evaluated the way

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * SentiOneTransport.request against the simulator: the rate-limit headers of every answer, and
  * every status the API gives (or a server in its place could give) mapped by the one error mapper

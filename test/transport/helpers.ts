@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Shared helpers of the transport suite: run a function inside n8n's real execution engine and get
  * back either its JSON result or a JSON description of the error it threw (the engine copies a

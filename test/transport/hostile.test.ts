@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
 /**
  * A hostile or broken server in place of the API: answers that are not JSON, cut short, far too
  * large, never sent, stalled after the headers or broken mid-body, and nothing listening at all.

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * paginate() against the simulator: Return All and Limit cost exactly the pages they need
  * (ceil(N/25), 1 for N = 0), the items are the simulator's ground truth in order, a repeated cursor

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * The retry policy of SentiOneTransport.request, counted in the simulator's request log: reads are
  * retried after 502/503/504 and broken connections up to `transientRetries`; a create is never

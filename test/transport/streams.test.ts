@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * SentiOneTransport.openStream end to end against the simulator: exports in both framings yield
  * exactly the ground truth, heartbeats (both forms) are recognised, a dropped or silent connection

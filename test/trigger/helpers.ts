@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Shared pieces of the trigger tests: a simulator whose clock runs from the real now (the node
  * reads the real clock, so both sides agree on what "now" and "the last 5 minutes" are), ground

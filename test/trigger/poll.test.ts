@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
+/* eslint-disable no-console -- test code: not shipped in the package */
 /**
  * SentiOne Trigger (polling) against the simulator, through n8n-core's real PollContext: every
  * scenario compares the mentions emitted with what the simulator collected (0 lost, 0 duplicated)

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, no-console -- test code: not shipped in the package */
 /**
  * The pure parts of the triggers: the poll state's bounds (memory, floor, re-read cap), the dedup
  * memory, and the reconnect plan (backoff, stream budget, backfill and gap).

@@ -1,0 +1,75 @@
+/**
+ * The credential inside a real n8n: the package is installed as a community package, a user's
+ * credential is created through n8n's REST API and tested with n8n's own credential tester.
+ * A wrong key must be explained in words (which of the four 401 causes), never a bare status.
+ */
+import { startSim, type Sim } from '../../simulator/test/helpers';
+import { createHost, ensureN8n, type Host, type RunningN8n } from './host';
+
+let sim: Sim;
+let host: Host;
+let n8n: RunningN8n;
+
+beforeAll(async () => {
+	ensureN8n();
+	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString()]);
+	host = await createHost();
+	n8n = await host.start();
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sim?.stop();
+	host?.dispose();
+});
+
+async function credentialTest(apiKey: string, baseUrl: string) {
+	const created = await n8n.rest<{ data: { id: string; name: string } }>('POST', '/credentials', {
+		name: `SentiOne ${Math.random().toString(36).slice(2)}`,
+		type: 'sentiOneApi',
+		data: { apiKey, baseUrl },
+	});
+	expect(created.status).toBe(200);
+	const { id, name } = created.json.data;
+	const tested = await n8n.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
+		credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl } },
+	});
+	expect(tested.status).toBe(200);
+	return tested.json.data;
+}
+
+test('a valid key passes with the host, the host with a slash, and the full API root', async () => {
+	for (const base of [sim.base, `${sim.base}/`, `${sim.base}/api/public/v2`, `${sim.base}/API/public/v2/`]) {
+		expect(await credentialTest('SENTIONE-APIKEY-basic-demo', base)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	}
+	expect((await credentialTest('SENTIONE-APIKEY-enterprise-demo', sim.base)).status).toBe('OK');
+});
+
+test('each 401 cause is named in words', async () => {
+	const missing = await credentialTest('', sim.base);
+	expect(missing.status).toBe('Error');
+	expect(missing.message).toMatch(/API key is missing/);
+
+	const shape = await credentialTest('my-secret-key', sim.base);
+	expect(shape.message).toMatch(/does not have the shape of a SentiOne key.*SENTIONE-APIKEY-/);
+
+	const unknown = await credentialTest('SENTIONE-APIKEY-nobody-knows-me', sim.base);
+	expect(unknown.message).toMatch(/does not recognise this API key/);
+
+	const tier = await credentialTest('SENTIONE-APIKEY-noaccess-demo', sim.base);
+	expect(tier.message).toMatch(/no API tier/);
+
+	for (const result of [missing, shape, unknown, tier]) {
+		expect(result.message).not.toMatch(/^(Unauthorized|Received HTTP status code)/);
+		expect(result.message).not.toContain('nobody-knows-me');
+		expect(result.message).not.toContain('my-secret-key');
+	}
+});
+
+test('a Base URL that is not the API is explained', async () => {
+	const wrong = await credentialTest('SENTIONE-APIKEY-basic-demo', `${sim.base}/somewhere-else`);
+	expect(wrong.status).toBe('Error');
+	expect(wrong.message).toMatch(/did not return the project list/);
+	const invalid = await credentialTest('SENTIONE-APIKEY-basic-demo', 'ftp://example.com');
+	expect(invalid.message).toMatch(/must start with https:\/\//);
+});
