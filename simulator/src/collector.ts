@@ -30,6 +30,8 @@ export class Collector {
 	private lastTick: number;
 	private readonly carry = new Map<number, number>();
 	private engagementCarry = 0;
+	/** last update instant per mention: two updates of one mention never share an instant (or an event id) */
+	private readonly lastUpdate = new Map<string, number>();
 	private timer: NodeJS.Timeout | undefined;
 	readonly engagementLog: Array<{ at: number; update: EngagementUpdate }> = [];
 	private readonly store: Store;
@@ -186,10 +188,12 @@ export class Collector {
 			em.engagementRate = Math.round(Math.min(em.engagementRate + rng.next() * 0.005, 1) * 10000) / 10000;
 		}
 		this.store.metricsChanged(r);
+		const at = Math.max(now, (this.lastUpdate.get(r.id) ?? -Infinity) + 1);
+		this.lastUpdate.set(r.id, at);
 		return {
 			mentionId: r.id,
 			engagementMetrics: structuredClone(em),
-			updatedAt: new Date(now).toISOString(),
+			updatedAt: new Date(at).toISOString(),
 		};
 	}
 }

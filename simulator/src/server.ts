@@ -106,7 +106,11 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 
 	// Faults first: they stand in for everything between the client and the API.
 	const faults = state.faults;
-	if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+	if (faults.latencyMs > 0) {
+		await sleep(faults.latencyMs);
+		// the client gave up during the delay: nothing to answer (and no stream slot to take)
+		if (res.destroyed || req.socket.destroyed) return;
+	}
 	let tier: Tier | null = null;
 	const headers = () => rateHeaders(state, tier, group ?? 'projects');
 	const scripted = takeScript(faults, method, rel ?? path, group);

@@ -6,12 +6,14 @@ import {
 	admin,
 	api,
 	countEvents,
+	ENTERPRISE,
 	NOW,
 	NOW_MS,
 	openStream,
 	parseSse,
 	raw,
 	search,
+	sleep,
 	startSim,
 	stream,
 	type Sim,
@@ -116,6 +118,19 @@ describe('other faults', () => {
 		}
 		expect((await search(sim, 1001, {})).status).toBe(200);
 		expect((await api(sim, 'GET', '/projects')).status).toBe(200);
+	});
+
+	test('latencyMs: a client that gives up during the delay takes no stream slot', async () => {
+		await admin(sim, 'POST', '/faults', { latencyMs: 400 });
+		const gaveUp = await raw(sim, '/projects/1001/mentions/recent/search/stream/live', {
+			headers: { 'x-api-key': ENTERPRISE, 'content-type': 'application/json', accept: 'text/event-stream' },
+			body: '{}',
+			timeoutMs: 100,
+		}).catch((e: Error) => e);
+		expect(gaveUp).toBeInstanceOf(Error);
+		await sleep(600);
+		expect((await admin(sim, 'GET', '/stats')).groups.live.open).toBe(0);
+		await admin(sim, 'DELETE', '/faults');
 	});
 
 	test('errorRate + errorStatus (seeded), latencyMs', async () => {

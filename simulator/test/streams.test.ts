@@ -297,6 +297,13 @@ describe('engagement updates stream', () => {
 		}
 	});
 
+	test('several updates of one mention at one instant never share an updatedAt (nor an event id)', async () => {
+		const first = (await admin(sim, 'POST', '/engagement', { count: 1 })).updates[0];
+		const { updates } = await admin(sim, 'POST', '/engagement', { mentionId: first.mentionId, count: 3 });
+		const instants = [first, ...updates].map((u: Loose) => u.updatedAt);
+		expect(new Set(instants).size).toBe(4);
+	});
+
 	test('rate over time, backfill, Enterprise only, 1 concurrent connection', async () => {
 		await admin(sim, 'POST', '/limits', { mode: 'spec' });
 		await admin(sim, 'POST', '/live', { engagementPerMinute: 60 });
