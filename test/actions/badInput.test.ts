@@ -143,13 +143,13 @@ const cases: Case[] = [
 		name: 'unknown anonymization level',
 		fixture: 'mention-export',
 		parameters: { options: { anonymization: '={{ "everything" }}' } },
-		error: 'Options → Anonymization: "everything" is not a choice',
+		error: 'Options → Anonymization: "everything" is not a level',
 	},
 	{
 		name: 'unknown stream format',
 		fixture: 'mention-export',
 		parameters: { options: { streamFormat: '={{ "csv" }}' } },
-		error: 'Options → Stream Format: "csv" is not a choice',
+		error: 'Options → Stream Format: "csv" is not a stream format',
 	},
 	{
 		name: 'unknown export scope',

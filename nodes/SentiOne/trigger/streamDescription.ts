@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { BACKFILL_MINUTES_MAX } from '../shared/contract';
 import { projectLocator, simplifyProperty } from '../shared/descriptions';
 import { filtersCollection } from '../shared/filters';
+import { anonymizationOption, streamFormatOption } from '../shared/streamOptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
 const forMentions = { show: { event: ['newMention'] } };
@@ -55,27 +56,7 @@ export const streamProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Anonymization',
-				name: 'anonymization',
-				type: 'options',
-				displayOptions: { show: { '/event': ['newMention'] } },
-				options: [
-					{ name: 'None', value: 'none', description: 'Mentions as collected' },
-					{
-						name: 'Author',
-						value: 'author',
-						description: 'Author ID and name replaced by a hash (the same author gives the same hash), avatar removed',
-					},
-					{
-						name: 'All',
-						value: 'all',
-						description: 'As Author, and the channel and the parent post author hashed too',
-					},
-				],
-				default: 'none',
-				description: 'Whether SentiOne hides who wrote the mentions (experimental on the API side)',
-			},
+			{ ...anonymizationOption, displayOptions: { show: { '/event': ['newMention'] } } },
 			{
 				displayName: 'Backfill at Start (Minutes)',
 				name: 'backfillMinutes',
@@ -112,17 +93,7 @@ export const streamProperties: INodeProperties[] = [
 				description:
 					'Silence after which the connection is judged dead and replaced. SentiOne sends a heartbeat every 15 seconds, so the default is three missed heartbeats.',
 			},
-			{
-				displayName: 'Stream Format',
-				name: 'streamFormat',
-				type: 'options',
-				options: [
-					{ name: 'Server-Sent Events', value: 'sse' },
-					{ name: 'JSON Lines', value: 'jsonLines' },
-				],
-				default: 'sse',
-				description: 'How SentiOne frames the stream; both carry the same events',
-			},
+			streamFormatOption,
 		],
 	},
 ];

@@ -5,7 +5,6 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import type { AnonymizationLevel, EndpointGroup, Tier } from '../shared/contract';
 import {
-	ANONYMIZATION_LEVELS,
 	BACKFILL_MINUTES_MAX,
 	HEARTBEAT_INTERVAL_MS,
 	PATHS,
@@ -14,6 +13,7 @@ import {
 } from '../shared/contract';
 import { invalidParameter } from '../shared/errors';
 import { buildFilters, parseProjectId } from '../shared/filters';
+import { readAnonymization, readStreamFormat } from '../shared/streamOptions';
 import type { StreamFormat } from '../shared/streamReader';
 import { clock } from '../shared/time';
 import type { StreamRequest } from '../shared/transport';
@@ -70,7 +70,7 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const event: StreamEvent = ctx.getNodeParameter('event', 'newMention') === 'engagementUpdate' ? 'engagementUpdate' : 'newMention';
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const manual = ctx.getMode() === 'manual';
-	const format: StreamFormat = options.streamFormat === 'jsonLines' ? 'jsonLines' : 'sse';
+	const format = readStreamFormat(options.streamFormat, node);
 	const configuredBackfill = numberIn(
 		ctx,
 		options.backfillMinutes ?? 0,
@@ -107,17 +107,7 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		scope: 'live',
 	});
 	settings.simplify = ctx.getNodeParameter('simplify', true) !== false;
-	const anonymization = String(options.anonymization ?? 'none');
-	if (anonymization !== 'none') {
-		if (!(ANONYMIZATION_LEVELS as readonly string[]).includes(anonymization)) {
-			throw invalidParameter(
-				node,
-				'Options → Anonymization',
-				`"${anonymization}" is not a level. Expected none, ${ANONYMIZATION_LEVELS.join(' or ')}.`,
-			);
-		}
-		settings.anonymization = anonymization as AnonymizationLevel;
-	}
+	settings.anonymization = readAnonymization(options.anonymization, node);
 	settings.fillGaps = options.fillGaps !== false;
 	settings.maxGapRequests = numberIn(
 		ctx,

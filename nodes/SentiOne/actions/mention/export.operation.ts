@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { AnonymizationLevel, Tier } from '../../shared/contract';
-import { ANONYMIZATION_LEVELS, PATHS, QUERY_PARAMS } from '../../shared/contract';
+import type { Tier } from '../../shared/contract';
+import { PATHS, QUERY_PARAMS } from '../../shared/contract';
 import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
 import { asNodeError, errorDetails, invalidParameter } from '../../shared/errors';
 import { filtersCollection } from '../../shared/filters';
 import { simplifyMention } from '../../shared/simplify';
-import type { StreamFormat } from '../../shared/streamReader';
+import { anonymizationOption, readAnonymization, readStreamFormat, streamFormatOption } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { limitProperty } from '../common.descriptions';
 import { readPaging, readProjectId, readSearchBody } from '../helpers';
@@ -59,38 +59,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Anonymization',
-				name: 'anonymization',
-				type: 'options',
-				default: 'none',
-				description:
-					"Replace personal data with a hash (the same input always gives the same hash, matching SentiOne's tabular exports)",
-				options: [
-					{
-						name: 'All',
-						value: 'all',
-						description: 'Hash the author and the source channel (ID and name) too',
-					},
-					{
-						name: 'Author',
-						value: 'author',
-						description: "Hash the author's ID and name, drop the avatar",
-					},
-					{ name: 'None', value: 'none', description: 'Mentions as collected' },
-				],
-			},
-			{
-				displayName: 'Stream Format',
-				name: 'streamFormat',
-				type: 'options',
-				default: 'sse',
-				description: 'How SentiOne frames the stream; both give the same mentions',
-				options: [
-					{ name: 'JSON Lines', value: 'jsonLines', description: 'One JSON object per line (application/x-ndjson)' },
-					{ name: 'Server-Sent Events', value: 'sse', description: 'Events framed as text/event-stream' },
-				],
-			},
+			anonymizationOption,
+			streamFormatOption,
 		],
 	},
 ];
@@ -105,7 +75,6 @@ const ENDPOINTS: Record<ExportScope, { path: (projectId: number) => string; tier
 };
 
 const SCOPES: readonly ExportScope[] = ['recent', 'historical'];
-const FORMATS: readonly StreamFormat[] = ['sse', 'jsonLines'];
 
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject[]> {
 	const node = this.getNode();
@@ -119,28 +88,12 @@ export async function execute(this: IExecuteFunctions, i: number, transport: Sen
 	const body = readSearchBody.call(this, i, scope);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const anonymization = String(options.anonymization ?? 'none');
-	if (anonymization !== 'none' && !(ANONYMIZATION_LEVELS as readonly string[]).includes(anonymization)) {
-		throw invalidParameter(
-			node,
-			'Options → Anonymization',
-			`"${anonymization}" is not a choice. Expected one of: none, ${ANONYMIZATION_LEVELS.join(', ')}.`,
-			i,
-		);
-	}
-	const format = String(options.streamFormat ?? 'sse') as StreamFormat;
-	if (!FORMATS.includes(format)) {
-		throw invalidParameter(
-			node,
-			'Options → Stream Format',
-			`"${format}" is not a choice. Expected one of: ${FORMATS.join(', ')}.`,
-			i,
-		);
-	}
+	const anonymization = readAnonymization(options.anonymization, node, i);
+	const format = readStreamFormat(options.streamFormat, node, i);
 
 	const qs: IDataObject = {};
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;
-	if (anonymization !== 'none') qs[QUERY_PARAMS.anonymization] = anonymization as AnonymizationLevel;
+	if (anonymization) qs[QUERY_PARAMS.anonymization] = anonymization;
 
 	const endpoint = ENDPOINTS[scope];
 	const stream = await transport.openStream({

@@ -4,11 +4,15 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import { PATHS, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import { projectLocator } from '../../shared/descriptions';
 import { invalidParameter } from '../../shared/errors';
+import type { SentiOneTransport } from '../../shared/transport';
+import { readProjectId } from '../helpers';
 
 export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
+		{ ...projectLocator, description: 'The project the mention belongs to' },
 		{
 			displayName: 'Mention ID',
 			name: 'mentionId',
@@ -82,4 +86,29 @@ export function readTagsBody(this: IExecuteFunctions, i: number): IDataObject {
 		);
 	}
 	return { [TAGS_FIELD]: unique };
+}
+
+/**
+ * Add (POST) or Remove (DELETE): both are set operations on the mention's tags and answer
+ * `{ id, tags }` with every tag the mention has afterwards. Never retried automatically.
+ */
+export async function changeTags(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+	method: 'POST' | 'DELETE',
+): Promise<IDataObject> {
+	const projectId = readProjectId.call(this, i);
+	const mentionId = readMentionId.call(this, i);
+	const body = readTagsBody.call(this, i);
+	const { body: answer } = await transport.request<IDataObject>({
+		method,
+		path: PATHS.mentionTags(projectId, mentionId),
+		group: 'tags',
+		tier: 'Enterprise',
+		body,
+		read: false,
+		itemIndex: i,
+	});
+	return answer;
 }

@@ -1,0 +1,75 @@
+/**
+ * The two stream options the export and the stream trigger share (D-26, D-27): the anonymization
+ * level and the framing. One description and one reader each, so both nodes offer and check them
+ * the same way.
+ */
+import type { INode, INodeProperties } from 'n8n-workflow';
+
+import type { AnonymizationLevel } from './contract';
+import { ANONYMIZATION_LEVELS } from './contract';
+import { invalidParameter } from './errors';
+import type { StreamFormat } from './streamReader';
+
+const STREAM_FORMATS: readonly StreamFormat[] = ['jsonLines', 'sse'];
+
+export const anonymizationOption: INodeProperties = {
+	displayName: 'Anonymization',
+	name: 'anonymization',
+	type: 'options',
+	default: 'none',
+	description:
+		"Whether SentiOne replaces personal data with a hash (the same input always gives the same hash, matching SentiOne's tabular exports; experimental on the API side)",
+	options: [
+		{
+			name: 'All',
+			value: 'all',
+			description: 'As Author, and the source channel and the parent post author hashed too',
+		},
+		{
+			name: 'Author',
+			value: 'author',
+			description: "Author ID and name replaced by a hash (the same author gives the same hash), avatar removed",
+		},
+		{ name: 'None', value: 'none', description: 'Mentions as collected' },
+	],
+};
+
+export const streamFormatOption: INodeProperties = {
+	displayName: 'Stream Format',
+	name: 'streamFormat',
+	type: 'options',
+	default: 'sse',
+	description: 'How SentiOne frames the stream; both carry the same events',
+	options: [
+		{ name: 'JSON Lines', value: 'jsonLines', description: 'One JSON object per line (application/x-ndjson)' },
+		{ name: 'Server-Sent Events', value: 'sse', description: 'Events framed as text/event-stream' },
+	],
+};
+
+/** The anonymization level to send, or undefined for none. */
+export function readAnonymization(value: unknown, node: INode, itemIndex?: number): AnonymizationLevel | undefined {
+	const level = String(value ?? 'none');
+	if (level === 'none') return undefined;
+	if (!(ANONYMIZATION_LEVELS as readonly string[]).includes(level)) {
+		throw invalidParameter(
+			node,
+			'Options → Anonymization',
+			`"${level}" is not a level. Expected one of: none, ${ANONYMIZATION_LEVELS.join(', ')}.`,
+			itemIndex,
+		);
+	}
+	return level as AnonymizationLevel;
+}
+
+export function readStreamFormat(value: unknown, node: INode, itemIndex?: number): StreamFormat {
+	const format = String(value ?? 'sse');
+	if (!(STREAM_FORMATS as readonly string[]).includes(format)) {
+		throw invalidParameter(
+			node,
+			'Options → Stream Format',
+			`"${format}" is not a stream format. Expected one of: ${STREAM_FORMATS.join(', ')}.`,
+			itemIndex,
+		);
+	}
+	return format as StreamFormat;
+}
