@@ -1,13 +1,19 @@
 /**
  * Orchestration nothing else does: the local SentiOne simulator with a live data set, and the
- * one-command demo (simulator + a real n8n with this package installed, credentials pointing at
- * the simulator, the example workflows imported). `n8n-node build` stays the only build.
+ * one-command demo. `n8n-node build` stays the only build.
  *
  *   npx gulp simulator   simulator on 127.0.0.1:4010 with mentions arriving live
- *   npx gulp demo        everything; Ctrl+C stops everything it started
+ *   npx gulp demo        everything below; Ctrl+C stops everything it started
  *
- * Ports: SIMULATOR_PORT (4010), N8N_PORT (5678). The demo keeps its state in .demo/ and starts
- * fresh each time (pass --keep to reuse it).
+ * The demo: the simulator (3 projects × 3,000 mentions, 4 new mentions a minute per project and
+ * engagement updates), a local inbox standing in for Slack, Google Sheets and the chat model
+ * (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a community
+ * package, the SentiOne credentials pointing at the simulator, the templates of examples/ imported
+ * as they are plus their runnable "Demo: …" variants (the Slack and Sheets ones active), and an
+ * owner to log in with.
+ *
+ * Ports: SIMULATOR_PORT (4010), INBOX_PORT (4011), N8N_PORT (5678). State lives in DEMO_DIR
+ * (.demo/), fresh on each start unless --keep. --no-build skips `npm run build`.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,28 +21,45 @@ const path = require('node:path');
 const { series } = require('gulp');
 
 const host = require('./scripts/n8n-host');
+const { startInbox, demoVariant } = require('./scripts/demo-inbox');
 
 const ROOT = __dirname;
-const DEMO_DIR = path.join(ROOT, '.demo');
+const DEMO_DIR = path.resolve(process.env.DEMO_DIR || path.join(ROOT, '.demo'));
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT || 4010);
+const INBOX_PORT = Number(process.env.INBOX_PORT || 4011);
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
 const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-pass-1234' };
+const LIVE_RATE = 4;
+const MENTIONS = 3000;
 
 /** Credentials the example workflows reference by id. */
 const DEMO_CREDENTIALS = [
 	{ id: 'sentioneDemoEnterprise', name: 'SentiOne (simulator, Enterprise key)', key: 'SENTIONE-APIKEY-enterprise-demo' },
 	{ id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)', key: 'SENTIONE-APIKEY-basic-demo' },
 ];
+/** The OpenAI credential of the demo variant of the AI agent template: its Base URL is the inbox. */
+const CHAT_MODEL_CREDENTIAL = { id: 'sentioneDemoChatModel', name: 'Scripted chat model (local inbox)' };
+/** Demo variants activated at start: each checks every 5 minutes (12 of the 30 searches an hour of its key). */
+const ACTIVE_TEMPLATES = ['negative-mention-slack-alert.json', 'new-mentions-google-sheets.json'];
 
+/** What the demo started, newest last: `stop()` (async, graceful) and `kill()` (sync, last resort). */
 const children = [];
 
-function stopAll() {
-	for (const stop of children.splice(0).reverse()) {
+async function stopAll() {
+	for (const child of children.splice(0).reverse()) {
 		try {
-			stop();
+			await child.stop();
 		} catch {}
 	}
 }
+
+process.on('exit', () => {
+	for (const child of children.splice(0)) {
+		try {
+			child.kill();
+		} catch {}
+	}
+});
 
 function waitForSignal() {
 	return new Promise((resolve) => {
@@ -55,9 +78,9 @@ function startSimulator(extraArgs = []) {
 		'--port',
 		String(SIMULATOR_PORT),
 		'--mentions',
-		'3000',
+		String(MENTIONS),
 		'--live-rate',
-		'4',
+		String(LIVE_RATE),
 		'--engagement-rate',
 		'20',
 		'--heartbeat-ms',
@@ -65,7 +88,17 @@ function startSimulator(extraArgs = []) {
 		...extraArgs,
 	];
 	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-	children.push(() => child.kill('SIGTERM'));
+	children.push({
+		name: 'simulator',
+		kill: () => child.kill('SIGKILL'),
+		stop: () =>
+			new Promise((resolve) => {
+				if (child.exitCode !== null || child.signalCode !== null) return resolve();
+				child.once('exit', () => resolve());
+				child.kill('SIGTERM');
+				setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+			}),
+	});
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout.on('data', (d) => {
@@ -81,12 +114,13 @@ async function simulator() {
 	const sim = await startSimulator();
 	console.log(`SentiOne simulator: ${sim.base}/api/public/v2`);
 	console.log('keys: SENTIONE-APIKEY-basic-demo (Basic), SENTIONE-APIKEY-enterprise-demo (Enterprise)');
-	console.log('new mentions arrive every ~15 s per project; Ctrl+C stops it');
+	console.log(`new mentions arrive at ${LIVE_RATE} a minute per project; Ctrl+C stops it`);
 	await waitForSignal();
-	stopAll();
+	await stopAll();
 }
 
 function build(done) {
+	if (process.argv.includes('--no-build')) return done();
 	const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 	done(r.status === 0 ? undefined : new Error('build failed'));
 }
@@ -96,62 +130,111 @@ function n8nInstall(done) {
 	done();
 }
 
-/** Example workflows, with every SentiOne credential reference pointing at a demo credential. */
-function exampleWorkflows() {
+/** The templates of examples/, by file name. */
+function templates() {
 	const dir = path.join(ROOT, 'examples');
 	if (!fs.existsSync(dir)) return [];
 	return fs
 		.readdirSync(dir)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
+}
+
+/** The runnable demo variant of a template; the active ones backfill the last hour at start. */
+function demoWorkflow(file, workflow, inboxBase, filesDir) {
+	const inRepo = !path.relative(ROOT, filesDir).startsWith('..');
+	const filesLabel = inRepo ? path.relative(ROOT, filesDir) : filesDir;
+	const variant = demoVariant(workflow, { inbox: inboxBase, filesDir, filesLabel, openAiCredential: CHAT_MODEL_CREDENTIAL });
+	if (ACTIVE_TEMPLATES.includes(file)) {
+		for (const node of variant.nodes) {
+			if (node.type === 'n8n-nodes-sentione.sentiOneTrigger') {
+				node.parameters = { ...node.parameters, startFrom: 'backfill', backfillHours: 1 };
+			}
+		}
+	}
+	return variant;
+}
+
+async function rest(base, cookie, method, route, body) {
+	const res = await fetch(`${base}/rest${route}`, {
+		method,
+		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'demo' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status !== 200) throw new Error(`${method} ${route} → ${res.status}: ${text.slice(0, 500)}`);
+	return JSON.parse(text);
 }
 
 async function demo() {
 	const keep = process.argv.includes('--keep');
 	if (!keep) fs.rmSync(DEMO_DIR, { recursive: true, force: true });
 	const userFolder = path.join(DEMO_DIR, 'n8n');
+	const filesDir = path.join(DEMO_DIR, 'files');
 	fs.mkdirSync(userFolder, { recursive: true });
+	fs.mkdirSync(filesDir, { recursive: true });
 	host.installPackage(userFolder);
-	const sim = await startSimulator();
-	const env = host.n8nEnv(userFolder, N8N_PORT);
-	const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-	if (fresh) {
-		const credentialsFile = path.join(DEMO_DIR, 'credentials.json');
-		fs.writeFileSync(
-			credentialsFile,
-			JSON.stringify(
-				DEMO_CREDENTIALS.map((c) => ({
-					id: c.id,
-					name: c.name,
-					type: 'sentiOneApi',
-					data: { apiKey: c.key, baseUrl: sim.base },
-				})),
-			),
-		);
-		const imported = await host.runN8n(['import:credentials', `--input=${credentialsFile}`], env);
-		if (imported.code !== 0) throw new Error(`credential import failed:\n${imported.stderr}`);
-		for (const workflow of exampleWorkflows()) {
-			const file = path.join(DEMO_DIR, `workflow-${workflow.id}.json`);
-			fs.writeFileSync(file, JSON.stringify(workflow));
-			const r = await host.runN8n(['import:workflow', `--input=${file}`], env);
-			if (r.code !== 0) throw new Error(`workflow import failed (${workflow.name}):\n${r.stderr}`);
+	try {
+		const inbox = await startInbox({ port: INBOX_PORT, filesDir });
+		children.push({ name: 'inbox', stop: () => inbox.stop(), kill: () => {} });
+		const sim = await startSimulator();
+		const env = host.n8nEnv(userFolder, N8N_PORT, {
+			N8N_RUNNERS_BROKER_PORT: process.env.N8N_RUNNERS_BROKER_PORT || String(N8N_PORT + 1),
+			// the weekly export writes its CSV files here (n8n's default is ~/.n8n-files)
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+		});
+		const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+		const all = templates();
+		const variants = all.map(({ file, workflow }) => ({ file, workflow: demoWorkflow(file, workflow, inbox.base, filesDir) }));
+		if (fresh) {
+			process.stderr.write('demo: importing credentials and workflows into n8n ...\n');
+			const credentialsFile = path.join(DEMO_DIR, 'credentials.json');
+			fs.writeFileSync(
+				credentialsFile,
+				JSON.stringify([
+					...DEMO_CREDENTIALS.map((c) => ({ id: c.id, name: c.name, type: 'sentiOneApi', data: { apiKey: c.key, baseUrl: sim.base } })),
+					{ ...CHAT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'demo-not-a-secret', url: `${inbox.base}/v1` } },
+				]),
+			);
+			const imported = await host.runN8n(['import:credentials', `--input=${credentialsFile}`], env);
+			if (imported.code !== 0) throw new Error(`credential import failed:\n${imported.stderr}`);
+			fs.rmSync(credentialsFile);
+			const workflowsDir = path.join(DEMO_DIR, 'workflows');
+			fs.mkdirSync(workflowsDir, { recursive: true });
+			for (const { workflow } of [...all, ...variants]) {
+				fs.writeFileSync(path.join(workflowsDir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+			}
+			const r = await host.runN8n(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
+			if (r.code !== 0) throw new Error(`workflow import failed:\n${r.stderr}`);
 		}
+		const n8n = await host.startN8n(env);
+		children.push({ name: 'n8n', stop: () => n8n.stop(), kill: () => process.kill(-n8n.child.pid, 'SIGKILL') });
+		if (fresh) {
+			const cookie = ((await host.setupOwner(n8n.base, OWNER)) ?? '').split(';')[0];
+			for (const { file, workflow } of variants) {
+				if (!ACTIVE_TEMPLATES.includes(file)) continue;
+				const current = await rest(n8n.base, cookie, 'GET', `/workflows/${workflow.id}`);
+				await rest(n8n.base, cookie, 'POST', `/workflows/${workflow.id}/activate`, { versionId: current.data.versionId });
+			}
+		}
+		const line = (label, value) => console.log(`  ${label.padEnd(30)} ${value}`);
+		console.log('');
+		console.log('The SentiOne demo is running.');
+		line('n8n with n8n-nodes-sentione:', `${n8n.base}   (n8n ${host.N8N_VERSION})`);
+		line('  log in as', `${OWNER.email} / ${OWNER.password}`);
+		line('SentiOne simulator:', `${sim.base}/api/public/v2`);
+		line('', `3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mentions a minute per project`);
+		line('Local inbox:', `${inbox.base}   (stands in for Slack, Google Sheets and the chat model)`);
+		console.log('  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of');
+		console.log('  examples/ as they are, and their "Demo: …" variants that post to the local inbox; the Slack');
+		console.log('  and Google Sheets demos are active (a check every 5 minutes).');
+		console.log('Ctrl+C stops n8n, the simulator and the inbox.');
+		await waitForSignal();
+	} finally {
+		await stopAll();
 	}
-	const n8n = await host.startN8n(env);
-	children.push(() => n8n.stop());
-	if (fresh) await host.setupOwner(n8n.base, OWNER);
-	console.log('');
-	console.log(`n8n with n8n-nodes-sentione: ${n8n.base}`);
-	console.log(`  log in as ${OWNER.email} / ${OWNER.password}`);
-	console.log(`SentiOne simulator:          ${sim.base}/api/public/v2 (mentions arrive live)`);
-	console.log('  credentials "SentiOne (simulator, …)" already point at it; the example workflows are imported');
-	console.log('Ctrl+C stops n8n and the simulator.');
-	await waitForSignal();
-	stopAll();
 }
-
-process.on('exit', stopAll);
 
 exports.simulator = simulator;
 exports.demo = series(build, n8nInstall, demo);

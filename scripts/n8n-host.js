@@ -155,22 +155,33 @@ function n8nEnv(userFolder, port, extra = {}) {
 	};
 }
 
-/** Runs an n8n CLI command to completion; resolves with its output. */
+/**
+ * Runs an n8n CLI command to completion; resolves with its output. Its stdout goes to a file, not a
+ * pipe: the CLI ends with process.exit(), which cuts off a pipe still being written (a big
+ * `execute --rawOutput` lost its end), while writes to a file are synchronous.
+ */
 function runN8n(args, env, { timeoutMs = 120_000 } = {}) {
 	const { bin } = ensureN8n();
+	const outFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-cli-')), 'stdout');
+	const out = fs.openSync(outFile, 'w');
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
+		const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', out, 'pipe'] });
+		fs.closeSync(out);
 		let stderr = '';
-		child.stdout.on('data', (d) => (stdout += d));
 		child.stderr.on('data', (d) => (stderr += d));
+		const collect = () => {
+			const stdout = fs.readFileSync(outFile, 'utf8');
+			fs.rmSync(path.dirname(outFile), { recursive: true, force: true });
+			return stdout;
+		};
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stderr.slice(-2000)}`));
+			const stdout = collect();
+			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`));
 		}, timeoutMs);
 		child.on('exit', (code) => {
 			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
+			resolve({ code, stdout: collect(), stderr });
 		});
 	});
 }
@@ -227,4 +238,26 @@ async function setupOwner(base, owner) {
 	return res.headers.get('set-cookie');
 }
 
-module.exports = { N8N_VERSION, PACKAGE_NAME, cacheRoot, ensureN8n, installPackage, freePort, n8nEnv, runN8n, startN8n, setupOwner };
+/**
+ * The run data of an execution as n8n's REST API returns it (`flatted`-encoded text, the format
+ * n8n stores), parsed with n8n's own copy of `flatted`.
+ */
+function parseExecutionData(data) {
+	if (typeof data !== 'string') return data;
+	const flatted = require(require.resolve('flatted', { paths: [path.join(ensureN8n().dir, 'node_modules', 'n8n')] }));
+	return flatted.parse(data);
+}
+
+module.exports = {
+	N8N_VERSION,
+	PACKAGE_NAME,
+	cacheRoot,
+	ensureN8n,
+	installPackage,
+	freePort,
+	n8nEnv,
+	runN8n,
+	startN8n,
+	setupOwner,
+	parseExecutionData,
+};

@@ -1,0 +1,260 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
+/**
+ * The one-command demo (`./dev demo` = `gulp demo`), run in the background for a bounded time and
+ * exercised through n8n's REST API the way a user's browser would: it prints the URL and the
+ * login, n8n runs on 127.0.0.1 with the package, the credentials point at the simulator, the
+ * templates and their runnable "Demo: …" variants are imported, the simulator keeps collecting,
+ * and the templates run — the active Slack and Sheets demos post to the local inbox, the weekly
+ * export writes its CSV file, the AI agent answers through the real SentiOne tool. Ctrl+C (SIGINT
+ * to the process group) stops every process the demo started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
+import { N8N_VERSION, ensureN8n, freePort } from './host';
+import { ROOT } from './workflows';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const n8nHost = require('../../scripts/n8n-host.js') as { parseExecutionData(data: unknown): RunData };
+
+interface RunData {
+	resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>; error?: { message: string } };
+}
+
+const DAY = 24 * 3_600_000;
+let demo: ChildProcess;
+let output = '';
+let demoDir: string;
+const ports = { sim: 0, inbox: 0, n8n: 0, broker: 0 };
+let cookie = '';
+let base = '';
+
+/** Every process below `pid`, from /proc (the demo's n8n runs in its own process group). */
+function descendants(pid: number): number[] {
+	const children = new Map<number, number[]>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+		} catch {
+			// the process ended meanwhile
+		}
+	}
+	const out: number[] = [];
+	const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
+	walk(pid);
+	return out;
+}
+const alive = (pid: number) => {
+	try {
+		process.kill(pid, 0);
+		return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+	} catch {
+		return false;
+	}
+};
+
+async function rest<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+	const res = await fetch(`${base}/rest${path}`, {
+		method,
+		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'demo-test' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+const admin = async <T>(path: string, body?: unknown): Promise<T> =>
+	(await (await fetch(`http://127.0.0.1:${ports.sim}/__admin${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as T;
+const inbox = async () =>
+	(await (await fetch(`http://127.0.0.1:${ports.inbox}/inbox.json`)).json()) as {
+		slack: Array<{ channel: string; text: string }>;
+		sheet: { header: string[] | null; records: Array<Record<string, unknown>>; mismatches: unknown[] };
+		llm: unknown[];
+	};
+
+/** "Execute workflow" from a trigger (or, with `only`, "Execute step" / "Fetch test event" of that node). */
+async function run(workflowId: string, trigger: string, data?: unknown, only = false): Promise<{ status: string; data: RunData }> {
+	const body = only ? { destinationNode: { nodeName: trigger, mode: 'inclusive' } } : { triggerToStartFrom: { name: trigger, ...(data ? { data } : {}) } };
+	const started = await rest<{ data: { executionId: string } }>('POST', `/workflows/${workflowId}/run`, body);
+	expect(started).toMatchObject({ status: 200 });
+	const id = started.json.data.executionId;
+	const deadline = Date.now() + 120_000;
+	for (;;) {
+		const r = await rest<{ data: { status: string; data: string } }>('GET', `/executions/${id}`);
+		if (!['new', 'running', 'waiting'].includes(r.json.data.status)) return { status: r.json.data.status, data: n8nHost.parseExecutionData(r.json.data.data) };
+		if (Date.now() > deadline) throw new Error(`execution ${id} did not finish`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+}
+const outputOf = (data: RunData, node: string) => (data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+
+beforeAll(async () => {
+	ensureN8n();
+	demoDir = mkdtempSync(join(tmpdir(), 'sentione-demo-'));
+	for (const key of Object.keys(ports) as Array<keyof typeof ports>) ports[key] = await freePort();
+	demo = spawn(process.execPath, [join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'demo', '--no-build'], {
+		cwd: ROOT,
+		detached: true, // its own process group, like a terminal's foreground job
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {
+			...process.env,
+			DEMO_DIR: demoDir,
+			SIMULATOR_PORT: String(ports.sim),
+			INBOX_PORT: String(ports.inbox),
+			N8N_PORT: String(ports.n8n),
+			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+		},
+	});
+	demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+	demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+	const deadline = Date.now() + 5 * 60_000;
+	while (!output.includes('Ctrl+C stops')) {
+		if (demo.exitCode !== null) throw new Error(`the demo exited (${demo.exitCode}):\n${output}`);
+		if (Date.now() > deadline) throw new Error(`the demo did not start:\n${output}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	base = `http://127.0.0.1:${ports.n8n}`;
+}, 10 * 60_000);
+
+afterAll(async () => {
+	if (demo && demo.exitCode === null) {
+		try {
+			process.kill(-demo.pid!, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+	if (demoDir) rmSync(demoDir, { recursive: true, force: true });
+});
+
+test('it prints where n8n runs and how to log in; the login works', async () => {
+	expect(output).toContain(`n8n with n8n-nodes-sentione:   http://127.0.0.1:${ports.n8n}   (n8n ${N8N_VERSION})`);
+	expect(output).toMatch(/log in as\s+demo@example\.com \/ Demo-pass-1234/);
+	expect(output).toContain(`http://127.0.0.1:${ports.sim}/api/public/v2`);
+	expect(output).toContain(`Local inbox:                   http://127.0.0.1:${ports.inbox}`);
+	const login = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: 'demo@example.com', password: 'Demo-pass-1234' }),
+	});
+	expect(login.status).toBe(200);
+	cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+	expect(cookie).toMatch(/^n8n-auth=/);
+});
+
+test('n8n has the package, the credentials point at the simulator, the templates and their demo variants are imported', async () => {
+	const workflows = (await rest<{ data: Array<{ id: string; name: string; active: boolean }> }>('GET', '/workflows')).json.data;
+	const templates = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+	const ids = templates.map((f) => (JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as { id: string }).id);
+	expect(workflows.map((w) => w.id).sort()).toEqual([...ids, ...ids.map((id) => `${id}Demo`)].sort());
+	expect(workflows.filter((w) => w.active).map((w) => w.id).sort()).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo']);
+	const credentials = (await rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials')).json.data;
+	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
+		'sentioneDemoBasic sentiOneApi',
+		'sentioneDemoChatModel openAiApi',
+		'sentioneDemoEnterprise sentiOneApi',
+	]);
+	// the simulator: a realistic data set, collecting live
+	const live = await admin<{ ratePerMinute: number }>('/live');
+	expect(live.ratePerMinute).toBeGreaterThan(0);
+	const stats = await admin<{ mentionsPerProject: Record<string, number> }>('/stats');
+	expect(Object.values(stats.mentionsPerProject).every((n) => n >= 3000)).toBe(true);
+});
+
+test('the active Slack and Sheets demos posted the last hour of mentions to the inbox at once', async () => {
+	const deadline = Date.now() + 60_000;
+	let box = await inbox();
+	while ((box.slack.length === 0 || box.sheet.records.length === 0) && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		box = await inbox();
+	}
+	expect(box.slack.length).toBeGreaterThan(0);
+	expect(box.sheet.records.length).toBeGreaterThan(box.slack.length);
+	expect(box.sheet.header).toEqual([...SIMPLE_COLUMNS]);
+	expect(box.sheet.mismatches).toEqual([]);
+	const truth = new Map(
+		(await admin<{ mentions: Array<{ id: string; sentiment: string }> }>('/mentions?projectId=1001')).mentions.map((m) => [m.id, m.sentiment]),
+	);
+	for (const message of box.slack) {
+		const id = /· id (\w+)$/.exec(message.text)?.[1] ?? '';
+		expect(truth.get(id)).toBe('Negative');
+	}
+	// and the page a user opens shows them
+	const page = await (await fetch(`http://127.0.0.1:${ports.inbox}/`)).text();
+	expect(page).toContain('Negative mention');
+});
+
+test('the unchanged templates\' SentiOne parts run too: "Fetch test event" on the Slack template\'s trigger', async () => {
+	const execution = await run('sentioneSlack001', 'Negative mention', undefined, true);
+	expect(execution.data.resultData.error).toBeUndefined();
+	const sample = outputOf(execution.data, 'Negative mention');
+	expect(sample.length).toBeGreaterThan(0);
+	expect(sample.length).toBeLessThanOrEqual(25);
+	expect(sample.every((m) => m.sentiment === 'Negative')).toBe(true);
+	expect(Object.keys(sample[0])).toEqual([...SIMPLE_COLUMNS]);
+	// the Slack node needs the user's own Slack credential: it did not run
+	expect(execution.data.resultData.runData['Alert the team in Slack']).toBeUndefined();
+});
+
+test('the weekly export demo writes last week\'s mentions as a CSV file with the Simplify columns', async () => {
+	const execution = await run('sentioneExport01Demo', 'Every Monday at 07:00');
+	expect(execution.data.resultData.error).toBeUndefined();
+	expect(execution.status).toBe('success');
+	const rows = outputOf(execution.data, "Export last week's mentions");
+	// last week in the workflow's time zone (UTC): Monday 00:00 to Monday 00:00
+	const now = new Date();
+	const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - ((now.getUTCDay() + 6) % 7) * DAY;
+	const filters = { collectedAt: { from: new Date(monday - 7 * DAY).toISOString(), to: new Date(monday).toISOString() } };
+	const { count } = await admin<{ count: number }>('/count', { projectId: 1001, mode: 'historical', filters });
+	expect(count).toBeGreaterThan(0);
+	expect(rows).toHaveLength(count);
+	const file = join(demoDir, 'files', `sentione-acme-mobile-${new Date(monday - 7 * DAY).toISOString().slice(0, 10)}.csv`);
+	expect(existsSync(file)).toBe(true);
+	const lines = readFileSync(file, 'utf8').trim().split('\n');
+	expect(lines[0]).toBe(SIMPLE_COLUMNS.join(','));
+	expect(lines.length).toBeGreaterThanOrEqual(count + 1);
+});
+
+test('the AI agent demo answers through the real SentiOne tool (the chat model is the inbox\'s scripted stand-in)', async () => {
+	const chat = { sessionId: 'demo-test', action: 'sendMessage', chatInput: 'What are people complaining about at Acme Mobile this week?' };
+	const execution = await run('sentioneAgent001Demo', 'When chat message received', {
+		startTime: Date.now(),
+		executionTime: 0,
+		executionIndex: 0,
+		source: [],
+		data: { main: [[{ json: chat }]] },
+	});
+	expect(execution.data.resultData.error).toBeUndefined();
+	const [answer] = outputOf(execution.data, 'AI Agent');
+	expect(String(answer.output)).toMatch(/^Acme Mobile \(project 1001\): the \d+ newest negative mentions/);
+	const runData = execution.data.resultData.runData as unknown as Record<string, Array<{ data?: { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+	const projects = runData['List SentiOne projects'][0].data!.ai_tool![0].map((i) => i.json.name);
+	expect(projects).toEqual(['Acme Mobile', 'Nordic Coffee Roasters', 'Vistula Bank']);
+	const mentions = runData['Search recent mentions'][0].data!.ai_tool![0].map((i) => i.json);
+	expect(mentions.length).toBeGreaterThan(0);
+	expect(mentions.every((m) => m.sentiment === 'Negative')).toBe(true);
+	const requests = (await admin<{ requests: Array<{ path: string; body: { filters?: { content?: { sentiment?: string[] } } } }> }>('/requests')).requests;
+	const toolSearch = requests.filter((r) => r.path.endsWith('/projects/1001/mentions/recent/search') && r.body.filters?.content?.sentiment?.[0] === 'Negative');
+	expect(toolSearch.length).toBeGreaterThan(0);
+});
+
+test('Ctrl+C stops everything the demo started', async () => {
+	const started = [demo.pid!, ...descendants(demo.pid!)];
+	expect(started.length).toBeGreaterThanOrEqual(4); // gulp, simulator, n8n, n8n's task runner
+	const exited = new Promise<number | null>((resolve) => demo.once('exit', (code) => resolve(code)));
+	process.kill(-demo.pid!, 'SIGINT');
+	expect(await exited).toBe(0);
+	const deadline = Date.now() + 30_000;
+	while (started.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+	expect(started.filter(alive)).toEqual([]);
+	for (const port of [ports.sim, ports.inbox, ports.n8n]) {
+		await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+	}
+	expect(output).toContain('stopping ...');
+}, 60_000);

@@ -1,0 +1,79 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: not shipped in the package */
+/**
+ * Workflows for the end-to-end tests, in the shape n8n exports them (the editor's "Download"),
+ * with node types as a user's n8n has them after installing the package.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { CredentialJson, WorkflowJson } from './host';
+
+export const ROOT = join(__dirname, '..', '..');
+export const MANUAL = 'When clicking ‘Execute workflow’';
+
+export const CREDENTIALS = {
+	basic: { id: 'e2eSentiOneBasic', name: 'SentiOne (Basic key)' },
+	enterprise: { id: 'e2eSentiOneEntpr', name: 'SentiOne (Enterprise key)' },
+	wrongKey: { id: 'e2eSentiOneWrong', name: 'SentiOne (mistyped key)' },
+} as const;
+
+export function sentiOneCredentials(simBase: string): CredentialJson[] {
+	return [
+		{ ...CREDENTIALS.basic, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-basic-demo', baseUrl: simBase } },
+		{ ...CREDENTIALS.enterprise, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-enterprise-demo', baseUrl: simBase } },
+		// a key SentiOne does not know: one character off
+		{ ...CREDENTIALS.wrongKey, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-basic-dem0', baseUrl: simBase } },
+	];
+}
+
+type Node = WorkflowJson['nodes'][number];
+
+let counter = 0;
+const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
+
+export function node(name: string, type: string, parameters: Record<string, unknown>, extra: Partial<Node> = {}): Node {
+	return { parameters, type, typeVersion: 1, position: [0, 0], id: nodeId(), name, ...extra };
+}
+
+export function sentiOne(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+	extra: Partial<Node> = {},
+): Node {
+	return node(name, 'n8n-nodes-sentione.sentiOne', parameters, { credentials: { sentiOneApi: credential }, ...extra });
+}
+
+/** A workflow: the manual trigger, then `chain` in a row, plus extra branches from the trigger. */
+export function workflow(id: string, name: string, chain: Node[], branches: Node[] = []): WorkflowJson {
+	const trigger = node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
+	const nodes = [trigger, ...chain, ...branches].map((n, i) => ({ ...n, position: [i * 220, 0] as [number, number] }));
+	const connections: WorkflowJson['connections'] = {};
+	const link = (from: string, to: string) => {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	};
+	[trigger, ...chain].forEach((n, i, all) => {
+		if (i + 1 < all.length) link(n.name, all[i + 1].name);
+	});
+	for (const b of branches) link(trigger.name, b.name);
+	return {
+		name,
+		nodes,
+		pinData: {},
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+		versionId: `${id}-0000-4000-8000-000000000001`.slice(0, 36),
+		meta: { instanceId: 'e2e' },
+		id,
+		tags: [],
+	};
+}
+
+export const project = (id: number | string) => ({ __rl: true, value: String(id), mode: 'id' });
+
+/** A template from examples/, parsed. */
+export function template(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+}
