@@ -3,9 +3,14 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator/test'],
 	testMatch: ['**/*.test.ts'],
+	// the long soaks of the reliability suite run with `npm run test:reliability` (jest.soak.config.js)
+	testPathIgnorePatterns: ['/node_modules/', '\\.soak\\.test\\.ts$'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/env.ts'],
+	// records what every test file's nodes produce; the reporter proves no API key is in it
+	setupFilesAfterEnv: ['<rootDir>/test/setup/secrets.ts'],
+	reporters: ['default', '<rootDir>/test/setup/secretsReporter.js'],
 	testTimeout: 30000,
 };

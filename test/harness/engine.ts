@@ -24,7 +24,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	IConnections,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, sleep, Workflow } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
 
@@ -171,6 +171,11 @@ export interface RunOptions {
 	inputItems?: IDataObject[];
 	/** Extra node types, by type name. */
 	nodeTypes?: Record<string, INodeType>;
+	/**
+	 * Cancels the execution after this many ms, as n8n does when a workflow's timeout
+	 * (settings → Timeout Workflow) passes: the engine aborts the execution's cancel signal.
+	 */
+	cancelAfterMs?: number;
 }
 
 export interface RunResult {
@@ -274,7 +279,20 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions = {}):
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
 	const additionalData = additionalDataFor(options.credentials, workflowData, executionId);
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode(start.name)! });
+	const execution = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode(start.name)! });
+	const timer = new AbortController();
+	if (options.cancelAfterMs !== undefined) {
+		void sleep(options.cancelAfterMs, timer.signal).then(
+			() => execution.cancel(),
+			() => undefined,
+		);
+	}
+	let run: IRun;
+	try {
+		run = await execution;
+	} finally {
+		timer.abort();
+	}
 	const runData = run.data.resultData.runData;
 	return {
 		run,
