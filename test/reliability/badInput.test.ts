@@ -212,16 +212,9 @@ test.each(cases)('$through — $name → an error naming the field, zero request
 	outcomes.push({ kind: c.kind, through: c.through, requests: log.length });
 });
 
-// BUG: nodes/SentiOne/trigger/pollSettings.ts readPollSettings and trigger/streamSettings.ts
-// readStreamSettings map any value of an options parameter they do not know to the default
-// (`=== 'historical' ? 'historical' : 'recent'`, `=== 'backfill' ? … : 'now'`,
-// `=== 'engagementUpdate' ? … : 'newMention'`). An expression giving "Historical" (capital H) or
-// "engagement" silently runs the other search / stream, spending budget on the wrong endpoint and
-// missing what the user asked for, where the action node refuses such a value ("Mentions From:
-// "yesterday" is not a choice"). Expected: an error naming the field, nothing sent. Suggested fix:
-// check the three values like readStreamFormat does (shared/streamOptions.ts) and throw
-// invalidParameter(node, 'Search' | 'Start From' | 'Event', `"${value}" is not a choice. …`).
-test.failing.each([
+// Regression (found by this suite): the triggers used to take an unknown choice from an expression
+// for the default and send a request; they now refuse it like the action node.
+test.each([
 	['poll trigger', 'Search: "Historical" (capital H)', poll({ source: '={{ "Historical" }}' }), 'Search'],
 	['poll trigger', 'Start From: "backfil"', poll({ startFrom: '={{ "backfil" }}' }), 'Start From'],
 	['stream trigger', 'Event: "engagement"', stream({ event: '={{ "engagement" }}' }), 'Event'],
@@ -248,7 +241,7 @@ test('nothing was counted against any budget', async () => {
 		fault: 'bad input: an unknown choice of Search, Start From or Event from an expression',
 		through: 'poll trigger, stream trigger',
 		cases: 3,
-		outcome: 'BUG: taken for the default and a request is sent (test.failing in badInput.test.ts)',
+		outcome: 'an error naming the field; 0 requests sent',
 	});
 	writePart({
 		part: 'bad-input',
@@ -257,7 +250,7 @@ test('nothing was counted against any budget', async () => {
 		rows,
 		notes: [
 			`${outcomes.length} cases here, on top of the 51 of test/actions/badInput.test.ts. Every case: the message starts with the field's name, says what is wrong, stays short for a huge value, and the simulator's request log is empty.`,
-			'Known gap (test.failing): the triggers take an unknown value of Search, Start From or Event from an expression for the default instead of refusing it.',
+			'An unknown value of Search, Start From or Event from an expression is refused like any other choice (it used to be taken for the default; fixed after this suite found it).',
 		],
 	});
 });

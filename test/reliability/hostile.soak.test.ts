@@ -3,7 +3,7 @@
  * minutes of real time): the transport waits 60 s for an answer and a read is tried 3 times, so
  * the action node and the poll trigger end with a clear error after about 3 minutes, and the stream
  * trigger activates after 60 s and keeps trying. The three run at the same time. Also: a live
- * endpoint that keeps answering 200 with an HTML page (see the BUG note in hostile.test.ts).
+ * endpoint that keeps answering 200 with an HTML page (a regression test: see hostile.test.ts).
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
@@ -97,13 +97,10 @@ test('no answer at all: the action node, the poll trigger and the stream trigger
 	expect(next.error).toBeUndefined();
 });
 
-// BUG: see hostile.test.ts, "the export meets an answer that is not a stream": a live endpoint that
-// keeps answering 200 with an HTML page (a proxy, a captive portal) is taken for a connection that
-// ended; every such attempt "succeeds", so the trigger never reaches its 6 failed attempts, spends
-// its stream budget and waits for the hourly reset, again and again, without ever reporting
-// anything. Expected: reported through emitError (the workflow shows the error) within the backoff
-// of 6 attempts (about 31 s).
-test.failing('a live endpoint that keeps answering 200 with an HTML page is reported within a minute', async () => {
+// Regression (found by this suite): a live endpoint that keeps answering 200 with an HTML page (a
+// proxy, a captive portal) used to count as a connection that ended, so the trigger never reported
+// it; openStream now refuses a 2xx that is not a stream, and 6 failed attempts go to emitError.
+test('a live endpoint that keeps answering 200 with an HTML page is reported within a minute', async () => {
 	const projectId = await projectWithMentions(sim, 1);
 	await adminOnce(sim, 'POST', '/faults', {
 		script: [{ match: { group: 'live' }, times: 50, respond: { kind: 'html', status: 200, body: '<html><body>Sign in to the Wi-Fi</body></html>' } }],
@@ -111,7 +108,7 @@ test.failing('a live endpoint that keeps answering 200 with an HTML page is repo
 	const trigger = await activateStreamTrigger(streamParameters({ project: projectParam(projectId) }, { stallTimeout: 5 }), credentials(sim, BASIC));
 	try {
 		await trigger.until(() => trigger.errors.length > 0 || trigger.failures.length > 0, 60_000).catch(() => undefined);
-		rows.push({ fault: 'the live endpoint keeps answering 200 with an HTML page', through: 'SentiOne Stream Trigger', cases: 1, outcome: trigger.errors.length > 0 ? `reported: ${trigger.errors[0].message.slice(0, 100)}` : 'BUG: reconnects silently, never reported within 60 s (test.failing)' });
+		rows.push({ fault: 'the live endpoint keeps answering 200 with an HTML page', through: 'SentiOne Stream Trigger', cases: 1, outcome: trigger.errors.length > 0 ? `reported: ${trigger.errors[0].message.slice(0, 100)}` : 'not reported within 60 s' });
 		expect(trigger.errors.length + trigger.failures.length).toBeGreaterThan(0);
 	} finally {
 		await trigger.close();

@@ -101,19 +101,10 @@ const actionCases: ActionCase[] = [
 ];
 
 /**
- * BUG: nodes/SentiOne/shared/transport.ts openStream() takes any 2xx answer for a stream, whatever
- * its content type. A proxy or captive portal answering 200 with an HTML page, or a server
- * answering 200 with a JSON body instead of the stream, reads as a stream that ended normally:
- * the Export returns 0 mentions with no error (HTML: not even a notice; JSON: only the warning
- * "1 event of the export stream could not be read and was skipped") — an empty export passed off as
- * complete, against "a stream that breaks off is an error, never a short export". The stream
- * trigger takes the same answer for a connection that ended and reconnects; when it persists it
- * never reports anything (each such "connection" succeeds, so the 6-failed-attempts rule never
- * fires) — see hostile.soak.test.ts. Expected: a clear error naming what came back. Suggested fix:
- * in openStream(), for a 2xx whose content-type is set and is neither text/event-stream nor
- * application/x-ndjson (streamFormatFromContentType gives undefined), read a short snippet, close
- * the connection and throw unusableAnswer(…, `status 200 came with ${describeBody(snippet, contentType)}, not a stream`);
- * failureKind() then treats it as a failed attempt (transient) in the trigger.
+ * Regression (found by this suite): openStream() used to take any 2xx answer for a stream, so a
+ * captive portal's HTML page or a JSON document where the stream should be read as an export that
+ * ended normally with 0 mentions. A 2xx that is not a stream type, or a stream that carries only
+ * unreadable content, is now an error naming what came back.
  */
 const notAStream: Array<{ name: string; respond: Respond }> = [
 	{ name: '200 with an HTML page (a captive portal)', respond: { kind: 'html', status: 200, body: CAPTIVE } },
@@ -145,7 +136,7 @@ describe('the action node in n8n\'s engine', () => {
 });
 
 describe('the export meets an answer that is not a stream', () => {
-	test.failing.each(notAStream)('export: $name instead of the stream → an error, not an empty export', async ({ respond }) => {
+	test.each(notAStream)('export: $name instead of the stream → an error, not an empty export', async ({ respond }) => {
 		await script(respond);
 		const result = await runWorkflow(
 			withParameters(loadWorkflow('mention-export'), { project: { __rl: true, value: String(pagedProject), mode: 'id' }, exportScope: 'recent', returnAll: true, filters: {} }),
@@ -153,7 +144,7 @@ describe('the export meets an answer that is not a stream', () => {
 		);
 		await noSocketLeft();
 		const error = result.nodeError(NODE);
-		rows.push({ fault: `export: ${notAStream.find((c) => c.respond === respond)!.name} instead of the stream`, through: 'action node', cases: 1, outcome: error ? error.message.slice(0, 110) : `BUG: no error, ${result.output(NODE).length} mentions returned as a complete export (test.failing)` });
+		rows.push({ fault: `export: ${notAStream.find((c) => c.respond === respond)!.name} instead of the stream`, through: 'action node', cases: 1, outcome: error ? error.message.slice(0, 110) : `no error, ${result.output(NODE).length} mentions returned` });
 		expect(error?.message).toMatch(/could not be used|not a stream/);
 	});
 });

@@ -326,7 +326,7 @@ test('beyond the guarantees (by design, not in the 0-loss claim): a late mention
 		title: 'SentiOne Trigger: beyond the guarantees',
 		command: 'npx jest test/reliability/poll.test.ts',
 		rows: [
-			{ fault: 'a mention searchable 5 min after its collectedAt (window 10 min) but behind 30 mentions already passed on', through: 'SentiOne Trigger', cases: 1, items: 1, lost: 1, duplicated: 0, outcome: 'missed by design: a check re-reads at most 24 mentions already passed on ("How a check works" step 3); the Guarantees table of docs/triggers.md does not say so yet' },
+			{ fault: 'a mention searchable 5 min after its collectedAt (window 10 min) but behind 30 mentions already passed on', through: 'SentiOne Trigger', cases: 1, items: 1, lost: 1, duplicated: 0, outcome: 'missed by design: a check re-reads at most 24 mentions already passed on ("How a check works" step 3), as the Guarantees table of docs/triggers.md states' },
 		],
 	});
 });

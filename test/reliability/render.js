@@ -48,7 +48,7 @@ function render(repoRoot) {
 	);
 	out.push('');
 	out.push('- `npm test` runs every part except the soaks (≈ 3 minutes for this suite on a 2-core machine).');
-	out.push('- `npm run test:reliability` runs the soaks: the 100-drop live stream and servers that never answer, bounded only by the nodes\' own timeouts (several minutes).');
+	out.push('- `npm run test:reliability` runs the soaks: the 100-drop live stream and servers that never answer, bounded only by the nodes\' own timeouts (about 4 minutes; `.ci/run` runs it after `npm test`).');
 	out.push('- "Lost" and "Duplicated" compare what the nodes emitted with the simulator\'s ground truth (`GET /__admin/mentions`); "—" where the fault concerns no mentions.');
 	out.push('');
 	out.push('## Summary');

@@ -2,8 +2,8 @@
  * The live stream under fire, default run: 10 connection drops at random byte offsets, stalls,
  * unknown events, legacy heartbeats and tiny write chunks over JSON lines, with the real stream
  * budget (5 connections an hour). The 100-drop version over SSE, with malformed mentions, is
- * stream.soak.test.ts (`npm run test:reliability`); malformed mentions over JSON lines are the BUG
- * test at the end of this file.
+ * stream.soak.test.ts (`npm run test:reliability`); malformed mentions over JSON lines are the
+ * regression test at the end of this file.
  * See streamScenario.ts for how the scenario and its clocks work.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -98,17 +98,10 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 		repairFigures.sse = { mentions: 4, malformed: 2, lost: t.lost.length, searches };
 	});
 
-	// BUG: nodes/SentiOne/trigger/streamSession.ts handle('malformed') only schedules a repair when
-	// the malformed item carries event "mention" and an id. A JSON-lines event cut short is not valid
-	// JSON, so shared/streamReader.ts (jsonLine) reports it as malformed with event "" and no id: the
-	// session neither looks it up nor reports it. On a connection that stays up (no reconnect
-	// backfill repeats it) the mention is lost without any trace, contrary to docs/triggers.md
-	// ("whatever cannot be recovered is reported as a failed execution"). Expected: recovered like
-	// SSE (a search of the moments it arrived in, which does not need the id), or at least reported.
-	// Suggested fix: in handle(), also schedule a time-based repair for a malformed item whose event
-	// is "" (unreadable line) on a newMention stream, and optionally read the id from the raw line
-	// (/"id"\s*:\s*"([^"]+)"\s*}\s*$/) so it can be named in the report.
-	test.failing('JSON lines: a malformed mention (line cut short, id unreadable) is recovered or reported', async () => {
+	// Regression (found by this suite): a JSON line cut short used to be neither looked up nor
+	// reported. The reader now reads its event and id where the envelope has them, and an event it
+	// cannot read at all still gets the search of the moment it arrived in (and a report if short).
+	test('JSON lines: a malformed mention (line cut short, id unreadable) is recovered or reported', async () => {
 		const { t, failures } = await scenario('jsonLines');
 		repairFigures.jsonLines = { mentions: 4, malformed: 2, lost: t.lost.length, reported: failures.length };
 		expect(t.duplicated).toEqual([]);
@@ -125,7 +118,7 @@ afterAll(() => {
 		command: 'npx jest test/reliability/stream.test.ts',
 		rows: [
 			{ fault: 'every 2nd mention malformed, SSE (id readable), no reconnect', through: 'SentiOne Stream Trigger', cases: 1, items: 4, lost: (repairFigures.sse as { lost?: number } | undefined)?.lost, duplicated: 0, outcome: 'recovered by one search of the moments they arrived in' },
-			{ fault: 'every 2nd mention malformed, JSON lines (line cut, id unreadable), no reconnect', through: 'SentiOne Stream Trigger', cases: 1, items: 4, lost: (repairFigures.jsonLines as { lost?: number } | undefined)?.lost, duplicated: 0, outcome: 'BUG: neither recovered nor reported (test.failing in stream.test.ts)' },
+			{ fault: 'every 2nd mention malformed, JSON lines (line cut, id unreadable), no reconnect', through: 'SentiOne Stream Trigger', cases: 1, items: 4, lost: (repairFigures.jsonLines as { lost?: number } | undefined)?.lost, duplicated: 0, outcome: 'recovered by one search of the moments they arrived in (or reported)' },
 		],
 	});
 });

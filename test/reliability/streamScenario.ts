@@ -43,7 +43,7 @@ export interface StreamScenarioOptions {
 	drops: number;
 	seed: number;
 	format: 'sse' | 'jsonLines';
-	/** plans with malformed mentions (SSE only: see the JSON-lines BUG test in stream.test.ts) */
+	/** plans with malformed mentions (SSE; JSON lines are covered by the regression test in stream.test.ts) */
 	malformed: boolean;
 	part: string;
 	title: string;

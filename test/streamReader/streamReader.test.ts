@@ -260,7 +260,7 @@ describe('StreamReader – JSON lines', () => {
 		{ type: 'heartbeat', date: heartbeatDate, legacy: false },
 		{ type: 'heartbeat', date: heartbeatDate, legacy: true },
 		{ type: 'engagementUpdate', id: 'm1:2026-11-21T10:31:00.000Z', update },
-		expect.objectContaining({ type: 'malformed', event: '', raw: '{"event":"mention","data":{"id":"m3",', reason: expect.stringMatching(/^invalid JSON/) }),
+		expect.objectContaining({ type: 'malformed', event: 'mention', id: 'm3', raw: '{"event":"mention","data":{"id":"m3",', reason: expect.stringMatching(/^invalid JSON/) }),
 		{ type: 'other', event: 'somethingNew', id: 'n1', data: [1, 2] },
 		expect.objectContaining({ type: 'malformed', event: '', raw: '[1,2]', reason: 'line is not a JSON object' }),
 		expect.objectContaining({ type: 'malformed', event: '', raw: '{"data":{}}', reason: 'line has no "event" field' }),

@@ -5,12 +5,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { invalidParameter } from '../shared/errors';
+import { invalidParameter, readChoice } from '../shared/errors';
 import type { FilterScope } from '../shared/filters';
 import { buildFilters, checkSortType, parseLimit, parseProjectId } from '../shared/filters';
 import type { RateLimitChoice } from '../shared/pager';
 import { clock } from '../shared/time';
-import type { RateLimitChoiceValue } from './common.descriptions';
 import { DEFAULT_MAX_WAIT_MINUTES, MAX_WAIT_MINUTES_LIMIT, RATE_LIMIT_CHOICES } from './common.descriptions';
 
 /** The project of a resource locator (From list / By ID / an expression), as a positive integer. */
@@ -55,15 +54,7 @@ export interface RateLimitHandling {
 /** The Options → On Rate Limit / Max Wait pair of the searches. */
 export function readRateLimitHandling(this: IExecuteFunctions, i: number): RateLimitHandling {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const choice = String(options.onRateLimit ?? 'fail') as RateLimitChoiceValue;
-	if (!RATE_LIMIT_CHOICES.includes(choice)) {
-		throw invalidParameter(
-			this.getNode(),
-			'Options → On Rate Limit',
-			`"${choice}" is not a choice. Expected one of: ${RATE_LIMIT_CHOICES.join(', ')}.`,
-			i,
-		);
-	}
+	const choice = readChoice(options.onRateLimit ?? 'fail', RATE_LIMIT_CHOICES, this.getNode(), 'Options → On Rate Limit', i);
 	if (choice !== 'wait') return { onRateLimit: choice, maxWaitMs: 0 };
 	const raw = options.maxWaitMinutes ?? DEFAULT_MAX_WAIT_MINUTES;
 	const minutes = typeof raw === 'number' ? raw : Number(String(raw).trim());

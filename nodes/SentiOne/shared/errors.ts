@@ -340,6 +340,25 @@ export function invalidParameter(node: INode, parameter: string, problem: string
 	});
 }
 
+/**
+ * A value of an options parameter (it may come from an expression): one of `allowed`, or an error
+ * naming the parameter — never silently the default.
+ */
+export function readChoice<T extends string>(
+	value: unknown,
+	allowed: readonly T[],
+	node: INode,
+	parameter: string,
+	itemIndex?: number,
+	what = 'a choice',
+): T {
+	const text = String(value ?? '');
+	if (!(allowed as readonly string[]).includes(text)) {
+		throw invalidParameter(node, parameter, `"${text}" is not ${what}. Expected one of: ${allowed.join(', ')}.`, itemIndex);
+	}
+	return text as T;
+}
+
 /** Errors raised by the credential before any request (missing or ill-shaped key, bad Base URL). */
 export function credentialProblem(node: INode, error: unknown, itemIndex?: number): NodeOperationError | undefined {
 	const message = (error as { message?: unknown })?.message;

@@ -14,7 +14,7 @@ import {
 	SORT_TYPES,
 	SOURCE_TYPES,
 } from './contract';
-import { invalidParameter } from './errors';
+import { invalidParameter, readChoice } from './errors';
 import { checkQuery } from './queryLanguage';
 import { toEpochMs, toIso } from './time';
 
@@ -401,16 +401,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 }
 
 export function checkSortType(value: unknown, ctx: Pick<FilterContext, 'node' | 'itemIndex'>): string {
-	const sort = String(value ?? '');
-	if (!(SORT_TYPES as readonly string[]).includes(sort)) {
-		throw invalidParameter(
-			ctx.node,
-			'Sort By',
-			`"${sort}" is not a sort order. Expected one of: ${SORT_TYPES.join(', ')}.`,
-			ctx.itemIndex,
-		);
-	}
-	return sort;
+	return readChoice(value, SORT_TYPES, ctx.node, 'Sort By', ctx.itemIndex, 'a sort order');
 }
 
 /** A project ID from a resource locator or an expression: a positive whole number. */

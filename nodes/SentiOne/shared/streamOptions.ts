@@ -7,7 +7,7 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 
 import type { AnonymizationLevel } from './contract';
 import { ANONYMIZATION_LEVELS } from './contract';
-import { invalidParameter } from './errors';
+import { readChoice } from './errors';
 import type { StreamFormat } from './streamReader';
 
 const STREAM_FORMATS: readonly StreamFormat[] = ['jsonLines', 'sse'];
@@ -48,28 +48,10 @@ export const streamFormatOption: INodeProperties = {
 
 /** The anonymization level to send, or undefined for none. */
 export function readAnonymization(value: unknown, node: INode, itemIndex?: number): AnonymizationLevel | undefined {
-	const level = String(value ?? 'none');
-	if (level === 'none') return undefined;
-	if (!(ANONYMIZATION_LEVELS as readonly string[]).includes(level)) {
-		throw invalidParameter(
-			node,
-			'Options → Anonymization',
-			`"${level}" is not a level. Expected one of: none, ${ANONYMIZATION_LEVELS.join(', ')}.`,
-			itemIndex,
-		);
-	}
-	return level as AnonymizationLevel;
+	const level = readChoice(value ?? 'none', ['none', ...ANONYMIZATION_LEVELS], node, 'Options → Anonymization', itemIndex, 'a level');
+	return level === 'none' ? undefined : level;
 }
 
 export function readStreamFormat(value: unknown, node: INode, itemIndex?: number): StreamFormat {
-	const format = String(value ?? 'sse');
-	if (!(STREAM_FORMATS as readonly string[]).includes(format)) {
-		throw invalidParameter(
-			node,
-			'Options → Stream Format',
-			`"${format}" is not a stream format. Expected one of: ${STREAM_FORMATS.join(', ')}.`,
-			itemIndex,
-		);
-	}
-	return format as StreamFormat;
+	return readChoice(value ?? 'sse', STREAM_FORMATS, node, 'Options → Stream Format', itemIndex, 'a stream format');
 }

@@ -698,7 +698,9 @@ export class StreamReader {
 		try {
 			parsed = JSON.parse(line);
 		} catch (error) {
-			this.emitMalformed('', undefined, line, `invalid JSON: ${errorMessage(error)}`);
+			// a line cut short: keep what can be read with confidence, so the event can be named
+			const salvaged = salvageEnvelope(line);
+			this.emitMalformed(salvaged.event, salvaged.id, line, `invalid JSON: ${errorMessage(error)}`);
 			return;
 		}
 		if (!isObject(parsed)) {
@@ -810,6 +812,21 @@ export class StreamReader {
 		this.counts.malformed++;
 		this.out.push({ type: 'malformed', event, id, raw, reason });
 	}
+}
+
+const SALVAGE_EVENT = /^\s*\{\s*"event"\s*:\s*"([A-Za-z][\w-]*)"/;
+const SALVAGE_DATA_ID = /"data"\s*:\s*\{\s*"id"\s*:\s*"([^"\\]{1,200})"/;
+const SALVAGE_ENVELOPE_ID = /,\s*"id"\s*:\s*"([^"\\]{1,200})"\s*\}\s*$/;
+
+/**
+ * The event kind and id of a JSON line that does not parse, read only where they stand in the
+ * documented envelope `{"event": …, "data": {"id": …, …}, "id": …}`; anything less certain is left
+ * undefined rather than guessed.
+ */
+function salvageEnvelope(line: string): { event: string; id?: string } {
+	const event = SALVAGE_EVENT.exec(line)?.[1] ?? '';
+	const id = SALVAGE_DATA_ID.exec(line)?.[1] ?? SALVAGE_ENVELOPE_ID.exec(line)?.[1];
+	return { event, id };
 }
 
 /** Reads a Node Readable (or any async iterable body) to the end, yielding items as they are read. */

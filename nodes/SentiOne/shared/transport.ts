@@ -28,6 +28,7 @@ import { CREDENTIAL_TYPE, JSON_MEDIA_TYPE, RATE_LIMIT_HEADERS, STREAM_ACCEPT } f
 import type { RateLimitState, RequestInfo } from './errors';
 import {
 	credentialProblem,
+	describeBody,
 	errorDetails,
 	mapHttpError,
 	mapNetworkError,
@@ -501,6 +502,16 @@ export class SentiOneTransport {
 			}
 			throw mapHttpError(this.node, request, { statusCode, body, contentType, rateLimit });
 		}
+		if (contentType !== undefined && streamFormatFromContentType(contentType) === undefined) {
+			// a proxy page or a plain document where the stream should be: never an empty stream
+			release();
+			const read = await this.readBody(raw.body, request, () => connection.abort());
+			throw unusableAnswer(
+				this.node,
+				request,
+				`status ${statusCode} came with ${'text' in read ? describeBody(read.text, contentType) : 'a body that broke off'} (Content-Type ${contentType}), not a stream`,
+			);
+		}
 		const format = streamFormatFromContentType(contentType) ?? req.format;
 		const reader = new StreamReader(format, { maxEventBytes: req.maxEventBytes });
 		const source = raw.body as Chunked;
@@ -534,6 +545,16 @@ export class SentiOneTransport {
 				}
 				if (closed) return;
 				for (const item of reader.end()) yield item;
+				const seen = reader.stats;
+				if (seen.malformed > 0 && seen.mentions + seen.heartbeats + seen.engagementUpdates === 0) {
+					// nothing SentiOne documents arrived, only unreadable content: not a stream that ended
+					throw unusableAnswer(
+						node,
+						request,
+						`the stream carried no event SentiOne documents, only ${seen.malformed} unreadable one${seen.malformed === 1 ? '' : 's'} (a JSON document or a page instead of a stream?)`,
+						req.itemIndex,
+					);
+				}
 				ended = true;
 			} finally {
 				if (ended) {

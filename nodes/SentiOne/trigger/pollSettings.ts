@@ -4,7 +4,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { RECENT_WINDOW_MS } from '../shared/contract';
-import { invalidParameter } from '../shared/errors';
+import { invalidParameter, readChoice } from '../shared/errors';
 import { buildFilters, parseProjectId } from '../shared/filters';
 import { clock } from '../shared/time';
 
@@ -51,10 +51,13 @@ function wholeNumber(
 	return n;
 }
 
+const POLL_SOURCES: readonly PollSource[] = ['recent', 'historical'];
+const START_FROM = ['now', 'backfill'] as const;
+
 export function readPollSettings(ctx: IPollFunctions): PollSettings {
 	const node = ctx.getNode();
 	const projectId = parseProjectId(ctx.getNodeParameter('project', '', { extractValue: true }), node);
-	const source = ctx.getNodeParameter('source', 'recent') === 'historical' ? 'historical' : 'recent';
+	const source = readChoice(ctx.getNodeParameter('source', 'recent'), POLL_SOURCES, node, 'Search');
 	const filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
@@ -62,7 +65,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		scope: source,
 	});
 	const simplify = ctx.getNodeParameter('simplify', true) !== false;
-	const startFrom = ctx.getNodeParameter('startFrom', 'now') === 'backfill' ? 'backfill' : 'now';
+	const startFrom = readChoice(ctx.getNodeParameter('startFrom', 'now'), START_FROM, node, 'Start From');
 	const backfillHours =
 		startFrom === 'backfill'
 			? wholeNumber(

@@ -28,6 +28,8 @@ import { engagementJson, idAndCollectedAt, mentionJson } from './output';
 import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
 import type { StreamSettings, StreamTarget } from './streamSettings';
 
+/** Placeholder key prefix in the repair list for an event whose id could not be read */
+const UNREADABLE = '\u0000unreadable:';
 /** Malformed mentions are recovered this long after the first of a batch arrived (time to become searchable). */
 const REPAIR_DELAY_MS = 5_000;
 /** How far before its arrival a malformed mention may have been collected (live tail). */
@@ -96,6 +98,8 @@ export class StreamSession {
 	private readonly memory: DedupMemory;
 
 	private readonly pendingRepair = new Map<string, number>();
+	/** events that could not be read at all, counted to give each a placeholder in pendingRepair */
+	private unreadable = 0;
 
 	private current: OpenStream | undefined;
 
@@ -294,15 +298,15 @@ export class StreamSession {
 			}
 			case 'malformed': {
 				this.stats.malformed++;
-				if (
-					this.settings.event === 'newMention' &&
-					this.settings.fillGaps &&
-					item.event === 'mention' &&
-					item.id !== undefined &&
-					!this.memory.has(item.id) &&
-					!this.pendingRepair.has(item.id)
-				) {
-					this.pendingRepair.set(item.id, clock.now());
+				if (this.settings.event !== 'newMention' || !this.settings.fillGaps) return;
+				if (item.event === 'mention' && item.id !== undefined) {
+					if (!this.memory.has(item.id) && !this.pendingRepair.has(item.id)) {
+						this.pendingRepair.set(item.id, clock.now());
+					}
+				} else if (item.event === 'mention' || item.event === '') {
+					// an event that cannot be read at all (a JSON line cut short): whatever it was, the
+					// search of the moment it arrived in passes on any mention not passed on yet
+					this.pendingRepair.set(`${UNREADABLE}${++this.unreadable}`, clock.now());
 				}
 				return;
 			}
@@ -329,9 +333,26 @@ export class StreamSession {
 			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);
 			to = Math.max(to, at + RECONNECT.marginMs);
 		}
+		const emittedBefore = this.stats.emitted;
 		await this.fillGap({ from, to }, 'repair');
-		const missing = pending.map(([id]) => id).filter((id) => !this.memory.has(id));
-		this.stats.repaired += pending.length - missing.length;
+		const known = pending.map(([id]) => id).filter((id) => !id.startsWith(UNREADABLE));
+		const unreadable = pending.length - known.length;
+		const missing = known.filter((id) => !this.memory.has(id));
+		const found = this.stats.emitted - emittedBefore;
+		this.stats.repaired += known.length - missing.length;
+		if (unreadable > 0 && !this.stopped && found < unreadable + known.length - missing.length) {
+			// fewer mentions came back than unreadable events arrived: say so, never stay silent
+			this.hooks.report(
+				new NodeOperationError(
+					this.node,
+					`${unreadable} event${unreadable === 1 ? '' : 's'} on the SentiOne stream could not be read, and the search of the moments ${unreadable === 1 ? 'it' : 'they'} arrived in passed on ${found} mention${found === 1 ? '' : 's'}`,
+					{
+						description:
+							'An unreadable event carries no mention ID, so it cannot be looked up directly. Mentions it may have carried that the search did not return (not searchable yet, or the search budget or request cap stopped it) are missing. The stream goes on.',
+					},
+				),
+			);
+		}
 		if (missing.length > 0 && !this.stopped) {
 			this.hooks.report(
 				new NodeOperationError(

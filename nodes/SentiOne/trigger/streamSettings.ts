@@ -11,7 +11,7 @@ import {
 	QUERY_PARAMS,
 	SEARCH_REQUEST_FIELDS,
 } from '../shared/contract';
-import { invalidParameter } from '../shared/errors';
+import { invalidParameter, readChoice } from '../shared/errors';
 import { buildFilters, parseProjectId } from '../shared/filters';
 import { readAnonymization, readStreamFormat } from '../shared/streamOptions';
 import type { StreamFormat } from '../shared/streamReader';
@@ -65,9 +65,11 @@ function numberIn(
 	return n;
 }
 
+const STREAM_EVENTS: readonly StreamEvent[] = ['newMention', 'engagementUpdate'];
+
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const node = ctx.getNode();
-	const event: StreamEvent = ctx.getNodeParameter('event', 'newMention') === 'engagementUpdate' ? 'engagementUpdate' : 'newMention';
+	const event = readChoice(ctx.getNodeParameter('event', 'newMention'), STREAM_EVENTS, node, 'Event');
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const manual = ctx.getMode() === 'manual';
 	const format = readStreamFormat(options.streamFormat, node);

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Tier } from '../../shared/contract';
 import { PATHS, QUERY_PARAMS } from '../../shared/contract';
 import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
-import { asNodeError, errorDetails, invalidParameter } from '../../shared/errors';
+import { asNodeError, errorDetails, readChoice } from '../../shared/errors';
 import { filtersCollection } from '../../shared/filters';
 import { simplifyMention } from '../../shared/simplify';
 import { anonymizationOption, readAnonymization, readStreamFormat, streamFormatOption } from '../../shared/streamOptions';
@@ -80,10 +80,7 @@ export async function execute(this: IExecuteFunctions, i: number, transport: Sen
 	const node = this.getNode();
 	// every parameter is read and checked before the stream is opened
 	const projectId = readProjectId.call(this, i);
-	const scope = String(this.getNodeParameter('exportScope', i, 'recent')) as ExportScope;
-	if (!SCOPES.includes(scope)) {
-		throw invalidParameter(node, 'Mentions From', `"${scope}" is not a choice. Expected recent or historical.`, i);
-	}
+	const scope = readChoice(this.getNodeParameter('exportScope', i, 'recent'), SCOPES, node, 'Mentions From', i);
 	const paging = readPaging.call(this, i);
 	const body = readSearchBody.call(this, i, scope);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
