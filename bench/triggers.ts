@@ -1,0 +1,259 @@
+/**
+ * Part 4 — what the triggers cost, through n8n-core's real PollContext / TriggerContext
+ * (test/harness/triggers.ts) against the simulator:
+ *
+ * - Poll trigger: requests per check and per hour at several arrival rates, for one hour of
+ *   checks every 5 and every 15 minutes (default options: late window 10 min, at most 2 requests a
+ *   check). Mentions arrive evenly over each interval (the simulator's clock and the node's clock
+ *   are moved together; no real waiting). The floor of a check is ceil(new mentions it emitted / 25),
+ *   at least 1. Afterwards the backlog is drained and every mention is checked: 0 lost, 0 duplicated.
+ * - Stream trigger: connections per injected fault (connection dropped at a seeded byte offset;
+ *   connection stalled: no bytes at all) while 5 mentions a second arrive; connections and search
+ *   requests of a fault-free stream at several arrival rates. Lost and duplicated mentions counted
+ *   against the simulator's ground truth.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { activateStreamTrigger, PollHarness, type ActiveStreamTrigger } from '../test/harness/triggers';
+import { projectWithMentions, SimClock } from '../test/actions/helpers';
+import { admin, BASIC, type Sim } from '../simulator/test/helpers';
+import { log, pause, simulator, stat, type Stat } from './lib';
+
+const project = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
+
+export interface PollScenario {
+	intervalMinutes: number;
+	ratePerHour: number;
+	checks: number;
+	/** requests of each check in the hour (activation not included) */
+	perCheck: number[];
+	/** least requests for what each check emitted: ceil(emitted/25), at least 1 */
+	floorPerCheck: number[];
+	activationRequests: number;
+	arrived: number;
+	emitted: number;
+	backlogAtEnd: number;
+	lost: number;
+	duplicated: number;
+}
+
+export interface StreamScenario {
+	name: string;
+	faults: number;
+	connections: Stat;
+	reconnectsPerFault: Stat;
+	searches: Stat;
+	mentions: Stat;
+	lost: Stat;
+	duplicated: Stat;
+	note: string;
+}
+
+export interface TriggerResult {
+	poll: PollScenario[];
+	stream: StreamScenario[];
+}
+
+async function logged(sim: Sim): Promise<Array<{ group: string; status: number | null; query: Record<string, string> }>> {
+	return (await admin<{ requests: Array<{ group: string; status: number | null; query: Record<string, string> }> }>(sim, 'GET', '/requests')).requests;
+}
+
+async function groundTruth(sim: Sim, projectId: number): Promise<string[]> {
+	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?projectId=${projectId}`);
+	return r.mentions.map((m) => m.id);
+}
+
+function lostAndDuplicated(emitted: string[], truth: string[]): { lost: number; duplicated: number } {
+	const seen = new Map<string, number>();
+	for (const id of emitted) seen.set(id, (seen.get(id) ?? 0) + 1);
+	return {
+		lost: truth.filter((id) => !seen.has(id)).length,
+		duplicated: [...seen.values()].filter((n) => n > 1).length,
+	};
+}
+
+async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, ratePerHour: number): Promise<PollScenario> {
+	const projectId = await projectWithMentions(sim, 0);
+	const harness = new PollHarness(
+		{ event: 'newMention', project: project(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} } as INodeParameters,
+		{ apiKey: BASIC, baseUrl: sim.base },
+	);
+	const advance = async (ms: number) => {
+		await admin(sim, 'POST', '/clock', { advanceMs: ms });
+		clock.now += ms;
+	};
+	await admin(sim, 'DELETE', '/requests');
+	const activation = await harness.poll('activate');
+	if (activation.error) throw activation.error;
+	const activationRequests = (await logged(sim)).length;
+	const checks = 60 / intervalMinutes;
+	const perCheck: number[] = [];
+	const floorPerCheck: number[] = [];
+	let carry = 0;
+	let arrived = 0;
+	let emitted = 0;
+	for (let c = 0; c < checks; c++) {
+		const start = clock.now;
+		await advance(intervalMinutes * 60_000);
+		// arrivals spread over the interval, one batch a minute
+		for (let m = 0; m < intervalMinutes; m++) {
+			carry += ratePerHour / 60;
+			const count = Math.floor(carry + 1e-9);
+			carry -= count;
+			if (count > 0) {
+				const at = new Date(start + m * 60_000 + 30_000).toISOString();
+				await admin(sim, 'POST', '/mentions', { projectId, count, collectedAt: at });
+				arrived += count;
+			}
+		}
+		await admin(sim, 'DELETE', '/requests');
+		const outcome = await harness.poll();
+		if (outcome.error) throw outcome.error;
+		const n = (outcome.items ?? []).length;
+		emitted += n;
+		perCheck.push((await logged(sim)).length);
+		floorPerCheck.push(Math.max(1, Math.ceil(n / 25)));
+	}
+	const backlogAtEnd = arrived - emitted;
+	// drain the backlog (no new arrivals), then compare with the ground truth
+	for (let extra = 0; extra < 200; extra++) {
+		await advance(intervalMinutes * 60_000);
+		const outcome = await harness.poll();
+		if (outcome.error) throw outcome.error;
+		if (outcome.items === null) break;
+	}
+	const { lost, duplicated } = lostAndDuplicated(
+		harness.allItems().map((i) => String(i.id)),
+		await groundTruth(sim, projectId),
+	);
+	return { intervalMinutes, ratePerHour, checks, perCheck, floorPerCheck, activationRequests, arrived, emitted, backlogAtEnd, lost, duplicated };
+}
+
+/** mulberry32: reproducible offsets */
+function random(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+async function eventually(predicate: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+	const start = Date.now();
+	while (!(await predicate())) {
+		if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+		await pause(20);
+	}
+}
+
+interface StreamRun {
+	connections: number;
+	searches: number;
+	mentions: number;
+	lost: number;
+	duplicated: number;
+}
+
+async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: number, ratePerMinute: number, seed: number): Promise<StreamRun> {
+	const projectId = await projectWithMentions(sim, 0);
+	await admin(sim, 'DELETE', '/faults');
+	await admin(sim, 'DELETE', '/requests');
+	const live = async () => (await logged(sim)).filter((r) => r.group === 'live' && r.status === 200).length;
+	const next = random(seed);
+	if (kind === 'drop') await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 } });
+	if (kind === 'stall') await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 5 } });
+	let trigger: ActiveStreamTrigger | undefined;
+	try {
+		trigger = await activateStreamTrigger(
+			// stall timeout 1 s (the simulator sends a heartbeat every 200 ms) keeps the run short
+			{ event: 'newMention', project: project(projectId), filters: {}, simplify: false, options: { stallTimeout: 1 } } as INodeParameters,
+			{ apiKey: BASIC, baseUrl: sim.base },
+		);
+		await admin(sim, 'POST', '/live', { ratePerMinute });
+		if (kind === 'drop') {
+			for (let k = 1; k < faults; k++) {
+				// connection k is open with its drop decided: arm the drop of connection k + 1
+				await eventually(async () => (await live()) >= k, 20_000);
+				await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 } });
+			}
+			await eventually(async () => (await live()) >= faults + 1, 40_000);
+		} else if (kind === 'stall') {
+			await eventually(async () => (await live()) >= 1, 10_000);
+			await admin(sim, 'DELETE', '/faults');
+			await eventually(async () => (await live()) >= 2, 20_000);
+		}
+		await pause(kind === 'none' ? 5000 : 1500);
+		await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
+		await pause(500);
+		const truth = await groundTruth(sim, projectId);
+		const t = trigger;
+		await t.until(() => new Set(t.items().map((i) => String(i.id))).size >= truth.length, 10_000).catch(() => undefined);
+		await pause(300);
+		const { lost, duplicated } = lostAndDuplicated(t.items().map((i) => String(i.id)), truth);
+		const requests = await logged(sim);
+		return {
+			connections: requests.filter((r) => r.group === 'live' && r.status === 200).length,
+			searches: requests.filter((r) => r.group === 'search').length,
+			mentions: truth.length,
+			lost,
+			duplicated,
+		};
+	} finally {
+		await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
+		await admin(sim, 'DELETE', '/faults');
+		await trigger?.close();
+	}
+}
+
+export async function measureTriggers(options: { runs: number; rates: number[]; intervals: number[] }): Promise<TriggerResult> {
+	const poll: PollScenario[] = [];
+	const pollSim = await simulator(['--limits', 'off', '--projects', '1', '--mentions', '50']);
+	const clock = new SimClock(pollSim);
+	clock.install();
+	try {
+		for (const interval of options.intervals) {
+			for (const rate of options.rates) {
+				const s = await pollScenario(pollSim, clock, interval, rate);
+				log(`triggers: poll every ${interval} min, ${rate}/h: ${s.perCheck.join(',')} requests per check, ${s.emitted}/${s.arrived} emitted, lost ${s.lost}, duplicated ${s.duplicated}`);
+				poll.push(s);
+			}
+		}
+	} finally {
+		clock.uninstall();
+		await pollSim.stop();
+	}
+
+	const stream: StreamScenario[] = [];
+	const liveSim = await simulator(['--now', new Date().toISOString(), '--clock', 'running', '--projects', '1', '--mentions', '50', '--heartbeat-ms', '200', '--limits', 'off']);
+	try {
+		const scenarios: Array<{ name: string; kind: 'none' | 'drop' | 'stall'; faults: number; rate: number; note: string }> = [
+			{ name: 'no faults, 60 mentions/min', kind: 'none', faults: 0, rate: 60, note: 'about 7 s of arrivals' },
+			{ name: 'no faults, 600 mentions/min', kind: 'none', faults: 0, rate: 600, note: 'about 7 s of arrivals' },
+			{ name: 'dropped connection (seeded byte offset)', kind: 'drop', faults: 4, rate: 300, note: '4 drops in a row, 300 mentions/min' },
+			{ name: 'stalled connection (no bytes at all)', kind: 'stall', faults: 1, rate: 300, note: 'stall timeout 1 s, 300 mentions/min' },
+		];
+		for (const s of scenarios) {
+			const runs: StreamRun[] = [];
+			for (let r = 0; r < options.runs; r++) runs.push(await streamRun(liveSim, s.kind, s.faults, s.rate, 20261122 + r));
+			const result: StreamScenario = {
+				name: s.name,
+				faults: s.faults,
+				connections: stat(runs.map((x) => x.connections)),
+				reconnectsPerFault: stat(runs.map((x) => (s.faults === 0 ? x.connections - 1 : (x.connections - 1) / s.faults))),
+				searches: stat(runs.map((x) => x.searches)),
+				mentions: stat(runs.map((x) => x.mentions)),
+				lost: stat(runs.map((x) => x.lost)),
+				duplicated: stat(runs.map((x) => x.duplicated)),
+				note: s.note,
+			};
+			log(`triggers: stream, ${s.name}: connections ${runs.map((x) => x.connections).join(',')}, lost ${runs.map((x) => x.lost).join(',')}, duplicated ${runs.map((x) => x.duplicated).join(',')}`);
+			stream.push(result);
+		}
+	} finally {
+		await liveSim.stop();
+	}
+	return { poll, stream };
+}
