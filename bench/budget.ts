@@ -45,25 +45,13 @@ export interface BudgetResult {
 
 const project = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 
-function searchParameters(operation: 'searchHistorical' | 'searchRecent', projectId: number): INodeParameters {
+/** Return All of a project's mentions, raw output; Export reads them from the historical export stream */
+function searchParameters(operation: 'searchHistorical' | 'searchRecent' | 'export', projectId: number): INodeParameters {
 	return {
 		resource: 'mention',
 		operation,
 		project: project(projectId),
-		returnAll: true,
-		filters: {},
-		sortType: 'PublishedAtDescending',
-		simplify: false,
-		options: {},
-	} as INodeParameters;
-}
-
-function exportParameters(projectId: number): INodeParameters {
-	return {
-		resource: 'mention',
-		operation: 'export',
-		project: project(projectId),
-		exportScope: 'historical',
+		...(operation === 'export' ? { exportScope: 'historical' } : {}),
 		returnAll: true,
 		filters: {},
 		sortType: 'PublishedAtDescending',
@@ -113,7 +101,7 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 				const row: BudgetRow = { case: 'Export, Return All', n, floor: 1, used: [], returned: [] };
 				for (let r = 0; r < options.runs; r++) {
 					await clearLog(sim);
-					const result = await run(sim, withParameters(searchWorkflow, exportParameters(projectId), { replace: true }), {
+					const result = await run(sim, withParameters(searchWorkflow, searchParameters('export', projectId), { replace: true }), {
 						key: ENTERPRISE,
 					});
 					row.returned!.push(jsonOf(result).length);

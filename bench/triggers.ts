@@ -17,6 +17,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { activateStreamTrigger, PollHarness, type ActiveStreamTrigger } from '../test/harness/triggers';
 import { projectWithMentions, SimClock } from '../test/actions/helpers';
 import { admin, BASIC, type Sim } from '../simulator/test/helpers';
+import { seededRandom as random } from '../test/harness/random';
 import { log, pause, simulator, stat, type Stat } from './lib';
 
 const project = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
@@ -129,17 +130,6 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 	return { intervalMinutes, ratePerHour, checks, perCheck, floorPerCheck, activationRequests, arrived, emitted, backlogAtEnd, lost, duplicated };
 }
 
-/** mulberry32: reproducible offsets */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 async function eventually(predicate: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
 	const start = Date.now();

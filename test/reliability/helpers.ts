@@ -48,16 +48,7 @@ export function writePart(results: PartResults): void {
 }
 
 /** mulberry32: reproducible randomness from a seed. */
-export function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export { seededRandom as random } from '../harness/random';
 
 export const between = (next: () => number, min: number, max: number) => min + Math.floor(next() * (max - min + 1));
 export const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)];

@@ -87,16 +87,7 @@ export function readAll(
 }
 
 /** A small deterministic PRNG (mulberry32) for the big generated streams */
-export function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export { seededRandom as prng } from '../harness/random';
 
 export function sampleMention(id: string, text: string): Record<string, unknown> {
 	return {

@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { setClock } from '../../nodes/SentiOne/shared/time';
 import type { ActiveStreamTrigger } from '../harness/triggers';
 import { activateStreamTrigger, activeResources, runStreamTriggerManually } from '../harness/triggers';
+import { seededRandom as random } from '../harness/random';
 import type { Sim } from './helpers';
 import {
 	BASIC,
@@ -112,17 +113,6 @@ async function settle(): Promise<Record<string, number>> {
 	return activeResources();
 }
 
-/** mulberry32: reproducible "random" offsets */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const mentionParams = (projectId: number, options: IDataObject = {}) =>
 	streamParameters({ project: projectParam(projectId) }, options);
