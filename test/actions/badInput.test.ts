@@ -4,24 +4,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ENTERPRISE, startSim, type Sim } from '../../simulator/test/helpers';
-import { clearLog, loadWorkflow, NODE, requestLog, run, SimClock, withParameters } from './helpers';
+import { ENTERPRISE, type Sim } from '../../simulator/test/helpers';
+import { loadWorkflow, NODE, requestLog, run, useSimulator, withParameters } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '20']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
-});
-beforeEach(async () => {
-	await clearLog(sim);
-});
+useSimulator(['--mentions', '20'], (started) => {
+	sim = started;
+}, { reset: 'log' });
 
 const long = (n: number) => 'x'.repeat(n);
 const projectById = (value: string) => ({ __rl: true, value, mode: 'id' });

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, BASIC, ENTERPRISE, NOACCESS, startSim, type Sim } from '../../simulator/test/helpers';
+import { admin, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../simulator/test/helpers';
 import {
 	clearLog,
 	jsonOf,
@@ -13,26 +13,15 @@ import {
 	onPath,
 	outputOf,
 	requestLog,
-	resetSim,
 	run,
-	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '200']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
-});
-beforeEach(async () => {
-	await resetSim(sim, clock);
+useSimulator(['--mentions', '200'], (started) => {
+	sim = started;
 });
 
 const recent = (parameters: IDataObject = {}) => withParameters(loadWorkflow('mention-search-recent'), parameters);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, BASIC, ENTERPRISE, search, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, BASIC, ENTERPRISE, search, type Loose, type Sim } from '../../simulator/test/helpers';
 import {
 	clearLog,
 	hintsOf,
@@ -13,26 +13,17 @@ import {
 	onPath,
 	outputOf,
 	requestLog,
-	resetSim,
 	run,
-	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '1200']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
+useSimulator(['--mentions', '1200'], (started) => {
+	sim = started;
 });
 beforeEach(async () => {
-	await resetSim(sim, clock);
 	await admin(sim, 'POST', '/limits', { hourly: { export: 100 } });
 });
 

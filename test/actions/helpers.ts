@@ -17,7 +17,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { admin, NOW_MS, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, NOW_MS, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../harness/engine';
 
 export const NODE = 'SentiOne';
@@ -136,6 +136,30 @@ export class SimClock {
 		this.now = NOW_MS;
 		this.slept = [];
 	}
+}
+
+/**
+ * The simulator of a test file: started with `flags` before its tests (the node's clock pinned to
+ * it), reset before every test (`reset: 'log'`: only its request log is cleared) and stopped after
+ * them. `use` receives the simulator and the clock once they exist.
+ */
+export function useSimulator(flags: string[], use: (sim: Sim, clock: SimClock) => void, options: { reset?: 'all' | 'log' } = {}): void {
+	let sim: Sim;
+	let clock: SimClock;
+	beforeAll(async () => {
+		sim = await startSim(flags);
+		clock = new SimClock(sim);
+		clock.install();
+		use(sim, clock);
+	});
+	afterAll(async () => {
+		clock.uninstall();
+		await sim.stop();
+	});
+	beforeEach(async () => {
+		if (options.reset === 'log') await clearLog(sim);
+		else await resetSim(sim, clock);
+	});
 }
 
 /** A new, empty project (created through the API with the Enterprise key) filled with exactly N mentions. */

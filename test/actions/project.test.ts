@@ -2,7 +2,7 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
-import { admin, BASIC, ENTERPRISE, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, BASIC, ENTERPRISE, type Loose, type Sim } from '../../simulator/test/helpers';
 import { withExecuteContext } from '../harness/engine';
 import {
 	clearLog,
@@ -12,27 +12,16 @@ import {
 	onPath,
 	outputOf,
 	requestLog,
-	resetSim,
 	run,
-	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 
-beforeAll(async () => {
-	// 45 projects = 3 pages of 20 (D-10)
-	sim = await startSim(['--projects', '45', '--mentions', '5']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
-});
-beforeEach(async () => {
-	await resetSim(sim, clock);
+// 45 projects = 3 pages of 20 (D-10)
+useSimulator(['--projects', '45', '--mentions', '5'], (started) => {
+	sim = started;
 });
 
 const listRequests = async () => onPath(await requestLog(sim), /^\/projects$/).filter((r) => r.method === 'GET');

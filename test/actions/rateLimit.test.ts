@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, ENTERPRISE, NOW_MS, startSim, type Sim } from '../../simulator/test/helpers';
+import { admin, ENTERPRISE, NOW_MS, type Sim } from '../../simulator/test/helpers';
 import {
 	clearLog,
 	hintsOf,
@@ -16,9 +16,9 @@ import {
 	outputOf,
 	projectWithMentions,
 	requestLog,
-	resetSim,
 	run,
 	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
@@ -29,17 +29,11 @@ let projectId: number;
 const RESET = '2026-11-21T11:00:00.000Z'; // the top of the hour after NOW (10:30)
 const RESET_MS = Date.parse(RESET);
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '200']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
+useSimulator(['--mentions', '200'], (started, startedClock) => {
+	sim = started;
+	clock = startedClock;
 });
 beforeEach(async () => {
-	await resetSim(sim, clock);
 	projectId = await projectWithMentions(sim, 100); // 4 pages
 	await clearLog(sim);
 });

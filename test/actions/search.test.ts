@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SORT_TYPES } from '../../nodes/SentiOne/shared/contract';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, DAY, ENTERPRISE, NOW, NOW_MS, search, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, DAY, ENTERPRISE, NOW, NOW_MS, search, type Loose, type Sim } from '../../simulator/test/helpers';
 import {
 	clearLog,
 	jsonOf,
@@ -16,26 +16,20 @@ import {
 	outputOf,
 	projectWithMentions,
 	requestLog,
-	resetSim,
 	run,
 	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
 let sim: Sim;
 let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '1500']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
+useSimulator(['--mentions', '1500'], (started, startedClock) => {
+	sim = started;
+	clock = startedClock;
 });
 beforeEach(async () => {
-	await resetSim(sim, clock);
 	// budgets are exercised in rateLimit.test.ts; here they would only get in the way
 	await admin(sim, 'POST', '/limits', { mode: 'off' });
 });

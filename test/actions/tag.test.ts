@@ -1,5 +1,5 @@
 /** Tag → Add, Remove, Get Many (Enterprise tier, D-22). */
-import { admin, BASIC, ENTERPRISE, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, BASIC, ENTERPRISE, type Loose, type Sim } from '../../simulator/test/helpers';
 import {
 	clearLog,
 	jsonOf,
@@ -8,27 +8,18 @@ import {
 	onPath,
 	outputOf,
 	requestLog,
-	resetSim,
 	run,
-	SimClock,
+	useSimulator,
 	withParameters,
 } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 let mentionIds: string[];
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '100']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
+useSimulator(['--mentions', '100'], (started) => {
+	sim = started;
 });
 beforeEach(async () => {
-	await resetSim(sim, clock);
 	const truth = await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1001&full=1');
 	// mentions without tags from the generator, so the expected tag lists are exact
 	mentionIds = truth.mentions.filter((m: Loose) => !m.tags || m.tags.length === 0).map((m: Loose) => m.id);

@@ -7,28 +7,18 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { admin, BASIC, ENTERPRISE, startSim, type Sim } from '../../simulator/test/helpers';
-import { clearLog, loadWorkflow, NODE, requestLog, run, SimClock, withParameters } from '../actions/helpers';
+import { admin, BASIC, ENTERPRISE, type Sim } from '../../simulator/test/helpers';
+import { loadWorkflow, NODE, requestLog, run, useSimulator, withParameters } from '../actions/helpers';
 import { activateStreamTrigger, PollHarness } from '../harness/triggers';
 import { pollParameters, projectParam, streamParameters } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { writePart } from './helpers';
 
 let sim: Sim;
-let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '20']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
-});
-beforeEach(async () => {
-	await clearLog(sim);
-});
+useSimulator(['--mentions', '20'], (started) => {
+	sim = started;
+}, { reset: 'log' });
 
 const NOTHING_SENT = 'Nothing was sent to SentiOne, so no request budget was used.';
 const CREDENTIAL_FIX = 'Open the SentiOne credential and correct it. Nothing was sent to SentiOne.';
