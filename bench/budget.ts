@@ -26,6 +26,7 @@ import {
 	withParameters,
 } from '../test/actions/helpers';
 import { admin, BASIC, ENTERPRISE, type Sim } from '../simulator/test/helpers';
+import { pollParameters, projectParam } from '../test/trigger/helpers';
 import { log, pause, simulator } from './lib';
 
 export interface BudgetRow {
@@ -43,14 +44,12 @@ export interface BudgetResult {
 	rows: BudgetRow[];
 }
 
-const project = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
-
 /** Return All of a project's mentions, raw output; Export reads them from the historical export stream */
 function searchParameters(operation: 'searchHistorical' | 'searchRecent' | 'export', projectId: number): INodeParameters {
 	return {
 		resource: 'mention',
 		operation,
-		project: project(projectId),
+		project: projectParam(projectId),
 		...(operation === 'export' ? { exportScope: 'historical' } : {}),
 		returnAll: true,
 		filters: {},
@@ -118,7 +117,7 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 		for (let r = 0; r < options.runs; r++) {
 			const projectId = await projectWithMentions(sim, 30);
 			const harness = new PollHarness(
-				{ event: 'newMention', project: project(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} } as INodeParameters,
+				pollParameters(projectId),
 				{ apiKey: BASIC, baseUrl: sim.base },
 			);
 			const activation = await harness.poll('activate');
@@ -146,7 +145,7 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 			const projectId = await projectWithMentions(sim, 0);
 			await clearLog(sim);
 			const trigger = await activateStreamTrigger(
-				{ event: 'newMention', project: project(projectId), filters: {}, simplify: false, options: {} } as INodeParameters,
+				{ event: 'newMention', project: projectParam(projectId), filters: {}, simplify: false, options: {} } as INodeParameters,
 				{ apiKey: BASIC, baseUrl: sim.base },
 			);
 			try {

@@ -141,6 +141,30 @@ export interface DecodeResult {
 	repeatedRounds: number;
 }
 
+/** Every chunk through a streaming TextDecoder into `feed`, the flush included. */
+function feedDecoded(chunks: Buffer[], decoder: InstanceType<typeof TextDecoder>, feed: (text: string) => void): void {
+	for (let c = 0; c < chunks.length; c++) feed(decoder.decode(chunks[c], { stream: true }));
+	const rest = decoder.decode();
+	if (rest) feed(rest);
+}
+
+/**
+ * eventsource-parser as it is used: a streaming TextDecoder feeding `parser.feed()` (its own
+ * EventSourceParserStream is TextDecoderStream + the same parser). Counts the `mention` events
+ * whose data `accept` takes.
+ */
+function eventsourceParser(chunks: Buffer[], accept: (data: string) => boolean): number {
+	let n = 0;
+	const parser = createParser({
+		onEvent(event) {
+			if (event.event === 'mention' && accept(event.data)) n++;
+		},
+	});
+	feedDecoded(chunks, new TextDecoder(), (text) => parser.feed(text));
+	parser.reset({ consume: true });
+	return n;
+}
+
 function contestants(format: Format, chunks: Buffer[], texts: string[]): Contestant[] {
 	const { StreamReader, SseParser } = shipped();
 	const list: Contestant[] = [
@@ -161,22 +185,11 @@ function contestants(format: Format, chunks: Buffer[], texts: string[]): Contest
 	if (format === 'sse') {
 		list.push({
 			name: 'eventsource-parser + JSON.parse',
-			run() {
-				let n = 0;
-				const decoder = new TextDecoder();
-				const parser = createParser({
-					onEvent(event) {
-						if (event.event !== 'mention') return;
-						const mention = JSON.parse(event.data) as { id?: unknown };
-						if (mention !== null && typeof mention === 'object' && mention.id !== undefined) n++;
-					},
-				});
-				for (let c = 0; c < chunks.length; c++) parser.feed(decoder.decode(chunks[c], { stream: true }));
-				const rest = decoder.decode();
-				if (rest) parser.feed(rest);
-				parser.reset({ consume: true });
-				return n;
-			},
+			run: () =>
+				eventsourceParser(chunks, (data) => {
+					const mention = JSON.parse(data) as { id?: unknown };
+					return mention !== null && typeof mention === 'object' && mention.id !== undefined;
+				}),
 		});
 		// The part where the two differ, on its own: UTF-8 decoding and SSE framing, no JSON.parse
 		// (no target; it shows where the time of the two rows above goes).
@@ -184,55 +197,35 @@ function contestants(format: Format, chunks: Buffer[], texts: string[]): Contest
 			name: 'framing only: SseParser (the reader\'s)',
 			run() {
 				let n = 0;
-				const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 				const parser = new SseParser({
 					onEvent(event) {
 						if (event.event === 'mention') n++;
 					},
 				});
-				for (let c = 0; c < chunks.length; c++) parser.feed(decoder.decode(chunks[c], { stream: true }));
-				const rest = decoder.decode();
-				if (rest) parser.feed(rest);
+				feedDecoded(chunks, new TextDecoder('utf-8', { ignoreBOM: true }), (text) => parser.feed(text));
 				parser.end();
 				return n;
 			},
 		});
-		list.push({
-			name: 'framing only: eventsource-parser',
-			run() {
-				let n = 0;
-				const decoder = new TextDecoder();
-				const parser = createParser({
-					onEvent(event) {
-						if (event.event === 'mention') n++;
-					},
-				});
-				for (let c = 0; c < chunks.length; c++) parser.feed(decoder.decode(chunks[c], { stream: true }));
-				const rest = decoder.decode();
-				if (rest) parser.feed(rest);
-				parser.reset({ consume: true });
-				return n;
-			},
-		});
+		list.push({ name: 'framing only: eventsource-parser', run: () => eventsourceParser(chunks, () => true) });
 	} else {
 		list.push({
 			name: 'hand-written lines reader (reference)',
 			run() {
 				let n = 0;
-				const decoder = new TextDecoder();
 				let buffer = '';
 				const line = (text: string) => {
 					if (text.length === 0) return;
 					const parsed = JSON.parse(text) as { event?: string; data?: { id?: unknown } };
 					if (parsed.event === 'mention' && parsed.data?.id !== undefined) n++;
 				};
-				for (let c = 0; c < chunks.length; c++) {
-					buffer += decoder.decode(chunks[c], { stream: true });
+				feedDecoded(chunks, new TextDecoder(), (text) => {
+					buffer += text;
 					const lines = buffer.split('\n');
 					buffer = lines.pop() ?? '';
 					for (let i = 0; i < lines.length; i++) line(lines[i]);
-				}
-				line(buffer + decoder.decode());
+				});
+				line(buffer);
 				return n;
 			},
 		});

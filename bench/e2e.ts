@@ -42,7 +42,8 @@ const ENTERPRISE = 'SENTIONE-APIKEY-enterprise-demo';
 const PROJECT = 1001;
 const BODY = { filters: {}, sortType: 'PublishedAtDescending' };
 
-export type CaseName = 'baseline' | 'nodeExport' | 'recipeExport' | 'nodeSearch' | 'recipeSearch';
+export const CASE_NAMES = ['baseline', 'nodeExport', 'recipeExport', 'nodeSearch', 'recipeSearch'] as const;
+export type CaseName = (typeof CASE_NAMES)[number];
 
 interface CaseDef {
 	name: CaseName;

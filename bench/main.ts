@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 
 import { measureBudget, type BudgetResult } from './budget';
 import type { DecodeResult } from './decode';
-import { measureEndToEnd, N8N_VERSION, type CaseName, type E2EResult } from './e2e';
+import { CASE_NAMES, measureEndToEnd, N8N_VERSION, type CaseName, type E2EResult } from './e2e';
 import { cleanupAll, load, log, machine, ROOT, runChild, simulator, waitForQuiet, type Machine, type Quiet } from './lib';
 import { writeReport, type Check, type PartState } from './report';
 import { measureTriggers, type TriggerResult } from './triggers';
@@ -50,6 +50,20 @@ const USAGE = `Usage: npm run bench -- [flags]
   --e2e-cases <list>    only these end-to-end workflows: baseline,nodeExport,recipeExport,nodeSearch,recipeSearch
   --report-from <json>  write the report again from a results .json (no measuring; --out sets the file)`;
 
+type NumberOption = 'latencyMs' | 'runs' | 'decodeRuns' | 'maxOtherCores' | 'maxWaitS' | 'exportMentions' | 'searchMentions' | 'decodeMentions';
+
+/** Flags that take a number: the option each sets, the least value allowed, whether it must be whole */
+const NUMBER_FLAGS = new Map<string, [NumberOption, number, boolean]>([
+	['--latency-ms', ['latencyMs', 0, true]],
+	['--runs', ['runs', 1, true]],
+	['--decode-runs', ['decodeRuns', 1, true]],
+	['--max-other-cores', ['maxOtherCores', 0, false]],
+	['--max-wait-s', ['maxWaitS', 0, true]],
+	['--export-mentions', ['exportMentions', 1, true]],
+	['--search-mentions', ['searchMentions', 1, true]],
+	['--decode-mentions', ['decodeMentions', 1, true]],
+]);
+
 function parse(argv: string[]): Options {
 	const o: Options = {
 		latencyMs: 50,
@@ -73,54 +87,36 @@ function parse(argv: string[]): Options {
 			if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
 			return v;
 		};
-		const int = (min: number) => {
-			const v = Number(value());
-			if (!Number.isInteger(v) || v < min) throw new Error(`${flag} expects an integer ≥ ${min}\n${USAGE}`);
-			return v;
+		/** the values of a comma-separated list, each one of `allowed` */
+		const list = <T extends string>(allowed: readonly T[]): T[] => {
+			const items = value().split(',').map((p) => p.trim());
+			for (const item of items) if (!(allowed as readonly string[]).includes(item)) throw new Error(`${flag}: unknown value ${item} (expected ${allowed.join(', ')})\n${USAGE}`);
+			return items as T[];
 		};
 		set.add(flag);
+		const numeric = NUMBER_FLAGS.get(flag);
+		if (numeric) {
+			const [key, min, integer] = numeric;
+			const v = Number(value());
+			if (!(integer ? Number.isInteger(v) : Number.isFinite(v)) || v < min) throw new Error(`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}\n${USAGE}`);
+			o[key] = v;
+			continue;
+		}
 		switch (flag) {
-			case '--latency-ms':
-				o.latencyMs = int(0);
-				break;
-			case '--runs':
-				o.runs = int(1);
-				break;
-			case '--decode-runs':
-				o.decodeRuns = int(1);
-				break;
 			case '--quick':
 				o.quick = true;
 				break;
-			case '--only': {
-				const parts = value().split(',').map((p) => p.trim());
-				for (const p of parts) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`unknown part ${p}\n${USAGE}`);
-				o.only = parts as Part[];
+			case '--only':
+				o.only = list(PARTS);
 				break;
-			}
 			case '--out':
 				o.out = value();
-				break;
-			case '--max-other-cores':
-				o.maxOtherCores = Number(value());
-				break;
-			case '--max-wait-s':
-				o.maxWaitS = int(0);
-				break;
-			case '--export-mentions':
-				o.exportMentions = int(1);
-				break;
-			case '--search-mentions':
-				o.searchMentions = int(1);
-				break;
-			case '--decode-mentions':
-				o.decodeMentions = int(1);
 				break;
 			case '--report-from':
 				o.reportFrom = value();
 				break;
 			case '--e2e-cases':
-				o.e2eCases = value().split(',').map((c) => c.trim()) as CaseName[];
+				o.e2eCases = list(CASE_NAMES);
 				break;
 			case '--help':
 			case '-h':

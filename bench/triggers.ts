@@ -12,15 +12,12 @@
  *   requests of a fault-free stream at several arrival rates. Lost and duplicated mentions counted
  *   against the simulator's ground truth.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
 import { activateStreamTrigger, PollHarness, type ActiveStreamTrigger } from '../test/harness/triggers';
-import { projectWithMentions, SimClock } from '../test/actions/helpers';
+import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/actions/helpers';
 import { admin, BASIC, type Sim } from '../simulator/test/helpers';
+import { eventually, groundTruth, pollParameters, projectParam, streamParameters, tally } from '../test/trigger/helpers';
 import { seededRandom as random } from '../test/harness/random';
 import { log, pause, simulator, stat, type Stat } from './lib';
-
-const project = (id: number) => ({ __rl: true, mode: 'id', value: String(id) });
 
 export interface PollScenario {
 	intervalMinutes: number;
@@ -55,38 +52,26 @@ export interface TriggerResult {
 	stream: StreamScenario[];
 }
 
-async function logged(sim: Sim): Promise<Array<{ group: string; status: number | null; query: Record<string, string> }>> {
-	return (await admin<{ requests: Array<{ group: string; status: number | null; query: Record<string, string> }> }>(sim, 'GET', '/requests')).requests;
-}
-
-async function groundTruth(sim: Sim, projectId: number): Promise<string[]> {
-	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?projectId=${projectId}`);
-	return r.mentions.map((m) => m.id);
-}
-
+/** Lost and duplicated counts of what a trigger emitted against the simulator's ground truth */
 function lostAndDuplicated(emitted: string[], truth: string[]): { lost: number; duplicated: number } {
-	const seen = new Map<string, number>();
-	for (const id of emitted) seen.set(id, (seen.get(id) ?? 0) + 1);
-	return {
-		lost: truth.filter((id) => !seen.has(id)).length,
-		duplicated: [...seen.values()].filter((n) => n > 1).length,
-	};
+	const t = tally(emitted, truth);
+	return { lost: t.lost.length, duplicated: t.duplicated.length };
 }
 
 async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, ratePerHour: number): Promise<PollScenario> {
 	const projectId = await projectWithMentions(sim, 0);
 	const harness = new PollHarness(
-		{ event: 'newMention', project: project(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} } as INodeParameters,
+		pollParameters(projectId),
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
 	const advance = async (ms: number) => {
 		await admin(sim, 'POST', '/clock', { advanceMs: ms });
 		clock.now += ms;
 	};
-	await admin(sim, 'DELETE', '/requests');
+	await clearLog(sim);
 	const activation = await harness.poll('activate');
 	if (activation.error) throw activation.error;
-	const activationRequests = (await logged(sim)).length;
+	const activationRequests = (await requestLog(sim)).length;
 	const checks = 60 / intervalMinutes;
 	const perCheck: number[] = [];
 	const floorPerCheck: number[] = [];
@@ -107,12 +92,12 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 				arrived += count;
 			}
 		}
-		await admin(sim, 'DELETE', '/requests');
+		await clearLog(sim);
 		const outcome = await harness.poll();
 		if (outcome.error) throw outcome.error;
 		const n = (outcome.items ?? []).length;
 		emitted += n;
-		perCheck.push((await logged(sim)).length);
+		perCheck.push((await requestLog(sim)).length);
 		floorPerCheck.push(Math.max(1, Math.ceil(n / 25)));
 	}
 	const backlogAtEnd = arrived - emitted;
@@ -131,14 +116,6 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 }
 
 
-async function eventually(predicate: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-	const start = Date.now();
-	while (!(await predicate())) {
-		if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-		await pause(20);
-	}
-}
-
 interface StreamRun {
 	connections: number;
 	searches: number;
@@ -150,8 +127,8 @@ interface StreamRun {
 async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: number, ratePerMinute: number, seed: number): Promise<StreamRun> {
 	const projectId = await projectWithMentions(sim, 0);
 	await admin(sim, 'DELETE', '/faults');
-	await admin(sim, 'DELETE', '/requests');
-	const live = async () => (await logged(sim)).filter((r) => r.group === 'live' && r.status === 200).length;
+	await clearLog(sim);
+	const live = async () => (await requestLog(sim)).filter((r) => r.group === 'live' && r.status === 200).length;
 	const next = random(seed);
 	if (kind === 'drop') await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 } });
 	if (kind === 'stall') await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 5 } });
@@ -159,7 +136,7 @@ async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: numb
 	try {
 		trigger = await activateStreamTrigger(
 			// stall timeout 1 s (the simulator sends a heartbeat every 200 ms) keeps the run short
-			{ event: 'newMention', project: project(projectId), filters: {}, simplify: false, options: { stallTimeout: 1 } } as INodeParameters,
+			streamParameters({ project: projectParam(projectId) }, { stallTimeout: 1 }),
 			{ apiKey: BASIC, baseUrl: sim.base },
 		);
 		await admin(sim, 'POST', '/live', { ratePerMinute });
@@ -183,7 +160,7 @@ async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: numb
 		await t.until(() => new Set(t.items().map((i) => String(i.id))).size >= truth.length, 10_000).catch(() => undefined);
 		await pause(300);
 		const { lost, duplicated } = lostAndDuplicated(t.items().map((i) => String(i.id)), truth);
-		const requests = await logged(sim);
+		const requests = await requestLog(sim);
 		return {
 			connections: requests.filter((r) => r.group === 'live' && r.status === 200).length,
 			searches: requests.filter((r) => r.group === 'search').length,
