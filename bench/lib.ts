@@ -9,6 +9,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import { startSim, type Sim } from '../simulator/test/helpers';
+import { pause } from '../test/trigger/helpers';
 
 export const ROOT = join(__dirname, '..');
 
@@ -193,7 +194,7 @@ export async function waitForQuiet(maxOtherCores: number, maxWaitMs: number, wha
 	return { otherCores: other, load: load(), waitedS: Math.round((Date.now() - started) / 1000) };
 }
 
-export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { pause };
 
 // ---------- clean-up ----------
 

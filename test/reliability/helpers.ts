@@ -13,6 +13,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
 import type { Sim } from '../../simulator/test/helpers';
+import { pause } from '../trigger/helpers';
 
 export const RESULTS_DIR = join(__dirname, '.results');
 
@@ -56,7 +57,7 @@ export const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.
 /** Real time, whatever a test does to Date.now. */
 export const realNow = () => performance.timeOrigin + performance.now();
 
-export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { pause };
 
 /** Waits until the predicate holds; fails after `timeoutMs` of real time. */
 export async function waitFor(

@@ -113,7 +113,6 @@ async function settle(): Promise<Record<string, number>> {
 	return activeResources();
 }
 
-
 const mentionParams = (projectId: number, options: IDataObject = {}) =>
 	streamParameters({ project: projectParam(projectId) }, options);
 
