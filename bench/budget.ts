@@ -122,14 +122,12 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 			);
 			const activation = await harness.poll('activate');
 			if (activation.error) throw activation.error;
-			await admin(sim, 'POST', '/clock', { advanceMs: 60_000 });
-			clock.now += 60_000;
+			await clock.advance(60_000);
 			await admin(sim, 'POST', '/mentions', { projectId, count: 3 });
 			const busy = await harness.poll();
 			if (busy.error) throw busy.error;
 			if ((busy.items ?? []).length !== 3) throw new Error(`poll emitted ${(busy.items ?? []).length} mentions, expected 3`);
-			await admin(sim, 'POST', '/clock', { advanceMs: 60_000 });
-			clock.now += 60_000;
+			await clock.advance(60_000);
 			await clearLog(sim);
 			const quiet = await harness.poll();
 			if (quiet.error) throw quiet.error;

@@ -64,10 +64,6 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 		pollParameters(projectId),
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
-	const advance = async (ms: number) => {
-		await admin(sim, 'POST', '/clock', { advanceMs: ms });
-		clock.now += ms;
-	};
 	await clearLog(sim);
 	const activation = await harness.poll('activate');
 	if (activation.error) throw activation.error;
@@ -80,7 +76,7 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 	let emitted = 0;
 	for (let c = 0; c < checks; c++) {
 		const start = clock.now;
-		await advance(intervalMinutes * 60_000);
+		await clock.advance(intervalMinutes * 60_000);
 		// arrivals spread over the interval, one batch a minute
 		for (let m = 0; m < intervalMinutes; m++) {
 			carry += ratePerHour / 60;
@@ -103,7 +99,7 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 	const backlogAtEnd = arrived - emitted;
 	// drain the backlog (no new arrivals), then compare with the ground truth
 	for (let extra = 0; extra < 200; extra++) {
-		await advance(intervalMinutes * 60_000);
+		await clock.advance(intervalMinutes * 60_000);
 		const outcome = await harness.poll();
 		if (outcome.error) throw outcome.error;
 		if (outcome.items === null) break;

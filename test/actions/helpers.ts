@@ -121,10 +121,15 @@ export class SimClock {
 			now: () => this.now,
 			sleep: async (ms: number) => {
 				this.slept.push(ms);
-				this.now += ms;
-				await admin(this.sim, 'POST', '/clock', { advanceMs: ms });
+				await this.advance(ms);
 			},
 		});
+	}
+
+	/** Moves the node's clock and the simulator's together */
+	async advance(ms: number): Promise<void> {
+		this.now += ms;
+		await admin(this.sim, 'POST', '/clock', { advanceMs: ms });
 	}
 
 	uninstall(): void {
