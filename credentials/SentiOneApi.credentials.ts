@@ -76,6 +76,10 @@ export class SentiOneApi implements ICredentialType {
 		const key = checkApiKey(credentials.apiKey);
 		const options: IHttpRequestOptions = {
 			...requestOptions,
+			// the key goes only to the Base URL's origin: no request that carries it follows a redirect
+			disableFollowRedirect: true,
+			maxRedirects: 0,
+			sendCredentialsOnCrossOriginRedirect: false,
 			headers: {
 				...(requestOptions.headers ?? {}),
 				[API_KEY_HEADER]: key,
@@ -102,6 +106,7 @@ export class SentiOneApi implements ICredentialType {
 			url: PATHS.projects(),
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -127,7 +127,7 @@ describe('each error status, with the mapped message', () => {
 		await admin(sim, 'POST', '/limits', { hourly: { projects: 0 } });
 		const error = await failure(loadWorkflow('project-get-many'));
 		expect(error.message).toBe(
-			"SentiOne's projects API budget is used up (429): at most 0 requests an hour. Resets at: the message says 2026-11-21T11:00:00.000Z (in 30 min).",
+			"SentiOne's projects API budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21T11:00:00.000Z (in 30 min).",
 		);
 		expect(error.httpCode).toBe('429');
 	});
@@ -136,7 +136,7 @@ describe('each error status, with the mapped message', () => {
 		await admin(sim, 'POST', '/limits', { monthlyCap: { enterprise: 0 } });
 		const error = await failure(recent());
 		expect(error.message).toBe(
-			"SentiOne's monthly mentions cap is reached (429): at most 0 mentions a month for this key. Resets at: the message says 2026-12-01T00:00:00.000Z (in 230 h).",
+			"SentiOne's monthly mentions cap is reached (429): at most 0 mentions a month for this key. It resets at 2026-12-01T00:00:00.000Z (in 230 h).",
 		);
 	});
 

@@ -193,6 +193,6 @@ test('the export budget (5 an hour) used up: the mapped 429 with the reset time'
 	await admin(sim, 'POST', '/limits', { hourly: { export: 0 } });
 	const result = await run(sim, exportWorkflow(), { key: ENTERPRISE });
 	expect(result.nodeError(NODE)?.message).toBe(
-		"SentiOne's export stream budget is used up (429): at most 0 requests an hour. Resets at: the message says 2026-11-21T11:00:00.000Z (in 30 min).",
+		"SentiOne's export stream budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21T11:00:00.000Z (in 30 min).",
 	);
 });

@@ -161,7 +161,7 @@ describe('a 429 the node could not foresee (the budget was spent elsewhere)', ()
 		const result = await run(sim, returnAll({ onRateLimit: 'fail' }), { key: ENTERPRISE });
 		const error = result.nodeError(NODE);
 		expect(error?.message).toBe(
-			`SentiOne's search budget is used up (429): at most 30 requests an hour. Resets at: the message says ${RESET} (in 30 min).`,
+			`SentiOne's search budget is used up (429): at most 30 requests an hour for this key. It resets at ${RESET} (in 30 min).`,
 		);
 		expect(error?.description).toContain('share one budget of 30 requests an hour');
 		expect((error as { httpCode?: string }).httpCode).toBe('429');

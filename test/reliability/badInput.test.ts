@@ -144,7 +144,7 @@ const cases: Case[] = [
 			key('an API key of 100,000 characters without the -APIKEY- part', huge(100_000, 'A'), /does not have the shape/),
 			url('Base URL with ftp://', 'ftp://sentione.com', /Base URL "ftp:\/\/sentione\.com" must start with https:\/\//),
 			url('Base URL with a query string (the simulator itself)', 'SIM?debug=1', /must be a plain host or API root, without a query string/),
-			url('Base URL with user and password (the simulator itself)', 'SIM_WITH_USER', /without a query string, fragment or credentials/),
+			url('Base URL with user and password (the simulator itself)', 'SIM_WITH_USER', /contains a user name or password; remove it/),
 			url('Base URL with a space', 'https://sentione .com', /is not a valid URL|must not contain spaces/),
 		];
 	}),

@@ -187,7 +187,7 @@ test.each(cases)('$operation: $fault on page $page of a Return All', async ({ op
 		expect(error).toBeDefined();
 		expect(result.output(NODE)).toEqual([]);
 		if (fault === '429 fail') {
-			expect(error!.message).toMatch(/budget is used up \(429\).*Resets at: .*\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z/);
+			expect(error!.message).toMatch(/budget is used up \(429\).*It resets at .*\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z/);
 			outcome = 'failed naming the budget and the reset; nothing partial returned';
 		} else {
 			expect(error!.message).toMatch(/Could not reach SentiOne: .*\(after 3 attempts\)|connection/);

@@ -80,11 +80,14 @@ describe('resolveApiRoot (D-01)', () => {
 		['ftp', 'ftp://sentione.com', /must start with https:\/\//],
 		['ws', 'ws://sentione.com', /must start with https:\/\//],
 		['file', 'file:///etc/passwd', /must start with https:\/\//],
-		['a query string', 'https://sentione.com?x=1', /without a query string, fragment or credentials/],
+		['a query string', 'https://sentione.com?x=1', /without a query string or fragment/],
 		['a query string after the root', 'https://sentione.com/api/public/v2?key=1', /without a query string/],
-		['a fragment', 'https://sentione.com/#top', /without a query string, fragment or credentials/],
-		['a user name', 'https://user@sentione.com', /credentials/],
-		['a user and password', 'https://user:secret@sentione.com', /credentials/],
+		['a fragment', 'https://sentione.com/#top', /without a query string or fragment/],
+		['a user name', 'https://user@sentione.com', /contains a user name or password; remove it/],
+		['a user and password', 'https://user:secret@sentione.com', /contains a user name or password; remove it/],
+		['an endpoint beyond the API root', 'https://sentione.com/api/public/v2/projects', /goes beyond the API root \(it names an endpoint, \/projects\)\. Enter only the host, https:\/\/sentione\.com, or the API root, https:\/\/sentione\.com\/api\/public\/v2\./],
+		['a search endpoint beyond the API root', 'listen.example.com/API/public/v2/projects/1001/mentions/search', /goes beyond the API root/],
+		['a list instead of text', ['https://sentione.com'] as unknown as string, /must be text such as https:\/\/sentione\.com, not a list/],
 		['a scheme and nothing else', 'https://', /not a valid URL/],
 		['a bad port', 'https://sentione.com:99999', /not a valid URL/],
 	];
@@ -95,6 +98,20 @@ describe('resolveApiRoot (D-01)', () => {
 			remember(result.error);
 			expect(result.error).toContain('Base URL');
 		}
+	});
+
+	test.each([
+		['a password', 'https://user:s3cr3t-Passw0rd@sentione.com', 's3cr3t-Passw0rd'],
+		['a password with a bad port', 'https://user:s3cr3t-Passw0rd@sentione.com:99999', 's3cr3t-Passw0rd'],
+		['a password and a space', 'https://user:s3cr3t-Passw0rd@senti one.com', 's3cr3t-Passw0rd'],
+		['a token in the query', 'https://sentione.com/?token=tok-98765-secret', 'tok-98765-secret'],
+		['a key pasted as the Base URL', 'SENTIONE-APIKEY-basic-demo', 'SENTIONE-APIKEY-basic-demo'],
+		['a key in the path', 'https://sentione.com/SENTIONE-APIKEY-basic-demo/x y', 'SENTIONE-APIKEY-basic-demo'],
+		['a user name', 'ftp://someone:hunter2@sentione.com', 'hunter2'],
+	])('never repeats a secret typed into the Base URL: %s', (_what, input, secret) => {
+		const result = resolveApiRoot(input);
+		const text = JSON.stringify(result);
+		expect(text).not.toContain(secret);
 	});
 });
 

@@ -164,7 +164,8 @@ describe('a create is never repeated', () => {
 
 describe('hourly 429 and maxRateLimitWaitMs', () => {
 	test('waits until the reset (+1 s) when allowed, then succeeds', async () => {
-		const { respond, resetAt } = hourly429(1500);
+		// a reset 6 s away: beyond the 5 s the first wait always takes (bounds.ts), so the reset decides
+		const { respond, resetAt } = hourly429(6000);
 		await script(sim, '^/projects$', respond);
 		const outcome = await inNode(creds(sim), async function () {
 			const r = await new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 10_000 } }).request(getProjects);
@@ -176,9 +177,20 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		// the retry went out only after the reset + 1 s, and not much later
 		expect(result.finishedAt).toBeGreaterThanOrEqual(resetAt + 1000 - 20);
 		expect(result.finishedAt).toBeLessThan(resetAt + 1000 + 2000);
-		expect(result.waitedMs).toBeGreaterThanOrEqual(1000);
-		expect(result.waitedMs).toBeLessThanOrEqual(2500);
+		expect(result.waitedMs).toBeGreaterThanOrEqual(5500);
+		expect(result.waitedMs).toBeLessThanOrEqual(7500);
 		expect(outcome.ms).toBeGreaterThanOrEqual(result.waitedMs - 20);
+		expect(await statuses()).toEqual([429, 200]);
+	});
+
+	test('a reset only a moment away is still waited for at least 5 s (no resend storm)', async () => {
+		const { respond } = hourly429(200);
+		await script(sim, '^/projects$', respond);
+		const outcome = await inNode(creds(sim), async function () {
+			const r = await new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 10_000 } }).request(getProjects);
+			return { statusCode: r.statusCode, waitedMs: r.waitedMs };
+		});
+		expect(valueOf(outcome)).toEqual({ statusCode: 200, waitedMs: 5000 });
 		expect(await statuses()).toEqual([429, 200]);
 	});
 
@@ -239,11 +251,11 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 	test('the waits of successive 429s add up and stop at the allowed total', async () => {
 		const { respond } = hourly429(500);
 		await script(sim, '^/projects$', respond, 5);
-		// the first wait (reset + 1 s: between 1 and 1.5 s) fits 1.9 s; with the second (the reset
-		// has passed: 1 s) the total would exceed it, so the second 429 is the answer
-		const error = await failing(getProjects, { retry: { maxRateLimitWaitMs: 1_900 } });
-		expect(error.ms).toBeGreaterThan(900);
-		expect(error.ms).toBeLessThan(4000);
+		// the first wait (at least 5 s) fits 7 s; the second (the reset has passed: at least 20 s,
+		// bounds.ts) would exceed it, so the second 429 is the answer
+		const error = await failing(getProjects, { retry: { maxRateLimitWaitMs: 7_000 } });
+		expect(error.ms).toBeGreaterThan(4900);
+		expect(error.ms).toBeLessThan(8000);
 		expect(await statuses()).toEqual([429, 429]);
 	});
 

@@ -249,7 +249,7 @@ test('401 (and other refusals) at activation fail activation with a clear messag
 	await expect(activateStreamTrigger(mentionParams(987654), credentials(sim, BASIC))).rejects.toThrow(/404/);
 	await admin(sim, 'POST', '/limits', { hourly: { live: 0 } });
 	await expect(activateStreamTrigger(mentionParams(projectId), credentials(sim, BASIC))).rejects.toThrow(
-		/live stream budget is used up \(429\).*Resets at/,
+		/live stream budget is used up \(429\).*It resets at/,
 	);
 	expect(await openStreams()).toBe(streamsBefore);
 	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);

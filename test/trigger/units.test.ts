@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DedupMemory } from '../../nodes/SentiOne/trigger/dedupMemory';
+import { BOUNDS } from '../../nodes/SentiOne/shared/bounds';
 import {
 	MAX_REREAD,
 	admit,
@@ -12,6 +13,7 @@ import {
 	loadState,
 	newState,
 	prune,
+	rereadAllowance,
 	saveState,
 	scanFrom,
 } from '../../nodes/SentiOne/trigger/pollState';
@@ -24,58 +26,94 @@ import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/streamSettings';
 const MIN = 60_000;
 
 describe('poll state', () => {
+	/** a plausible instant (the state refuses dates outside 1990–2100) and the clock of these tests */
+	const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+	const NOW = T0 + 60 * MIN;
+
 	test('admits each id once and moves the watermark to the newest collectedAt', () => {
 		const state = newState(1, null);
-		expect(admit(state, [{ id: 'a', collectedAt: 10 }, { id: 'b', collectedAt: 20 }, { id: 'a', collectedAt: 10 }])).toEqual([0, 1]);
-		expect(state.watermark).toBe(20);
-		expect(admit(state, [{ id: 'b', collectedAt: 20 }, { id: 'c', collectedAt: 20 }])).toEqual([1]);
+		expect(admit(state, [{ id: 'a', collectedAt: T0 + 10 }, { id: 'b', collectedAt: T0 + 20 }, { id: 'a', collectedAt: T0 + 10 }], NOW)).toEqual([0, 1]);
+		expect(state.watermark).toBe(T0 + 20);
+		expect(admit(state, [{ id: 'b', collectedAt: T0 + 20 }, { id: 'c', collectedAt: T0 + 20 }], NOW)).toEqual([1]);
 		expect(boundaryIds(state).sort()).toEqual(['b', 'c']);
+	});
+
+	test('a collectedAt far ahead of the clock moves the watermark only to the clock plus the allowance', () => {
+		const state = newState(1, T0);
+		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual([0]);
+		expect(state.watermark).toBe(NOW + BOUNDS.futureAllowanceMs);
+		// the mention is remembered, so it is never passed on twice
+		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual([]);
 	});
 
 	test('a full memory forgets the oldest ids and raises the floor past them: a forgotten id can never come back', () => {
 		const state = newState(1, null);
 		admit(
 			state,
-			Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, collectedAt: 1000 + i })),
+			Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, collectedAt: T0 + 1000 + i })),
+			NOW,
 		);
 		prune(state, 10 * MIN, 4);
 		expect(state.seen.map(([id]) => id)).toEqual(['m6', 'm7', 'm8', 'm9']);
-		expect(state.floor).toBe(1005);
-		expect(scanFrom(state, 10 * MIN)).toBe(1006);
+		expect(state.floor).toBe(T0 + 1005);
+		expect(scanFrom(state, 10 * MIN)).toBe(T0 + 1006);
 	});
 
 	test('the late window is read again, but never more than 24 mentions already passed on (one request when nothing is new)', () => {
 		const state = newState(1, null);
 		admit(
 			state,
-			Array.from({ length: 60 }, (_, i) => ({ id: `m${i}`, collectedAt: 1_000_000 + i * 1000 })),
+			Array.from({ length: 60 }, (_, i) => ({ id: `m${i}`, collectedAt: T0 + i * 1000 })),
+			NOW,
 		);
 		const from = scanFrom(state, 10 * MIN) as number;
 		expect(state.seen.filter(([, at]) => at >= from)).toHaveLength(MAX_REREAD);
 		// a group sharing the watermark instant is always read whole
 		const group = newState(1, null);
-		admit(group, Array.from({ length: 40 }, (_, i) => ({ id: `g${i}`, collectedAt: 5000 })));
-		expect(scanFrom(group, 10 * MIN)).toBe(5000);
+		admit(group, Array.from({ length: 40 }, (_, i) => ({ id: `g${i}`, collectedAt: T0 + 5000 })), NOW);
+		expect(scanFrom(group, 10 * MIN)).toBe(T0 + 5000);
+	});
+
+	test('the re-read fits the pages a check needs anyway: none when the last check filled its page, the whole window while mentions arrive late', () => {
+		const state = newState(1, T0);
+		expect(rereadAllowance(state, NOW)).toBe(MAX_REREAD);
+		state.lastNew = 15;
+		expect(rereadAllowance(state, NOW)).toBe(9);
+		state.lastNew = 25;
+		expect(rereadAllowance(state, NOW)).toBe(0);
+		state.lastNew = 40;
+		expect(rereadAllowance(state, NOW)).toBe(9);
+		state.lateAt = NOW - 60 * MIN;
+		expect(rereadAllowance(state, NOW)).toBe(MAX_REREAD);
+		state.lateAt = NOW - 25 * 60 * MIN;
+		expect(rereadAllowance(state, NOW)).toBe(9);
 	});
 
 	test('ids behind the late window are forgotten without moving the floor', () => {
 		const state = newState(1, null);
-		admit(state, [{ id: 'old', collectedAt: 0 }, { id: 'new', collectedAt: 20 * MIN }]);
+		admit(state, [{ id: 'old', collectedAt: T0 }, { id: 'new', collectedAt: T0 + 20 * MIN }], NOW);
 		prune(state, 10 * MIN);
-		expect(state.seen).toEqual([['new', 20 * MIN]]);
+		expect(state.seen).toEqual([['new', T0 + 20 * MIN]]);
 		expect(state.floor).toBeNull();
 	});
 
-	test('state survives a JSON round trip and is ignored for another project or when malformed', () => {
+	test('state survives a JSON round trip and is ignored for another project', () => {
 		const data: IDataObject = {};
-		const state = newState(7, 123, 100);
-		admit(state, [{ id: 'x', collectedAt: 123 }]);
+		const state = newState(7, T0 + 123, T0 + 100);
+		admit(state, [{ id: 'x', collectedAt: T0 + 123 }], NOW);
 		state.round = { body: '{}', key: 'k', cursor: 'c' };
 		saveState(data, state);
 		const copy = JSON.parse(JSON.stringify(data)) as IDataObject;
-		expect(loadState(copy, 7)).toEqual({ ...state, budget: undefined });
-		expect(loadState(copy, 8)).toBeUndefined();
-		expect(loadState({ sentiOneMentions: { v: 1, projectId: 7, watermark: 'x' } }, 7)).toBeUndefined();
+		expect(loadState(copy, 7, NOW)).toEqual({ state, repairs: [] });
+		expect(loadState(copy, 8, NOW)).toEqual({ repairs: [] });
+	});
+
+	test('a long id is remembered by its hash, so memory stays small', () => {
+		const state = newState(1, null);
+		const long = 'x'.repeat(100_000);
+		expect(admit(state, [{ id: long, collectedAt: T0 }], NOW)).toEqual([0]);
+		expect(state.seen[0][0]).toMatch(/^sha256:[0-9a-f]{64}$/);
+		expect(admit(state, [{ id: long, collectedAt: T0 }], NOW)).toEqual([]);
 	});
 });
 
@@ -86,6 +124,14 @@ describe('dedup memory', () => {
 		expect(memory.size).toBe(3);
 		expect(memory.forgotten).toBe(1);
 		expect(memory.has('a')).toBe(false);
+	});
+
+	test('is bounded in bytes too: huge ids are kept as hashes, and the oldest go when the bytes run out', () => {
+		const memory = new DedupMemory(1000, 20_000);
+		for (let i = 0; i < 500; i++) expect(memory.add(`${i}:${'y'.repeat(1_000_000)}`)).toBe(true);
+		expect(memory.sizeBytes).toBeLessThanOrEqual(20_000);
+		expect(memory.add(`499:${'y'.repeat(1_000_000)}`)).toBe(false);
+		expect(memory.forgotten).toBeGreaterThan(0);
 	});
 });
 

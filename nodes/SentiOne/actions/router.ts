@@ -11,6 +11,7 @@ import { asNodeError } from '../shared/errors';
 import { SentiOneTransport } from '../shared/transport';
 import * as mention from './mention/Mention.resource';
 import type { SentiOneType } from './node.type';
+import { RunNotes } from './notes';
 import * as project from './project/Project.resource';
 import * as tag from './tag/Tag.resource';
 
@@ -18,6 +19,7 @@ type Operation = (
 	this: IExecuteFunctions,
 	i: number,
 	transport: SentiOneTransport,
+	notes: RunNotes,
 ) => Promise<IDataObject | IDataObject[]>;
 
 function operationOf(entity: SentiOneType): Operation | undefined {
@@ -37,6 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
 	const transport = new SentiOneTransport(this);
+	const notes = new RunNotes();
 
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -52,7 +55,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					i,
 				);
 			}
-			const data = await run.call(this, i, transport);
+			const data = await run.call(this, i, transport, notes);
 			// items are built here rather than with returnJsonArray, which would unwrap a mention
 			// that happens to carry a field named "json"
 			const rows = (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
@@ -67,8 +70,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json, pairedItem: { item: i } });
 				continue;
 			}
+			notes.show(this);
 			throw nodeError;
 		}
 	}
+	notes.show(this);
 	return [returnData];
 }

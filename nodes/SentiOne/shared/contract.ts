@@ -21,19 +21,90 @@ export const CREDENTIAL_ERROR_PREFIX = 'SentiOne credential:';
 /** D-04 */
 export const JSON_MEDIA_TYPE = 'application/json';
 
+/**
+ * One value in a URL path, kept one segment of the intended route: a project ID must be a positive
+ * safe integer; any other value is percent-encoded, and `.`/`..` (which URL normalisation would
+ * turn into a move up the path, also when encoded) and the empty string are refused.
+ */
+export function pathSegment(value: string | number): string {
+	if (typeof value === 'number') {
+		if (!Number.isSafeInteger(value) || value < 1) throw new Error(`"${value}" cannot be placed in a request path`);
+		return String(value);
+	}
+	const text = String(value);
+	if (text === '' || /^(\.|%2e){1,2}$/i.test(text)) {
+		throw new Error(`"${text}" cannot be placed in a request path`);
+	}
+	return encodeURIComponent(text);
+}
+
+const p = pathSegment;
+
 export const PATHS = {
 	projects: () => '/projects',
-	project: (projectId: number) => `/projects/${projectId}`,
-	recentSearch: (projectId: number) => `/projects/${projectId}/mentions/recent/search`,
-	historicalSearch: (projectId: number) => `/projects/${projectId}/mentions/search`,
-	recentExportStream: (projectId: number) => `/projects/${projectId}/mentions/recent/search/stream`,
-	historicalExportStream: (projectId: number) => `/projects/${projectId}/mentions/search/stream`,
-	liveStream: (projectId: number) => `/projects/${projectId}/mentions/recent/search/stream/live`,
+	project: (projectId: number) => `/projects/${p(projectId)}`,
+	recentSearch: (projectId: number) => `/projects/${p(projectId)}/mentions/recent/search`,
+	historicalSearch: (projectId: number) => `/projects/${p(projectId)}/mentions/search`,
+	recentExportStream: (projectId: number) => `/projects/${p(projectId)}/mentions/recent/search/stream`,
+	historicalExportStream: (projectId: number) => `/projects/${p(projectId)}/mentions/search/stream`,
+	liveStream: (projectId: number) => `/projects/${p(projectId)}/mentions/recent/search/stream/live`,
 	engagementStream: () => '/mentions/engagement/updates/stream/live',
-	projectTags: (projectId: number) => `/projects/${projectId}/tags`,
-	mentionTags: (projectId: number, mentionId: string) =>
-		`/projects/${projectId}/mentions/${encodeURIComponent(mentionId)}/tags`,
+	projectTags: (projectId: number) => `/projects/${p(projectId)}/tags`,
+	mentionTags: (projectId: number, mentionId: string) => `/projects/${p(projectId)}/mentions/${p(mentionId)}/tags`,
 } as const;
+
+/**
+ * Every endpoint the node calls: method, rate-limit group (D-07), tier (D-06), whether it is a read
+ * (only reads are retried), and whether the specification or the reference confirms the route or
+ * only announces it (D-11, D-22, D-23): a 404 or 405 from an announced route may mean this SentiOne
+ * API does not offer it, which the error then says instead of blaming an ID.
+ */
+export type EndpointName =
+	| 'listProjects'
+	| 'createProject'
+	| 'updateProject'
+	| 'deleteProject'
+	| 'recentSearch'
+	| 'historicalSearch'
+	| 'recentExport'
+	| 'historicalExport'
+	| 'liveStream'
+	| 'engagementStream'
+	| 'listTags'
+	| 'addTags'
+	| 'removeTags';
+
+export interface EndpointDef {
+	method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+	group: EndpointGroup;
+	tier: Tier;
+	read: boolean;
+	confirmed: boolean;
+	/** the operation as the user knows it */
+	operation: string;
+}
+
+export const ENDPOINTS: Record<EndpointName, EndpointDef> = {
+	listProjects: { method: 'GET', group: 'projects', tier: 'Basic', read: true, confirmed: true, operation: 'Project → Get Many' },
+	createProject: { method: 'POST', group: 'projects', tier: 'Basic', read: false, confirmed: false, operation: 'Project → Create' },
+	updateProject: { method: 'PUT', group: 'projects', tier: 'Basic', read: false, confirmed: false, operation: 'Project → Update' },
+	deleteProject: { method: 'DELETE', group: 'projects', tier: 'Basic', read: false, confirmed: false, operation: 'Project → Delete' },
+	recentSearch: { method: 'POST', group: 'search', tier: 'Basic', read: true, confirmed: true, operation: 'Mention → Search Recent' },
+	historicalSearch: { method: 'POST', group: 'search', tier: 'Enterprise', read: true, confirmed: true, operation: 'Mention → Search Historical' },
+	recentExport: { method: 'POST', group: 'export', tier: 'Basic', read: true, confirmed: false, operation: 'Mention → Export (last 7 days)' },
+	historicalExport: { method: 'POST', group: 'export', tier: 'Enterprise', read: true, confirmed: true, operation: 'Mention → Export (all time)' },
+	liveStream: { method: 'POST', group: 'live', tier: 'Basic', read: true, confirmed: true, operation: 'the live stream of new mentions' },
+	engagementStream: { method: 'POST', group: 'engagement', tier: 'Enterprise', read: true, confirmed: false, operation: 'the engagement updates stream' },
+	listTags: { method: 'GET', group: 'tags', tier: 'Enterprise', read: true, confirmed: false, operation: 'Tag → Get Many' },
+	addTags: { method: 'POST', group: 'tags', tier: 'Enterprise', read: false, confirmed: false, operation: 'Tag → Add' },
+	removeTags: { method: 'DELETE', group: 'tags', tier: 'Enterprise', read: false, confirmed: false, operation: 'Tag → Remove' },
+};
+
+/** The request fields an endpoint fixes, to spread into a request: `{ ...endpoint('recentSearch'), path, body }`. */
+export function endpoint(name: EndpointName): { endpoint: EndpointName } & Omit<EndpointDef, 'confirmed' | 'operation'> {
+	const def = ENDPOINTS[name];
+	return { endpoint: name, method: def.method, group: def.group, tier: def.tier, read: def.read };
+}
 
 export const QUERY_PARAMS = {
 	cursor: 'cursor',
@@ -170,33 +241,61 @@ export const RATE_LIMIT_MESSAGE_MARKERS = {
 } as const;
 
 /**
+ * A Base URL as it may be quoted in a message: never a secret. Credentials typed into it
+ * (`user:password@`), its query string and fragment are left out, anything shaped like an API key
+ * is masked, and a long value is cut.
+ */
+export function safeBaseUrlText(typed: string): string {
+	let text = typed.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]*@/i, '$1[credentials removed]@');
+	text = text.replace(/[?#].*$/s, (rest) => (rest.length > 1 ? `${rest[0]}…` : rest));
+	text = text.replace(/[A-Za-z0-9]+-APIKEY-\S+/g, '[redacted API key]');
+	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
  * D-01: turns what the user typed into the API root. Accepts a host, a host with trailing
  * slashes, or the full API root; adds https:// when no scheme is given. Returns an error text
- * instead of a URL when the value cannot be a base URL.
+ * instead of a URL when the value cannot be a base URL; the text never repeats a secret typed
+ * into the field (credentials, a query string).
  */
 export function resolveApiRoot(baseUrl: unknown): { root: string } | { error: string } {
 	const raw = typeof baseUrl === 'string' ? baseUrl.trim() : '';
+	if (baseUrl !== undefined && baseUrl !== null && typeof baseUrl !== 'string') {
+		return { error: `Base URL must be text such as ${DEFAULT_BASE_URL}, not a ${Array.isArray(baseUrl) ? 'list' : typeof baseUrl}.` };
+	}
 	const typed = raw === '' ? DEFAULT_BASE_URL : raw;
+	const shown = safeBaseUrlText(typed);
 	const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`;
 	let url: URL;
 	try {
 		url = new URL(withScheme);
 	} catch {
-		return { error: `Base URL "${typed}" is not a valid URL. Expected something like ${DEFAULT_BASE_URL}.` };
+		return { error: `Base URL "${shown}" is not a valid URL. Expected something like ${DEFAULT_BASE_URL}.` };
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { error: `Base URL "${typed}" must start with https:// (or http:// for a local server).` };
+		return { error: `Base URL "${shown}" must start with https:// (or http:// for a local server).` };
 	}
-	if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+	if (url.username !== '' || url.password !== '') {
 		return {
-			error: `Base URL "${typed}" must be a plain host or API root, without a query string, fragment or credentials.`,
+			error: `Base URL "${shown}" contains a user name or password; remove it. SentiOne authenticates with the API key only, which has its own field.`,
 		};
 	}
+	if (url.search !== '' || url.hash !== '') {
+		return { error: `Base URL "${shown}" must be a plain host or API root, without a query string or fragment.` };
+	}
 	if (/\s/.test(typed)) {
-		return { error: `Base URL "${typed}" must not contain spaces.` };
+		return { error: `Base URL "${shown}" must not contain spaces.` };
 	}
 	let path = url.pathname.replace(/\/+$/, '');
-	if (path.toLowerCase().endsWith(API_ROOT_PATH)) {
+	const lower = path.toLowerCase();
+	const rootAt = lower.indexOf(API_ROOT_PATH);
+	if (rootAt >= 0 && rootAt + API_ROOT_PATH.length < lower.length) {
+		const host = `${url.protocol}//${url.host}${path.slice(0, rootAt)}`;
+		return {
+			error: `Base URL "${shown}" goes beyond the API root (it names an endpoint, ${path.slice(rootAt + API_ROOT_PATH.length)}). Enter only the host, ${host}, or the API root, ${host}${API_ROOT_PATH}.`,
+		};
+	}
+	if (lower.endsWith(API_ROOT_PATH)) {
 		path = path.slice(0, -API_ROOT_PATH.length);
 	}
 	return { root: `${url.protocol}//${url.host}${path}${API_ROOT_PATH}` };

@@ -7,9 +7,10 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { EndpointGroup, Tier } from './contract';
-import { CREDENTIAL_ERROR_PREFIX, HOURLY_LIMITS, RATE_LIMIT_MESSAGE_MARKERS } from './contract';
-import { clock } from './time';
+import { plausibleReset, quoted } from './bounds';
+import type { EndpointGroup, EndpointName, Tier } from './contract';
+import { CREDENTIAL_ERROR_PREFIX, ENDPOINTS, HOURLY_LIMITS, RATE_LIMIT_MESSAGE_MARKERS } from './contract';
+import { clock, readServerInstant, toIso } from './time';
 
 const KEY_PATTERN = /[A-Za-z0-9]+-APIKEY-[^\s"',;&]+/g;
 
@@ -37,6 +38,8 @@ export interface ResponseInfo {
 }
 
 export interface RequestInfo {
+	/** the endpoint of the contract's table, when the caller named it */
+	endpoint?: EndpointName;
 	method: string;
 	path: string;
 	group: EndpointGroup;
@@ -53,7 +56,9 @@ export interface SentiOneErrorDetails {
 	resetAt?: number;
 	fieldErrors?: Record<string, string[]>;
 	/** set on errors of a stream that ended other than by a normal close */
-	streamInterrupted?: 'dropped' | 'stalled';
+	streamInterrupted?: 'dropped' | 'stalled' | 'deadline';
+	/** set when a 404/405 came from a route the specification only announces */
+	routeMaybeAbsent?: boolean;
 }
 
 const DETAILS = Symbol('sentioneErrorDetails');
@@ -89,7 +94,8 @@ export function describeBody(body: unknown, contentType?: string): string {
 }
 
 export function formatInstant(epochMs: number, now = clock.now()): string {
-	const iso = new Date(epochMs).toISOString();
+	const iso = toIso(epochMs);
+	if (!Number.isFinite(epochMs) || !Number.isFinite(now)) return iso;
 	const minutes = Math.round((epochMs - now) / 60000);
 	if (minutes <= 0) return `${iso} (now)`;
 	if (minutes < 120) return `${iso} (in ${minutes} min)`;
@@ -102,20 +108,20 @@ export function rateLimitKind(message: string | undefined): RateLimitKind {
 	return 'hourly';
 }
 
-/** Reset instant from a 429 body ("Limits will reset at <ISO>." / "resets at <ISO>") */
+/** Reset instant from a 429 body ("Limits will reset at <ISO>." / "resets at <ISO>"), as written. */
 function resetFromMessage(message: string | undefined): number | undefined {
 	if (!message) return undefined;
 	const match = /reset(?:s)?(?: will)? at (\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))/i.exec(message);
-	if (!match) return undefined;
-	const time = Date.parse(match[1]);
-	return Number.isNaN(time) ? undefined : time;
+	return match ? readServerInstant(match[1]) : undefined;
 }
 
 function maximumFromMessage(message: string | undefined): number | undefined {
 	if (!message) return undefined;
-	const match = /(?:maximum number of (?:requests|concurrent connections) for this endpoint is|cap of) (\d+)/i.exec(message);
+	const match = /(?:maximum number of (?:requests|concurrent connections) for this endpoint is|cap of) (\d{1,12})\b/i.exec(message);
 	return match ? Number(match[1]) : undefined;
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 const GROUP_NAMES: Record<EndpointGroup, string> = {
 	projects: 'projects API',
@@ -202,6 +208,29 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 			);
 		}
 		case 404:
+		case 405: {
+			const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
+			const namesResource = said !== undefined && /\b(project|mention|tag)\b/i.test(said);
+			if (def && !def.confirmed && (statusCode === 405 || !namesResource)) {
+				return apiError(
+					node,
+					request,
+					response,
+					`${def.operation} is not available on this SentiOne API (${statusCode}): ${saidOrBody}`,
+					`${where} is an endpoint SentiOne has announced but its specification does not confirm, and the server answered ${statusCode} without naming a missing ${request.path.includes('/mentions/') && request.endpoint !== 'recentExport' ? 'mention or project' : 'project'}, the way it answers a route it does not offer. Check that your SentiOne deployment offers this operation; if it should, check the credential's Base URL.`,
+					{ routeMaybeAbsent: true },
+				);
+			}
+			if (statusCode === 405) {
+				return apiError(
+					node,
+					request,
+					response,
+					`SentiOne does not accept ${request.method} here (405): ${saidOrBody}`,
+					`The server does not offer ${where}. Check the credential's Base URL points at the SentiOne API.`,
+					{},
+				);
+			}
 			return apiError(
 				node,
 				request,
@@ -210,6 +239,7 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 				`Check the project ID or mention ID (${where}); a project must be visible to this API key. If every request gives 404, check the credential's Base URL.`,
 				{},
 			);
+		}
 		case 406:
 			return apiError(
 				node,
@@ -247,29 +277,32 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 		case 429: {
 			const kind = rateLimitKind(said);
 			const headerReset = response.rateLimit?.resetAt;
-			const bodyReset = resetFromMessage(said);
+			const written = resetFromMessage(said);
+			const now = clock.now();
+			// the monthly cap resets weeks ahead; an hourly reset must be plausible for an hourly window
+			const bodyReset = kind === 'monthlyCap' ? written : plausibleReset(written, now, 'ms');
 			const maximum = maximumFromMessage(said) ?? response.rateLimit?.limit ?? HOURLY_LIMITS[request.group];
 			const resetAt = kind === 'monthlyCap' ? bodyReset : (bodyReset ?? headerReset);
-			const resets: string[] = [];
-			if (bodyReset !== undefined) resets.push(`the message says ${formatInstant(bodyReset)}`);
-			if (headerReset !== undefined && kind !== 'monthlyCap' && headerReset !== bodyReset) {
-				resets.push(`x-rate-limit-reset says ${formatInstant(headerReset)}`);
-			}
-			const resetText = resets.length > 0 ? ` Resets at: ${resets.join('; ')}.` : '';
+			const resetText =
+				resetAt !== undefined
+					? ` It resets at ${formatInstant(resetAt, now)}.`
+					: kind === 'monthlyCap'
+						? ' It resets on the 1st of next month.'
+						: ' SentiOne gave no usable reset time; hourly budgets reset at the top of each hour.';
 			let message: string;
 			let description: string;
 			if (kind === 'monthlyCap') {
-				message = `SentiOne's monthly mentions cap is reached (429): at most ${maximum} mentions a month for this key.${resetText}`;
+				message = `SentiOne's monthly mentions cap is reached (429): at most ${plural(maximum, 'mention')} a month for this key.${resetText}`;
 				description = 'The cap covers every endpoint that returns mentions (search, export, live streams) and resets on the 1st of the month. Ask SentiOne about a higher cap.';
 			} else if (kind === 'concurrent') {
-				message = `Too many open ${GROUP_NAMES[request.group]} connections (429): at most ${maximum} at a time for this key.`;
+				message = `Too many open ${GROUP_NAMES[request.group]} connections (429): at most ${plural(maximum, 'connection')} at a time for this key.`;
 				description = 'Another workflow (or another n8n instance) holds the stream connections of this key open. Close one, or wait and retry.';
 			} else {
-				message = `SentiOne's ${GROUP_NAMES[request.group]} budget is used up (429): at most ${maximum} requests an hour.${resetText}`;
+				message = `SentiOne's ${GROUP_NAMES[request.group]} budget is used up (429): at most ${plural(maximum, 'request')} an hour for this key.${resetText}`;
 				description =
 					request.group === 'search'
 						? 'Recent search and historical search share one budget of 30 requests an hour per API key, across every workflow using the key. Each page of 25 mentions is one request. Lower the limit, use Export for bulk extraction, or set the rate-limit option to wait for the reset.'
-						: `The ${GROUP_NAMES[request.group]} allows ${HOURLY_LIMITS[request.group]} requests an hour per API key.`;
+						: `The ${GROUP_NAMES[request.group]} allows ${plural(HOURLY_LIMITS[request.group], 'request')} an hour per API key, shared by every workflow using it.`;
 			}
 			return apiError(node, request, response, message, description, {
 				rateLimitKind: kind,
@@ -294,6 +327,23 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 	}
 }
 
+/** TLS failures in words: what the user has to type or fix, not the library's text. */
+function tlsProblem(code: string, text: string): string | undefined {
+	if (code === 'EPROTO' || /wrong version number|packet length too long|unknown protocol|http request/i.test(text)) {
+		return 'the server at the Base URL does not speak https (TLS). If it is a plain-http server (a local one), type http:// in front of the Base URL; the node adds https:// only when no scheme is typed';
+	}
+	if (
+		/^(CERT_|ERR_TLS_CERT|UNABLE_TO_VERIFY|SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_GET_ISSUER)/.test(code) ||
+		/certificate|self[- ]signed/i.test(text)
+	) {
+		return `the server's TLS certificate is not trusted (${code || 'certificate error'}): the Base URL may point at the wrong host, or the host presents a self-signed or expired certificate`;
+	}
+	if (/^ERR_SSL_|^ERR_TLS_/.test(code) || /\bssl\b|\btls\b/i.test(text)) {
+		return `the secure connection to the Base URL failed (${code || 'TLS error'}); check that the Base URL is the SentiOne host`;
+	}
+	return undefined;
+}
+
 /** A request that never produced an HTTP answer (connection refused, reset, timeout, TLS). */
 export function mapNetworkError(node: INode, request: RequestInfo, cause: unknown, attempts: number): NodeApiError {
 	const raw = cause as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
@@ -307,7 +357,8 @@ export function mapNetworkError(node: INode, request: RequestInfo, cause: unknow
 		ECONNABORTED: 'the server did not answer in time',
 		EPIPE: 'the connection broke while sending',
 	};
-	const reason = what[code] ?? (text !== '' ? text : 'the request failed before an answer arrived');
+	const tls = tlsProblem(code, text);
+	const reason = tls ?? what[code] ?? (text !== '' ? text : 'the request failed before an answer arrived');
 	const message = `Could not reach SentiOne: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}.`;
 	// the code goes under another key: NodeApiError would replace our message with its generic text
 	// for a known `code` ("The service refused the connection - perhaps it is offline")
@@ -374,7 +425,7 @@ export function credentialProblem(node: INode, error: unknown, itemIndex?: numbe
 /** A stream that ended other than by a normal close: dropped or silent. */
 export function streamInterrupted(
 	node: INode,
-	reason: 'dropped' | 'stalled',
+	reason: 'dropped' | 'stalled' | 'deadline',
 	detail: string,
 	itemIndex?: number,
 ): NodeOperationError {
@@ -382,7 +433,9 @@ export function streamInterrupted(
 		node,
 		reason === 'stalled'
 			? `The SentiOne stream went silent: ${redact(detail)}`
-			: `The SentiOne stream broke off before its end: ${redact(detail)}`,
+			: reason === 'deadline'
+				? `The SentiOne stream took too long: ${redact(detail)}`
+				: `The SentiOne stream broke off before its end: ${redact(detail)}`,
 		{
 			itemIndex,
 			description:
@@ -390,6 +443,45 @@ export function streamInterrupted(
 		},
 	);
 	return attach(error, { streamInterrupted: reason });
+}
+
+/** Origin (scheme, host, port) of a URL, or undefined. */
+function originOf(url: string, base?: string): string | undefined {
+	try {
+		const parsed = base ? new URL(url, base) : new URL(url);
+		return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A 3xx answer. The node follows no redirect (the key goes only to the Base URL's origin), so the
+ * answer is refused and the message says where the server wanted to send the request.
+ */
+export function redirectRefused(
+	node: INode,
+	request: RequestInfo,
+	statusCode: number,
+	location: string | undefined,
+	apiRoot: string | undefined,
+): NodeApiError {
+	const target = location === undefined ? undefined : originOf(location, apiRoot);
+	const own = apiRoot ? originOf(apiRoot) : undefined;
+	let where: string;
+	if (location === undefined || location.trim() === '') where = 'without saying where (no Location header)';
+	else if (target === undefined) where = `to "${redact(quoted(location))}", which is not an http(s) address`;
+	else if (own !== undefined && target === own) where = `to another address on the same host (${target})`;
+	else where = `to another origin, ${target}${own ? ` (the Base URL is ${own})` : ''}`;
+	const message = `SentiOne answered with a redirect (${statusCode}) ${where}; the node does not follow redirects`;
+	const description = `${request.method} ${request.path}. The API key is only ever sent to the origin of the credential's Base URL, so it was not sent anywhere else and the answer was not used.${target && own !== undefined && target !== own ? ` If SentiOne has really moved, and you trust ${target}, change the Base URL to it.` : ' Check the credential\'s Base URL (the SentiOne API answers directly, without redirects).'}`;
+	const error = new NodeApiError(node, { message, httpCode: String(statusCode) } as JsonObject, {
+		message,
+		description,
+		httpCode: String(statusCode),
+		itemIndex: request.itemIndex,
+	});
+	return attach(error, { statusCode });
 }
 
 /** Passes node errors through unchanged and wraps anything else, so nothing raw reaches n8n. */

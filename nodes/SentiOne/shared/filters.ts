@@ -15,8 +15,9 @@ import {
 	SOURCE_TYPES,
 } from './contract';
 import { invalidParameter, readChoice } from './errors';
+import { readText } from './parameters';
 import { checkQuery } from './queryLanguage';
-import { toEpochMs, toIso } from './time';
+import { DATE_FORMS, readDate, showValue, toIso } from './time';
 
 /** Which endpoint the filters go to: the date rules differ (D-18). */
 export type FilterScope = 'recent' | 'historical' | 'live';
@@ -241,16 +242,16 @@ function codeList(
 }
 
 function dateValue(raw: unknown, name: string, ctx: FilterContext): number | undefined {
-	const ms = toEpochMs(raw, ctx.timezone);
-	if (ms !== undefined && Number.isNaN(ms)) {
+	const reading = readDate(raw, ctx.timezone);
+	if ('problem' in reading) {
 		throw invalidParameter(
 			ctx.node,
 			label(name),
-			`"${String(raw)}" is not a date. Expected a date and time such as 2026-11-21T10:00:00 (read in the workflow's time zone) or an ISO 8601 value with Z.`,
+			`"${showValue(raw)}" is not a date: ${reading.problem}. Expected ${DATE_FORMS}.`,
 			ctx.itemIndex,
 		);
 	}
-	return ms;
+	return 'ms' in reading ? reading.ms : undefined;
 }
 
 function range(from: number | undefined, to: number | undefined): IDataObject | undefined {
@@ -370,8 +371,8 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	const content: IDataObject = {};
 	const sentiments = enumList(input.sentiments, SENTIMENTS, 'Sentiments', 'sentiment', ctx);
 	if (sentiments) content[F.sentiment] = sentiments;
-	if (input.query !== undefined && input.query !== null && String(input.query).trim() !== '') {
-		const query = String(input.query).trim();
+	const query = readText(input.query, ctx.node, label('Content Query'), ctx.itemIndex);
+	if (query !== '') {
 		const problem = checkQuery(query);
 		if (problem) throw invalidParameter(ctx.node, label('Content Query'), `${problem}.`, ctx.itemIndex);
 		content[F.query] = query;

@@ -4,12 +4,22 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { PATHS, QUERY_PARAMS } from './contract';
+import { BOUNDS } from './bounds';
+import { endpoint, PATHS, QUERY_PARAMS } from './contract';
 import { SentiOneTransport } from './transport';
 
 interface ProjectPage {
-	data?: Array<{ id: number; name: string }>;
-	cursor?: string | null;
+	data?: unknown;
+	cursor?: unknown;
+}
+
+/** A project entry the picker can show: a positive whole-number id; the name as text (or the id). */
+function entry(value: unknown): { id: number; name: string } | undefined {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+	const { id, name } = value as IDataObject;
+	const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+	if (!Number.isSafeInteger(numeric) || numeric < 1) return undefined;
+	return { id: numeric, name: typeof name === 'string' && name.trim() !== '' ? name.slice(0, 200) : `Project ${numeric}` };
 }
 
 export async function searchProjects(
@@ -21,16 +31,19 @@ export async function searchProjects(
 	const qs: IDataObject = {};
 	if (paginationToken) qs[QUERY_PARAMS.cursor] = paginationToken;
 	const { body } = await transport.request<ProjectPage>({
-		method: 'GET',
+		...endpoint('listProjects'),
 		path: PATHS.projects(),
-		group: 'projects',
-		tier: 'Basic',
 		qs,
-		read: true,
 	});
 	const needle = (filter ?? '').trim().toLowerCase();
-	const results = (body.data ?? [])
+	const projects = (Array.isArray(body.data) ? body.data : []).map(entry).filter((p) => p !== undefined);
+	const results = projects
 		.filter((p) => needle === '' || p.name.toLowerCase().includes(needle) || String(p.id) === needle)
 		.map((p) => ({ name: `${p.name} (${p.id})`, value: String(p.id) }));
-	return { results, paginationToken: body.cursor ?? undefined };
+	const cursor = body.cursor;
+	const next =
+		typeof cursor === 'string' && cursor !== '' && cursor.length <= BOUNDS.maxCursorChars && cursor !== paginationToken
+			? cursor
+			: undefined;
+	return { results, paginationToken: next };
 }

@@ -1,12 +1,20 @@
 /**
  * The one cursor pager for every list of the API (projects, tags, both searches). The cursor goes
- * back in the `cursor` query parameter with the same body; paging stops on a null or absent
+ * back in the `cursor` query parameter with the same body; paging stops on a null, absent or empty
  * cursor, at the caller's limit (only the pages the limit needs are fetched), or on the caller's
- * rate-limit choice. A cursor the server already returned is an error, never a loop.
+ * rate-limit choice.
+ *
+ * Nothing the server sends can make it loop, flood or grow without bound (docs/reliability.md):
+ * a cursor it already returned, or one too long to send back, is an error; entries that are not
+ * objects are skipped and counted; an item it already returned (same key) is dropped and counted;
+ * pages that bring nothing new several times in a row stop paging with an error; and one run holds
+ * at most `maxItems` items. A caller's `keep` check drops (and counts) items that do not match what
+ * was asked, so a limit counts only items that do.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { BOUNDS, idKey, rateLimitWait } from './bounds';
 import { QUERY_PARAMS } from './contract';
 import { asNodeError, errorDetails, formatInstant, unusableAnswer } from './errors';
 import { clock } from './time';
@@ -14,6 +22,9 @@ import type { ApiRequest, SentiOneTransport } from './transport';
 
 /** What to do when the hourly budget runs out part-way. */
 export type RateLimitChoice = 'wait' | 'stop' | 'fail';
+
+/** Most items one run holds unless the caller says otherwise. */
+export const DEFAULT_MAX_ITEMS = 100_000;
 
 export interface PaginateOptions {
 	returnAll: boolean;
@@ -31,6 +42,16 @@ export interface PaginateOptions {
 	 * `nextCursor` says where to continue (a per-run request budget, unlike `maxPages`).
 	 */
 	pageBudget?: number;
+	/** Most items one run may hold; more is an error that names `maxItemsHint`. */
+	maxItems?: number;
+	/** How the user raises `maxItems` (or avoids it), for the error. */
+	maxItemsHint?: string;
+	/** An item's identity, to drop repeats (default: its `id`). Undefined: no repeat detection. */
+	keyOf?: (item: IDataObject) => string | undefined;
+	/** A local check of each item; an item that fails is dropped and counted (not passed on). */
+	keep?: (item: IDataObject) => boolean;
+	/** Stop, without an error, once a page shows that later pages cannot matter (a sort crossing a boundary). */
+	stopAfter?: (page: IDataObject[]) => boolean;
 }
 
 export interface PaginateResult<T> {
@@ -45,14 +66,31 @@ export interface PaginateResult<T> {
 	waitedMs: number;
 	/** Where to continue when paging stopped before the end at a page boundary (page budget, 'stop' choice). */
 	nextCursor?: string;
+	/** Entries of `data` that were not objects (null, numbers, strings, lists): skipped. */
+	skipped: number;
+	/** Items the server returned again (same key): dropped. */
+	repeats: number;
+	/** Items `keep` refused: dropped. */
+	dropped: number;
 }
 
-interface Page<T> {
-	data?: T[];
-	cursor?: string | null;
+interface Page {
+	data?: unknown;
+	cursor?: unknown;
 }
 
 const DEFAULT_MAX_PAGES = 100_000;
+
+const defaultKey = (item: IDataObject): string | undefined => {
+	const id = item.id;
+	if (typeof id === 'string' && id !== '') return id;
+	if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+	return undefined;
+};
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export async function paginate<T = IDataObject>(
 	transport: SentiOneTransport,
@@ -60,16 +98,31 @@ export async function paginate<T = IDataObject>(
 	options: PaginateOptions,
 ): Promise<PaginateResult<T>> {
 	const node = transport.node;
+	const info = {
+		endpoint: request.endpoint,
+		method: request.method,
+		path: request.path,
+		group: request.group,
+		tier: request.tier,
+	};
 	const choice = options.onRateLimit ?? 'fail';
 	const maxWaitMs = choice === 'wait' ? Math.max(0, options.maxWaitMs ?? 0) : 0;
 	const limit = options.returnAll ? Infinity : Math.max(1, Math.floor(options.limit ?? 1));
 	const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+	const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
+	const keyOf = options.keyOf ?? defaultKey;
 	const startRequests = transport.requestsSent;
-	const seen = new Set<string>();
+	const cursorsSeen = new Set<string>();
+	const keysSeen = new Set<string>();
 	const items: T[] = [];
 	let cursor: string | undefined = options.cursor;
 	let pages = 0;
 	let waitedMs = 0;
+	let budgetWaits = 0;
+	let skipped = 0;
+	let repeats = 0;
+	let dropped = 0;
+	let pagesWithoutProgress = 0;
 
 	const result = (complete: boolean, stopped?: PaginateResult<T>['stopped']): PaginateResult<T> => ({
 		items,
@@ -79,12 +132,21 @@ export async function paginate<T = IDataObject>(
 		stopped,
 		waitedMs,
 		nextCursor: complete ? undefined : cursor,
+		skipped,
+		repeats,
+		dropped,
 	});
 
 	const stopNotice = (resetAt: number | undefined) => ({
 		resetAt,
 		message: `Stopped after ${items.length} item${items.length === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'}): the hourly budget is used up${resetAt ? ` until ${formatInstant(resetAt)}` : ''}. The items fetched so far are returned; run again after the reset for the rest.`,
 	});
+
+	const serverFault = (message: string) =>
+		new NodeOperationError(node, message, {
+			itemIndex: request.itemIndex,
+			description: 'This is a fault of the server. Nothing partial is returned. Try again later, or set a Limit.',
+		});
 
 	while (items.length < limit) {
 		if (options.pageBudget !== undefined && pages >= options.pageBudget) return result(false);
@@ -98,11 +160,12 @@ export async function paginate<T = IDataObject>(
 		// Act on the known budget before spending a request on a certain 429.
 		const known = transport.rateLimits[request.group];
 		if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > clock.now()) {
-			const wait = known.resetAt - clock.now() + 1000;
+			const wait = rateLimitWait(known.resetAt, clock.now(), budgetWaits);
 			if (choice === 'stop') return result(false, stopNotice(known.resetAt));
 			if (choice === 'wait' && waitedMs + wait <= maxWaitMs) {
 				await clock.sleep(wait);
 				waitedMs += wait;
+				budgetWaits++;
 			} else {
 				throw new NodeOperationError(
 					node,
@@ -120,9 +183,9 @@ export async function paginate<T = IDataObject>(
 
 		const qs: IDataObject = { ...(request.qs ?? {}) };
 		if (cursor !== undefined) qs[QUERY_PARAMS.cursor] = cursor;
-		let page: Page<T>;
+		let page: Page;
 		try {
-			const response = await transport.request<Page<T>>({
+			const response = await transport.request<Page>({
 				...request,
 				qs,
 				retry: { ...(request.retry ?? {}), maxRateLimitWaitMs: Math.max(0, maxWaitMs - waitedMs) },
@@ -139,38 +202,73 @@ export async function paginate<T = IDataObject>(
 		pages++;
 
 		if (!Array.isArray(page.data)) {
-			throw unusableAnswer(
-				node,
-				{ method: request.method, path: request.path, group: request.group, tier: request.tier },
-				'the page has no "data" list',
-				request.itemIndex,
-			);
+			throw unusableAnswer(node, info, 'the page has no "data" list', request.itemIndex);
 		}
-		const room = limit - items.length;
-		for (let i = 0; i < page.data.length && i < room; i++) items.push(page.data[i]);
+		const entries = page.data as unknown[];
+		const objects: IDataObject[] = [];
+		let fresh = 0;
+		for (const entry of entries) {
+			if (!isObject(entry)) {
+				skipped++;
+				continue;
+			}
+			objects.push(entry);
+			const key = keyOf(entry);
+			if (key !== undefined) {
+				const remembered = idKey(key);
+				if (keysSeen.has(remembered)) {
+					repeats++;
+					continue;
+				}
+				keysSeen.add(remembered);
+			}
+			fresh++;
+			if (items.length >= limit) continue;
+			if (options.keep && !options.keep(entry)) {
+				dropped++;
+				continue;
+			}
+			if (items.length >= maxItems) {
+				throw new NodeOperationError(
+					node,
+					`Stopped at ${maxItems.toLocaleString('en-US')} items, the most one run holds.`,
+					{
+						itemIndex: request.itemIndex,
+						description: `${options.maxItemsHint ?? 'Set a Limit, or narrow the filters.'} Nothing is returned, so a partial result is never taken for the whole.`,
+					},
+				);
+			}
+			items.push(entry as unknown as T);
+		}
+		pagesWithoutProgress = fresh === 0 ? pagesWithoutProgress + 1 : 0;
 
 		const next = page.cursor;
 		if (next === null || next === undefined || next === '') return result(true);
 		if (typeof next !== 'string') {
+			throw unusableAnswer(node, info, 'the page cursor is not a string', request.itemIndex);
+		}
+		if (next.length > BOUNDS.maxCursorChars) {
 			throw unusableAnswer(
 				node,
-				{ method: request.method, path: request.path, group: request.group, tier: request.tier },
-				'the page cursor is not a string',
+				info,
+				`the page cursor is ${next.length.toLocaleString('en-US')} characters long, too long to send back`,
 				request.itemIndex,
 			);
 		}
-		if (seen.has(next) || next === cursor) {
-			throw new NodeOperationError(
-				node,
+		const cursorKey = idKey(next);
+		if (cursorsSeen.has(cursorKey) || next === cursor) {
+			throw serverFault(
 				`SentiOne returned a page cursor it had already returned (after ${pages} pages and ${items.length} items); paging stopped to avoid a loop.`,
-				{
-					itemIndex: request.itemIndex,
-					description: 'This is a fault of the server. Try again later, or set a Limit.',
-				},
 			);
 		}
-		seen.add(next);
+		if (pagesWithoutProgress >= BOUNDS.maxPagesWithoutProgress) {
+			throw serverFault(
+				`SentiOne returned ${pagesWithoutProgress} pages in a row with nothing new (${entries.length === 0 ? 'empty pages' : 'only items it had already returned'}) under ever-new cursors, after ${pages} pages; paging stopped so as not to loop.`,
+			);
+		}
+		cursorsSeen.add(cursorKey);
 		cursor = next;
+		if (options.stopAfter && options.stopAfter(objects)) return result(false);
 	}
 	return result(true);
 }

@@ -5,6 +5,7 @@
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
+import type { NotAnonymizedChoice } from './anonymization';
 import type { AnonymizationLevel } from './contract';
 import { ANONYMIZATION_LEVELS } from './contract';
 import { readChoice } from './errors';
@@ -34,6 +35,28 @@ export const anonymizationOption: INodeProperties = {
 	],
 };
 
+export const notAnonymizedOption: INodeProperties = {
+	displayName: 'If Not Anonymized',
+	name: 'notAnonymized',
+	type: 'options',
+	default: 'fail',
+	description:
+		'What to do when Anonymization is on but SentiOne sends a mention with its author in clear (the API side of anonymization is experimental)',
+	options: [
+		{
+			name: 'Fail',
+			value: 'fail',
+			description: 'Stop with an error; no mention with an author in clear is passed on',
+		},
+		{
+			name: 'Remove Identifying Fields',
+			value: 'remove',
+			description:
+				'Set the author ID, name and avatar (and with All the source channel and parent author) to null and go on; no hash is made',
+		},
+	],
+};
+
 export const streamFormatOption: INodeProperties = {
 	displayName: 'Stream Format',
 	name: 'streamFormat',
@@ -54,4 +77,10 @@ export function readAnonymization(value: unknown, node: INode, itemIndex?: numbe
 
 export function readStreamFormat(value: unknown, node: INode, itemIndex?: number): StreamFormat {
 	return readChoice(value ?? 'sse', STREAM_FORMATS, node, 'Options → Stream Format', itemIndex, 'a stream format');
+}
+
+const NOT_ANONYMIZED: readonly NotAnonymizedChoice[] = ['fail', 'remove'];
+
+export function readNotAnonymized(value: unknown, node: INode, itemIndex?: number): NotAnonymizedChoice {
+	return readChoice(value ?? 'fail', NOT_ANONYMIZED, node, 'Options → If Not Anonymized', itemIndex);
 }

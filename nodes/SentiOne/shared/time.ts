@@ -9,8 +9,18 @@
  */
 import { sleep } from 'n8n-workflow';
 
-const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
-const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+import { BOUNDS, boundedDelay } from './bounds';
+
+/**
+ * ISO 8601 as people and servers write it: a calendar date, optionally a time (minutes, seconds
+ * and a fraction optional), optionally a zone (`Z` or an offset such as +02:00, +0200 or +02).
+ */
+const ISO_DATE =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** The forms every date refusal names. */
+export const DATE_FORMS =
+	'an ISO 8601 date and time such as 2026-11-21T10:00:00 (read in the workflow\'s time zone) or 2026-11-21T10:00:00Z, a Luxon DateTime such as {{ $now.minus(1, \'day\') }}, or epoch milliseconds';
 
 /** Offset (ms) of `zone` at the UTC instant `utcMs`: local = utc + offset. */
 function zoneOffset(utcMs: number, zone: string): number {
@@ -38,45 +48,139 @@ function isValidZone(zone: string): boolean {
 	}
 }
 
-/**
- * Converts a date value to epoch milliseconds. Returns undefined for an empty value and NaN for
- * a value that is not a date.
- */
-export function toEpochMs(value: unknown, timezone = 'UTC'): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (value instanceof Date) return value.getTime();
-	if (typeof value === 'object') {
-		const candidate = value as { toISO?: () => string | null; toMillis?: () => number };
-		if (typeof candidate.toMillis === 'function') return candidate.toMillis();
-		if (typeof candidate.toISO === 'function') return Date.parse(candidate.toISO() ?? '');
-		return NaN;
-	}
-	if (typeof value === 'number') return Number.isFinite(value) ? value : NaN;
-	if (typeof value !== 'string') return NaN;
-	const text = value.trim();
-	if (HAS_ZONE.test(text)) {
-		const parsed = Date.parse(text);
-		return Number.isNaN(parsed) ? NaN : parsed;
-	}
-	const m = WALL_CLOCK.exec(text);
-	if (!m) return NaN;
-	const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '0'] = m;
-	const ms = Number(`0.${frac}`) * 1000;
-	const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.round(ms));
-	if (Number.isNaN(wall)) return NaN;
-	// reject impossible dates such as 2026-02-30 that Date.UTC silently rolls over
-	const check = new Date(wall);
-	if (check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(mo) - 1) return NaN;
-	const zone = isValidZone(timezone) ? timezone : 'UTC';
-	if (zone === 'UTC') return wall;
-	// two passes settle the offset around DST changes
-	let utc = wall - zoneOffset(wall, zone);
-	utc = wall - zoneOffset(utc, zone);
-	return utc;
+function daysInMonth(year: number, month: number): number {
+	return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** What reading a date gave: an instant, nothing (empty), or why it is not a date. */
+export type DateReading = { ms: number } | { empty: true } | { problem: string };
+
+const plausible = (ms: number) => ms >= BOUNDS.earliestPlausibleMs && ms <= BOUNDS.latestPlausibleMs;
+const outOfRange = (ms: number) =>
+	`${Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString().slice(0, 10) : 'it'} is outside the years 1990 to 2100`;
+
+/**
+ * Reads an ISO 8601 string strictly: every part in range (no 2026-02-30, no 25:00), nothing around
+ * it. Without a zone it is wall-clock time in `timezone`; `requireZone` refuses that (server data).
+ */
+function readIsoText(text: string, timezone: string, requireZone: boolean): DateReading {
+	const m = ISO_DATE.exec(text);
+	if (!m) return { problem: 'it is not in ISO 8601 form' };
+	const [, y, mo, d, h, mi, s, frac, zone] = m;
+	const year = Number(y);
+	const month = Number(mo);
+	const day = Number(d);
+	const hour = h === undefined ? 0 : Number(h);
+	const minute = mi === undefined ? 0 : Number(mi);
+	const second = s === undefined ? 0 : Number(s);
+	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+		return { problem: 'that day does not exist' };
+	}
+	if (hour > 23 || minute > 59 || second > 59) return { problem: 'that time of day does not exist' };
+	const fraction = frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000);
+	const wall = Date.UTC(year, month - 1, day, hour, minute, second, fraction);
+	let ms: number;
+	if (zone !== undefined) {
+		let offset = 0;
+		if (zone !== 'Z' && zone !== 'z') {
+			const sign = zone[0] === '-' ? -1 : 1;
+			const digits = zone.slice(1).replace(':', '');
+			const oh = Number(digits.slice(0, 2));
+			const om = digits.length > 2 ? Number(digits.slice(2)) : 0;
+			if (oh > 18 || om > 59) return { problem: 'its UTC offset is impossible' };
+			offset = sign * (oh * 60 + om) * 60_000;
+		}
+		ms = wall - offset;
+	} else if (requireZone) {
+		return { problem: 'it has no time zone (Z or an offset)' };
+	} else {
+		const tz = isValidZone(timezone) ? timezone : 'UTC';
+		// two passes settle the offset around DST changes
+		ms = tz === 'UTC' ? wall : wall - zoneOffset(wall - zoneOffset(wall, tz), tz);
+	}
+	return plausible(ms) ? { ms } : { problem: outOfRange(ms) };
+}
+
+/**
+ * The one date reader for every date input: parameters (a dateTime field is wall-clock text read
+ * in the workflow's time zone), expressions (ISO text with or without a zone, a Date, a Luxon
+ * DateTime, epoch milliseconds) and saved state. Strict: impossible dates, junk around a date,
+ * numbers that are not plausible epoch milliseconds (Unix seconds are named as such), and instants
+ * outside 1990–2100 are refused with the reason.
+ */
+export function readDate(value: unknown, timezone = 'UTC'): DateReading {
+	if (value === undefined || value === null || value === '') return { empty: true };
+	if (value instanceof Date) {
+		const ms = value.getTime();
+		if (Number.isNaN(ms)) return { problem: 'it is an invalid Date' };
+		return plausible(ms) ? { ms } : { problem: outOfRange(ms) };
+	}
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return { problem: 'it is not a finite number' };
+		if (plausible(value)) return { ms: value };
+		if (plausible(value * 1000)) {
+			return {
+				problem: `it looks like Unix seconds (${new Date(value * 1000).toISOString()}), and a number is read as epoch milliseconds`,
+			};
+		}
+		return { problem: 'as epoch milliseconds it is outside the years 1990 to 2100' };
+	}
+	if (typeof value === 'object') {
+		const candidate = value as { isValid?: unknown; toMillis?: () => number; toISO?: () => string | null };
+		if (typeof candidate.toMillis === 'function') {
+			if (candidate.isValid === false) return { problem: 'it is an invalid DateTime' };
+			const ms = candidate.toMillis();
+			if (!Number.isFinite(ms)) return { problem: 'it is an invalid DateTime' };
+			return plausible(ms) ? { ms } : { problem: outOfRange(ms) };
+		}
+		if (Array.isArray(value)) return { problem: 'it is a list' };
+		return { problem: 'it is an object' };
+	}
+	if (typeof value !== 'string') return { problem: `it is a ${typeof value}` };
+	const text = value.trim();
+	if (text === '') return { empty: true };
+	return readIsoText(text, timezone, false);
+}
+
+/** How a refused date value is shown in a message (short, one line). */
+export function showValue(value: unknown): string {
+	let text: string;
+	if (typeof value === 'string') text = value;
+	else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	else {
+		try {
+			text = JSON.stringify(value) ?? String(value);
+		} catch {
+			text = String(value);
+		}
+	}
+	text = text.replace(/\s+/g, ' ').trim();
+	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/**
+ * An instant the server sent (collectedAt, publishedAt, a heartbeat date, a reset in a message):
+ * ISO 8601 with a zone, plausible; undefined for anything else.
+ */
+export function readServerInstant(value: unknown): number | undefined {
+	if (typeof value !== 'string' || value.length > 64) return undefined;
+	const reading = readIsoText(value.trim(), 'UTC', true);
+	return 'ms' in reading ? reading.ms : undefined;
+}
+
+/**
+ * Converts a date value to epoch milliseconds: undefined for an empty value, NaN for a value that
+ * is not a date (readDate says why).
+ */
+export function toEpochMs(value: unknown, timezone = 'UTC'): number | undefined {
+	const reading = readDate(value, timezone);
+	if ('empty' in reading) return undefined;
+	return 'ms' in reading ? reading.ms : NaN;
+}
+
+/** UTC ISO 8601 with milliseconds; a value no Date can hold reads "an invalid instant" instead of throwing. */
 export function toIso(epochMs: number): string {
-	return new Date(epochMs).toISOString();
+	return Number.isFinite(epochMs) && Math.abs(epochMs) <= 8.64e15 ? new Date(epochMs).toISOString() : 'an invalid instant';
 }
 
 /** What the node reads the time from and waits with (date rules, rate-limit resets). */
@@ -89,7 +193,7 @@ export interface Clock {
 
 const realClock: Clock = {
 	now: () => Date.now(),
-	sleep: async (ms: number, signal?: AbortSignal) => await sleep(ms, signal),
+	sleep: async (ms: number, signal?: AbortSignal) => await sleep(boundedDelay(ms), signal),
 };
 
 /**

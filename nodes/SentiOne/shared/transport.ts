@@ -3,9 +3,13 @@
  * searches goes through `SentiOneTransport`, which
  * - sends through `httpRequestWithAuthentication` (the credential adds the key, the JSON content
  *   type and the API root),
- * - reads every body as a stream with a size cap and a stall guard, so a hostile or broken server
- *   can neither exhaust memory nor hang the node,
- * - parses the rate-limit headers of every answer into one typed value,
+ * - never follows a redirect: the key goes only to the origin of the Base URL, and a 3xx is an
+ *   error that names where the server wanted to send it,
+ * - reads every body as a stream with a size cap, a stall guard and a total deadline (streams:
+ *   liveness counted in complete events, not bytes), so a hostile or broken server can neither
+ *   exhaust memory nor hang the node,
+ * - parses the rate-limit headers of every answer into one typed value, implausible values counting
+ *   as unknown (bounds.ts),
  * - waits for an hourly rate-limit reset when the caller allows it, and retries 502/503/504 and
  *   broken connections for reads only (a create is never repeated),
  * - maps every failure through the one error mapper (errors.ts).
@@ -23,8 +27,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { EndpointGroup, Tier } from './contract';
-import { CREDENTIAL_TYPE, JSON_MEDIA_TYPE, RATE_LIMIT_HEADERS, STREAM_ACCEPT } from './contract';
+import { BOUNDS, plausibleReset, rateLimitWait } from './bounds';
+import type { EndpointGroup, EndpointName, Tier } from './contract';
+import { CREDENTIAL_TYPE, JSON_MEDIA_TYPE, RATE_LIMIT_HEADERS, resolveApiRoot, STREAM_ACCEPT } from './contract';
 import type { RateLimitState, RequestInfo } from './errors';
 import {
 	credentialProblem,
@@ -32,6 +37,7 @@ import {
 	errorDetails,
 	mapHttpError,
 	mapNetworkError,
+	redirectRefused,
 	streamInterrupted,
 	unusableAnswer,
 } from './errors';
@@ -64,15 +70,20 @@ export interface TransportOptions {
 	idleTimeoutMs?: number;
 	/** Largest JSON answer accepted. */
 	maxBodyBytes?: number;
+	/** Longest one JSON answer may take, headers to last byte, however it trickles in. */
+	deadlineMs?: number;
 }
 
 const DEFAULTS = {
 	timeoutMs: 60_000,
 	idleTimeoutMs: 60_000,
 	maxBodyBytes: 32 * 1024 * 1024,
+	deadlineMs: BOUNDS.requestDeadlineMs,
 };
 
 export interface ApiRequest {
+	/** which endpoint of the contract's table (for errors that name the operation) */
+	endpoint?: EndpointName;
 	method: IHttpRequestMethods;
 	path: string;
 	group: EndpointGroup;
@@ -99,6 +110,7 @@ export interface ApiResult<T> {
 }
 
 export interface StreamRequest {
+	endpoint?: EndpointName;
 	path: string;
 	group: EndpointGroup;
 	tier: Tier;
@@ -108,8 +120,10 @@ export interface StreamRequest {
 	itemIndex?: number;
 	/** Aborts the connection (honoured where n8n does not impose its own cancel signal). */
 	signal?: AbortSignal;
-	/** Silence after which the connection is judged dead. */
+	/** Time without a complete event (heartbeats count, bytes alone do not) after which the connection is judged dead. */
 	idleTimeoutMs?: number;
+	/** Longest the whole stream may stay open (an export); none for a live stream. */
+	deadlineMs?: number;
 	maxEventBytes?: number;
 }
 
@@ -130,17 +144,47 @@ interface Chunked {
 
 class StallError extends Error {}
 
+class DeadlineError extends Error {}
+
+/** When a body last made progress: bytes arriving, or (streams) a complete event. */
+interface Liveness {
+	at: number;
+}
+
+interface Guard {
+	/** silence allowed (real time) */
+	idleMs: number;
+	/** absolute deadline (Date.now() ms); none when undefined */
+	deadlineAt?: number;
+	/** 'bytes': any chunk counts as progress; 'events': only the caller's `liveness.at` updates do */
+	progress: 'bytes' | 'events';
+	liveness: Liveness;
+}
+
 /**
- * Yields the chunks of a body, but fails with StallError when nothing arrives for `idleMs` while
- * the caller waits. Uses one cancellable sleep at a time (no timers are left behind) and a fresh
- * promise per wait (no handlers pile up on a long stream).
+ * Yields the chunks of a body, but fails with StallError when no progress was made for `idleMs`
+ * while the caller waits for the next chunk, and with DeadlineError once the deadline passes.
+ * Progress is a chunk arriving, or, for streams, a complete event the caller reports (so a server
+ * dripping bytes, an endless line or comments alone cannot keep a stream alive). Uses one
+ * cancellable sleep at a time (no timers are left behind) and a fresh promise per wait.
  */
-async function* guardedChunks(body: Chunked, idleMs: number): AsyncGenerator<Uint8Array | string> {
+async function* guardedChunks(body: Chunked, guard: Guard): AsyncGenerator<Uint8Array | string> {
 	const iterator = body[Symbol.asyncIterator]();
 	const watchdog = new AbortController();
-	let waitingSince = 0;
 	let failWait: ((error: Error) => void) | undefined;
-	const step = Math.max(10, Math.min(1000, Math.floor(idleMs / 4)));
+	const step = Math.max(10, Math.min(1000, Math.floor(guard.idleMs / 4)));
+	const verdict = (): Error | undefined => {
+		const now = Date.now();
+		if (guard.deadlineAt !== undefined && now >= guard.deadlineAt) return new DeadlineError('deadline');
+		if (now - guard.liveness.at >= guard.idleMs) {
+			return new StallError(
+				guard.progress === 'events'
+					? `no complete event for ${Math.round(guard.idleMs / 1000)} s`
+					: `no data for ${Math.round(guard.idleMs / 1000)} s`,
+			);
+		}
+		return undefined;
+	};
 	const watch = async () => {
 		while (!watchdog.signal.aborted) {
 			try {
@@ -149,28 +193,31 @@ async function* guardedChunks(body: Chunked, idleMs: number): AsyncGenerator<Uin
 				return;
 			}
 			if (watchdog.signal.aborted) return;
-			if (failWait && waitingSince > 0 && Date.now() - waitingSince >= idleMs) {
-				failWait(new StallError(`no data for ${Math.round(idleMs / 1000)} s`));
-			}
+			const problem = failWait ? verdict() : undefined;
+			if (problem && failWait) failWait(problem);
 		}
 	};
 	void watch();
 	try {
 		for (;;) {
-			waitingSince = Date.now();
 			const next = await new Promise<IteratorResult<Uint8Array | string>>((resolve, reject) => {
 				failWait = reject;
 				iterator.next().then(resolve, reject);
 			});
 			failWait = undefined;
-			waitingSince = 0;
 			if (next.done) return;
+			if (guard.progress === 'bytes') guard.liveness.at = Date.now();
+			if (guard.deadlineAt !== undefined && Date.now() >= guard.deadlineAt) throw new DeadlineError('deadline');
 			yield next.value;
 		}
 	} finally {
 		failWait = undefined;
 		watchdog.abort();
 	}
+}
+
+function minutesText(ms: number): string {
+	return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
 function formatBytes(bytes: number): string {
@@ -189,18 +236,35 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/** Parses the three rate-limit headers; undefined when the answer carried none. */
-export function readRateLimit(headers: IDataObject | undefined, group: EndpointGroup): RateLimitState | undefined {
+/** The largest request count a budget header may state before it counts as unknown. */
+const MAX_BUDGET = 10_000_000;
+
+/**
+ * Parses the three rate-limit headers; undefined when the answer carried none. Every value is
+ * bounded (bounds.ts): a limit or remaining count that is not a plain whole number in 0–10,000,000
+ * counts as unknown (a negative remaining as 0), and an implausible reset as unknown.
+ */
+export function readRateLimit(
+	headers: IDataObject | undefined,
+	group: EndpointGroup,
+	now = clock.now(),
+): RateLimitState | undefined {
 	const int = (name: string) => {
 		const raw = headerValue(headers, name);
-		if (raw === undefined || !/^\s*-?\d+\s*$/.test(raw)) return undefined;
-		return Number(raw);
+		if (raw === undefined || raw.length > 20 || !/^\s*-?\d+\s*$/.test(raw)) return undefined;
+		const n = Number(raw);
+		return Number.isSafeInteger(n) ? n : undefined;
 	};
-	const limit = int(RATE_LIMIT_HEADERS.limit);
-	const remaining = int(RATE_LIMIT_HEADERS.remaining);
-	const reset = int(RATE_LIMIT_HEADERS.reset);
-	if (limit === undefined && remaining === undefined && reset === undefined) return undefined;
-	return { group, limit, remaining, resetAt: reset === undefined ? undefined : reset * 1000 };
+	const rawLimit = int(RATE_LIMIT_HEADERS.limit);
+	const rawRemaining = int(RATE_LIMIT_HEADERS.remaining);
+	const rawReset = int(RATE_LIMIT_HEADERS.reset);
+	if (rawLimit === undefined && rawRemaining === undefined && rawReset === undefined) return undefined;
+	const limit = rawLimit !== undefined && rawLimit >= 1 && rawLimit <= MAX_BUDGET ? rawLimit : undefined;
+	const remaining =
+		rawRemaining === undefined || rawRemaining > MAX_BUDGET
+			? undefined
+			: Math.max(0, limit !== undefined ? Math.min(rawRemaining, limit) : rawRemaining);
+	return { group, limit, remaining, resetAt: plausibleReset(rawReset, now) };
 }
 
 function isCancelled(error: unknown): boolean {
@@ -260,6 +324,9 @@ export class SentiOneTransport {
 	 * hands back does not close a connection that is waiting for data. So the helper is called
 	 * on a context whose cancel signal is the combined one — that is what lets a stall, the size
 	 * cap or `close()` really release the socket.
+	 *
+	 * Redirects are never followed (the credential's `authenticate` forbids them too): a 3xx comes
+	 * back as an answer and is refused, so the key never reaches another origin.
 	 */
 	private async send(
 		method: IHttpRequestMethods,
@@ -283,6 +350,9 @@ export class SentiOneTransport {
 			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			maxRedirects: 0,
+			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: this.options.timeoutMs ?? DEFAULTS.timeoutMs,
 			abortSignal: combined,
 		};
@@ -300,28 +370,36 @@ export class SentiOneTransport {
 	}
 
 	/**
-	 * Reads a whole (non-stream) body within the size cap and the stall guard. A broken or silent
-	 * connection is reported as `broken` so the caller can retry a read.
+	 * Reads a whole (non-stream) body within the size cap, the stall guard and the deadline. A
+	 * broken or silent connection is reported as `broken` so the caller can retry a read; a body
+	 * still trickling in at the deadline is an unusable answer (a retry would only repeat it).
 	 */
 	private async readBody(
 		stream: unknown,
 		request: RequestInfo,
 		abort: () => void,
+		deadlineAt: number,
+		maxBytes = this.options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
 	): Promise<{ text: string } | { broken: string }> {
 		if (typeof stream === 'string') return { text: stream };
 		if (stream === undefined || stream === null) return { text: '' };
 		if (!(Symbol.asyncIterator in (stream as object))) return { text: JSON.stringify(stream) };
 		const body = stream as Chunked;
-		const max = this.options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 		const chunks: Uint8Array[] = [];
 		let size = 0;
 		let problem: string | undefined;
+		const guard: Guard = {
+			idleMs: this.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+			deadlineAt,
+			progress: 'bytes',
+			liveness: { at: Date.now() },
+		};
 		try {
-			for await (const chunk of guardedChunks(body, this.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs)) {
+			for await (const chunk of guardedChunks(body, guard)) {
 				const bytes = toBytes(chunk);
 				size += bytes.length;
-				if (size > max) {
-					problem = 'too large';
+				if (size > maxBytes) {
+					problem = `the answer is larger than ${formatBytes(maxBytes)}, far beyond any documented response`;
 					break;
 				}
 				chunks.push(bytes);
@@ -329,6 +407,13 @@ export class SentiOneTransport {
 		} catch (error) {
 			abort();
 			body.destroy?.();
+			if (error instanceof DeadlineError) {
+				throw unusableAnswer(
+					this.node,
+					request,
+					`the answer was still arriving after ${minutesText(this.options.deadlineMs ?? DEFAULTS.deadlineMs)} (${formatBytes(size)} received), far longer than one answer takes`,
+				);
+			}
 			return {
 				broken:
 					error instanceof StallError
@@ -339,17 +424,27 @@ export class SentiOneTransport {
 		if (problem) {
 			abort();
 			body.destroy?.();
-			throw unusableAnswer(
-				this.node,
-				request,
-				`the answer is larger than ${formatBytes(max)}, far beyond any documented response`,
-			);
+			throw unusableAnswer(this.node, request, problem);
 		}
 		return { text: Buffer.concat(chunks, size).toString('utf8') };
 	}
 
-	private info(req: { method: string; path: string; group: EndpointGroup; tier: Tier; itemIndex?: number }): RequestInfo {
-		return { method: req.method, path: req.path, group: req.group, tier: req.tier, itemIndex: req.itemIndex };
+	private info(req: {
+		endpoint?: EndpointName;
+		method: string;
+		path: string;
+		group: EndpointGroup;
+		tier: Tier;
+		itemIndex?: number;
+	}): RequestInfo {
+		return {
+			endpoint: req.endpoint,
+			method: req.method,
+			path: req.path,
+			group: req.group,
+			tier: req.tier,
+			itemIndex: req.itemIndex,
+		};
 	}
 
 	private remember(rateLimit: RateLimitState | undefined) {
@@ -368,12 +463,36 @@ export class SentiOneTransport {
 		return mapNetworkError(this.node, request, cause, attempts);
 	}
 
+	/** A 3xx: read a little of the body (to free the socket) and refuse it, naming the target. */
+	private async refuseRedirect(
+		raw: IN8nHttpFullResponse,
+		request: RequestInfo,
+		abort: () => void,
+	): Promise<never> {
+		const headers = raw.headers as IDataObject;
+		await this.readBody(raw.body, request, abort, Date.now() + 5_000, 64 * 1024).catch(() => undefined);
+		abort();
+		throw redirectRefused(this.node, request, Number(raw.statusCode), headerValue(headers, 'location'), await this.apiRoot());
+	}
+
+	/** The API root requests go to (from the credential's Base URL), for messages; undefined if unknown. */
+	private async apiRoot(): Promise<string | undefined> {
+		try {
+			const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE);
+			const resolved = resolveApiRoot(credentials.baseUrl);
+			return 'root' in resolved ? resolved.root : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
 	/** One API call with the retry policy; resolves with the parsed JSON body. */
 	async request<T = IDataObject>(req: ApiRequest): Promise<ApiResult<T>> {
 		const policy: RetryPolicy = { ...DEFAULT_RETRY, ...this.options.retry, ...req.retry };
 		const request = this.info(req);
 		let attempts = 0;
 		let waitedMs = 0;
+		let rateLimitWaits = 0;
 		let transientFailures = 0;
 		const backoff = async () => {
 			const delay = policy.transientBackoffMs * 2 ** transientFailures;
@@ -382,6 +501,7 @@ export class SentiOneTransport {
 		};
 		for (;;) {
 			attempts++;
+			const deadlineAt = Date.now() + (this.options.deadlineMs ?? DEFAULTS.deadlineMs);
 			let raw: IN8nHttpFullResponse;
 			let abort: () => void;
 			try {
@@ -401,10 +521,11 @@ export class SentiOneTransport {
 			}
 			const statusCode = Number(raw.statusCode);
 			const headers = raw.headers as IDataObject;
+			if (statusCode >= 300 && statusCode < 400) await this.refuseRedirect(raw, request, abort);
 			const rateLimit = readRateLimit(headers, req.group);
 			this.remember(rateLimit);
 			const contentType = headerValue(headers, 'content-type');
-			const read = await this.readBody(raw.body, request, abort);
+			const read = await this.readBody(raw.body, request, abort, deadlineAt);
 			if ('broken' in read) {
 				if (req.read && transientFailures < policy.transientRetries) {
 					await backoff();
@@ -448,11 +569,13 @@ export class SentiOneTransport {
 				rateLimit,
 			});
 			const details = errorDetails(error);
-			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && details.resetAt !== undefined) {
-				const wait = Math.max(0, details.resetAt - clock.now()) + 1000;
+			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && policy.maxRateLimitWaitMs > 0) {
+				// bounded whatever the server says: a reset far ahead, in the past, or missing (bounds.ts)
+				const wait = rateLimitWait(details.resetAt, clock.now(), rateLimitWaits);
 				if (waitedMs + wait <= policy.maxRateLimitWaitMs) {
 					await clock.sleep(wait, req.signal);
 					waitedMs += wait;
+					rateLimitWaits++;
 					continue;
 				}
 			}
@@ -478,6 +601,7 @@ export class SentiOneTransport {
 		if (req.signal?.aborted) connection.abort();
 		else req.signal?.addEventListener('abort', forward, { once: true });
 		const release = () => req.signal?.removeEventListener('abort', forward);
+		const openedAt = Date.now();
 		let raw: IN8nHttpFullResponse;
 		try {
 			({ raw } = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], connection.signal));
@@ -487,12 +611,18 @@ export class SentiOneTransport {
 		}
 		const statusCode = Number(raw.statusCode);
 		const headers = raw.headers as IDataObject;
+		const shortRead = async () =>
+			await this.readBody(raw.body, request, () => connection.abort(), Date.now() + 30_000);
+		if (statusCode >= 300 && statusCode < 400) {
+			release();
+			await this.refuseRedirect(raw, request, () => connection.abort());
+		}
 		const rateLimit = readRateLimit(headers, req.group);
 		this.remember(rateLimit);
 		const contentType = headerValue(headers, 'content-type');
 		if (statusCode < 200 || statusCode >= 300) {
 			release();
-			const read = await this.readBody(raw.body, request, () => connection.abort());
+			const read = await shortRead();
 			const text = 'text' in read ? read.text : '';
 			let body: unknown = text;
 			try {
@@ -505,7 +635,7 @@ export class SentiOneTransport {
 		if (contentType !== undefined && streamFormatFromContentType(contentType) === undefined) {
 			// a proxy page or a plain document where the stream should be: never an empty stream
 			release();
-			const read = await this.readBody(raw.body, request, () => connection.abort());
+			const read = await shortRead();
 			throw unusableAnswer(
 				this.node,
 				request,
@@ -517,6 +647,12 @@ export class SentiOneTransport {
 		const source = raw.body as Chunked;
 		const node = this.node;
 		const idle = req.idleTimeoutMs ?? this.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+		const guard: Guard = {
+			idleMs: idle,
+			deadlineAt: req.deadlineMs === undefined ? undefined : openedAt + req.deadlineMs,
+			progress: 'events',
+			liveness: { at: Date.now() },
+		};
 		let closed = false;
 		const close = () => {
 			if (closed) return;
@@ -529,11 +665,23 @@ export class SentiOneTransport {
 			let ended = false;
 			try {
 				try {
-					for await (const chunk of guardedChunks(source, idle)) {
-						for (const item of reader.push(chunk)) yield item;
+					for await (const chunk of guardedChunks(source, guard)) {
+						for (const item of reader.push(chunk)) {
+							// liveness is complete, readable events (heartbeats included), never bytes alone
+							if (item.type !== 'malformed') guard.liveness.at = Date.now();
+							yield item;
+						}
 					}
 				} catch (error) {
 					if (closed) return;
+					if (error instanceof DeadlineError) {
+						throw streamInterrupted(
+							node,
+							'deadline',
+							`the stream was still open after ${minutesText(req.deadlineMs ?? 0)}, the longest allowed`,
+							req.itemIndex,
+						);
+					}
 					throw error instanceof StallError
 						? streamInterrupted(node, 'stalled', error.message, req.itemIndex)
 						: streamInterrupted(

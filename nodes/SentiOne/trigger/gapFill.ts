@@ -6,12 +6,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SortType } from '../shared/contract';
-import { FILTER_FIELDS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
+import { endpoint, FILTER_FIELDS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
 import { paginate } from '../shared/pager';
-import { toIso } from '../shared/time';
-import type { SentiOneTransport } from '../shared/transport';
+import { readServerInstant, toIso } from '../shared/time';
+import type { ApiRequest, SentiOneTransport } from '../shared/transport';
+import { FilterVerifier } from '../shared/verify';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
+const DESCENDING: SortType = 'CollectedAtDescending';
 
 export interface CollectedRange {
 	/** epoch ms, inclusive */
@@ -40,6 +42,12 @@ export interface GapSearchResult {
 	budgetStopped: boolean;
 }
 
+/**
+ * The mentions collected in `range`: by SentiOne's collectedAt filter (ascending), or, when the
+ * server is seen not to honour it (it returns mentions collected before the range), by the
+ * confirmed newest-first order down to the range's start. Every mention outside the range or not
+ * matching the filters is dropped here, whatever the server returned.
+ */
 export async function searchCollected(search: GapSearch): Promise<GapSearchResult> {
 	const filters: IDataObject = {
 		...search.filters,
@@ -48,23 +56,60 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 			[FILTER_FIELDS.to]: toIso(search.range.to),
 		},
 	};
-	const result = await paginate<IDataObject>(
+	const verifier = new FilterVerifier(filters);
+	const request = (body: IDataObject): ApiRequest => ({
+		...endpoint('recentSearch'),
+		path: PATHS.recentSearch(search.projectId),
+		body,
+		retry: { maxRateLimitWaitMs: 0 },
+		signal: search.signal,
+	});
+	const budget = Math.max(1, search.maxRequests);
+	let before = false;
+	const ascending = await paginate<IDataObject>(
 		search.transport,
+		request({ [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: ASCENDING }),
 		{
-			method: 'POST',
-			path: PATHS.recentSearch(search.projectId),
-			group: 'search',
-			tier: 'Basic',
-			body: { [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: ASCENDING },
-			read: true,
-			retry: { maxRateLimitWaitMs: 0 },
-			signal: search.signal,
+			returnAll: true,
+			onRateLimit: 'stop',
+			pageBudget: budget,
+			keep: (mention) => {
+				const at = readServerInstant(mention.collectedAt);
+				if (at !== undefined && at < search.range.from) before = true;
+				return verifier.keep(mention);
+			},
+			stopAfter: () => before,
 		},
-		{ returnAll: true, onRateLimit: 'stop', pageBudget: Math.max(1, search.maxRequests) },
 	);
+	let result = ascending;
+	let requests = ascending.requests;
+	if (before && ascending.pages < budget && ascending.stopped === undefined) {
+		let crossed = false;
+		result = await paginate<IDataObject>(
+			search.transport,
+			request({ [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING }),
+			{
+				returnAll: true,
+				onRateLimit: 'stop',
+				pageBudget: budget - ascending.pages,
+				keep: verifier.keep,
+				stopAfter: (page) => {
+					crossed = page.some((m) => {
+						const at = readServerInstant(m.collectedAt);
+						return at !== undefined && at < search.range.from;
+					});
+					return crossed;
+				},
+			},
+		);
+		requests += result.requests;
+		result = { ...result, complete: result.complete || crossed, items: result.items.slice().reverse() };
+	} else if (before) {
+		result = { ...ascending, items: ascending.items, complete: false };
+	}
 	return {
 		mentions: result.items,
-		requests: result.requests,
+		requests,
 		complete: result.complete,
 		budgetStopped: result.stopped !== undefined,
 		budgetResetAt: result.stopped?.resetAt,

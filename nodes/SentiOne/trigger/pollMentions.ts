@@ -5,28 +5,39 @@
  *   or written.
  * - First active poll: notes the newest matching mention (one request) and passes nothing on, or,
  *   with Backfill, starts the watermark N hours back and continues as a normal poll.
- * - Every other poll: searches by collection time ascending from the watermark minus the
- *   late-mention window, at most "Max Requests per Poll" pages, passes on each mention it has not
- *   passed on before (oldest first), and moves the watermark only over mentions in hand. A backlog
- *   bigger than one poll leaves a round open (its cursor) for the next poll.
+ * - Every other poll finds the mentions collected since the watermark, at most "Max Requests per
+ *   Poll" pages, passes on each it has not passed on before (oldest first) and moves the watermark
+ *   only over mentions in hand. A backlog bigger than one poll leaves a round open (its cursor).
+ *   Two ways to find them (the contract module's UNCONFIRMED.collectedAtFilter):
+ *   - SentiOne's `filters.collectedAt` (the announced filter, D-14), sorted by collection time
+ *     ascending, from the watermark minus as much of the late-mention window as fits in the pages
+ *     the check needs anyway;
+ *   - once SentiOne is seen not to honour that filter (it returns older mentions, or refuses the
+ *     filter's shape), the confirmed `CollectedAtDescending` sort alone: newest first, down to the
+ *     watermark. Said once; kept from then on.
+ *   Whatever the server returns, a mention older than the scan, below the floor, already passed on,
+ *   without an id, or not matching the filters is never passed on.
  * - A 429 keeps the watermark: what was fetched before it is passed on, the rest waits for the next
  *   poll after the reset; the error says when that is (once per hourly window).
+ * - Notices (a filter SentiOne did not apply, a repaired state …) are reported once, as an error of
+ *   a check that has nothing to pass on, so no mention is held back for them.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { SortType, Tier } from '../shared/contract';
-import { FILTER_FIELDS, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
+import type { EndpointName, SortType } from '../shared/contract';
+import { endpoint, FILTER_FIELDS, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { PaginateResult } from '../shared/pager';
 import { paginate } from '../shared/pager';
-import { clock, toIso } from '../shared/time';
+import { clock, readServerInstant, toIso } from '../shared/time';
 import type { ApiRequest } from '../shared/transport';
 import { SentiOneTransport } from '../shared/transport';
+import { FilterVerifier, verificationNotice } from '../shared/verify';
 import { attempt } from './attempt';
-import { idAndCollectedAt, mentionJson } from './output';
-import type { Collected, PollBudget, PollState } from './pollState';
-import { admit, loadState, newState, prune, saveState, scanFrom } from './pollState';
+import { asItems, idAndCollectedAt, mentionJson } from './output';
+import type { Collected, PollBudget, PollState, ScanMode } from './pollState';
+import { addNotice, admit, loadState, newState, prune, rereadAllowance, saveState, scanFrom } from './pollState';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 
@@ -36,17 +47,9 @@ const DESCENDING: SortType = 'CollectedAtDescending';
 const MS_PER_PAGE_OF_BUDGET = 30_000;
 
 function searchRequest(settings: PollSettings, body: IDataObject): ApiRequest {
-	const historical = settings.source === 'historical';
-	const tier: Tier = historical ? 'Enterprise' : 'Basic';
-	return {
-		method: 'POST',
-		path: historical ? PATHS.historicalSearch(settings.projectId) : PATHS.recentSearch(settings.projectId),
-		group: 'search',
-		tier,
-		body,
-		read: true,
-		retry: { maxRateLimitWaitMs: 0 },
-	};
+	const name: EndpointName = settings.source === 'historical' ? 'historicalSearch' : 'recentSearch';
+	const path = settings.source === 'historical' ? PATHS.historicalSearch : PATHS.recentSearch;
+	return { ...endpoint(name), path: path(settings.projectId), body, retry: { maxRateLimitWaitMs: 0 } };
 }
 
 function searchBody(filters: IDataObject, collectedFrom: number | undefined, sort: SortType): IDataObject {
@@ -57,18 +60,16 @@ function searchBody(filters: IDataObject, collectedFrom: number | undefined, sor
 	return { [SEARCH_REQUEST_FIELDS.filters]: withRange, [SEARCH_REQUEST_FIELDS.sortType]: sort };
 }
 
-function roundKey(settings: PollSettings): string {
-	return JSON.stringify({ source: settings.source, filters: settings.filters });
+/**
+ * The collectedAt sent for a scan that starts at `from`: a whole second earlier, so a server that
+ * reads `from` as exclusive, or compares whole seconds, still returns the mentions at `from`.
+ */
+function requestedFrom(from: number): number {
+	return Math.floor(from / 1000) * 1000 - 1000;
 }
 
-function toItems(ctx: IPollFunctions, mentions: IDataObject[], simplify: boolean): INodeExecutionData[][] | null {
-	if (mentions.length === 0) return null;
-	return [ctx.helpers.returnJsonArray(mentions.map((m) => mentionJson(m, simplify)))];
-}
-
-function collected(mention: IDataObject, fallbackAt: number): Collected | undefined {
-	const { id, collectedAt } = idAndCollectedAt(mention);
-	return id === undefined ? undefined : { id, collectedAt: collectedAt ?? fallbackAt };
+function roundKey(settings: PollSettings, mode: ScanMode): string {
+	return JSON.stringify({ source: settings.source, filters: settings.filters, mode });
 }
 
 function budgetError(ctx: IPollFunctions, budget: PollBudget, requestSent: boolean): NodeApiError {
@@ -91,30 +92,50 @@ function rememberBudget(transport: SentiOneTransport, previous: PollBudget | und
 	return budget;
 }
 
-/** "Fetch test event": the latest matching mentions, one request, state untouched. */
-async function sample(ctx: IPollFunctions, transport: SentiOneTransport, settings: PollSettings) {
-	const result = await paginate<IDataObject>(
-		transport,
-		searchRequest(settings, searchBody(settings.filters, undefined, DESCENDING)),
-		{ returnAll: true, pageBudget: 1, onRateLimit: 'fail' },
-	);
-	return toItems(ctx, result.items.slice().reverse(), settings.simplify);
+/** The mentions in hand, with the id and collectedAt the state needs; those without an id are counted. */
+function collect(mentions: IDataObject[], fallbackAt: number): { collected: Collected[]; keptAt: number[]; noId: number } {
+	const collected: Collected[] = [];
+	const keptAt: number[] = [];
+	let noId = 0;
+	mentions.forEach((mention, index) => {
+		const { id, collectedAt } = idAndCollectedAt(mention);
+		if (id === undefined) {
+			noId++;
+			return;
+		}
+		collected.push({ id, collectedAt: collectedAt ?? fallbackAt });
+		keptAt.push(index);
+	});
+	return { collected, keptAt, noId };
 }
 
-/** First activation with "Start From: Now": note the newest matching mention, pass nothing on. */
-async function seed(transport: SentiOneTransport, settings: PollSettings): Promise<PollState> {
+/** "Fetch test event": the latest matching mentions, one request, state untouched. */
+async function sample(ctx: IPollFunctions, transport: SentiOneTransport, settings: PollSettings) {
+	const verifier = new FilterVerifier(settings.filters);
+	const result = await paginate<IDataObject>(
+		transport,
+		searchRequest(settings, searchBody(settings.filters, undefined, DESCENDING)),
+		{ returnAll: true, pageBudget: 1, onRateLimit: 'fail', keep: verifier.keep },
+	);
+	const rows = result.items.slice().reverse().map((m) => mentionJson(m, settings.simplify));
+	return rows.length > 0 ? [asItems(rows)] : null;
+}
+
+/** "Start From: Now" (or a state that could not be read): note the newest matching mention, pass nothing on. */
+async function seed(transport: SentiOneTransport, settings: PollSettings, now: number): Promise<PollState> {
 	const result = await paginate<IDataObject>(
 		transport,
 		searchRequest(settings, searchBody(settings.filters, undefined, DESCENDING)),
 		{ returnAll: true, pageBudget: 1, onRateLimit: 'fail' },
 	);
-	const now = clock.now();
-	const noted = result.items.map((m) => collected(m, now)).filter((m): m is Collected => m !== undefined);
-	if (noted.length === 0) return newState(settings.projectId, null);
 	const state = newState(settings.projectId, null);
-	admit(state, noted);
-	// More matching mentions exist below the page: never scan down to them (they are old).
-	if (!result.complete) state.floor = Math.min(...noted.map((m) => m.collectedAt));
+	const { collected } = collect(result.items, now);
+	if (collected.length > 0) {
+		// oldest first, so the watermark ends at the newest
+		admit(state, collected.slice().reverse(), now);
+		// More matching mentions exist below the page: never scan down to them (they are old).
+		if (!result.complete) state.floor = Math.min(...state.seen.map(([, at]) => at));
+	}
 	prune(state, settings.lateWindowMs);
 	state.budget = rememberBudget(transport, undefined);
 	return state;
@@ -127,6 +148,36 @@ function pagesThisPoll(ctx: IPollFunctions, settings: PollSettings): number {
 	return Math.max(1, Math.min(settings.maxRequestsPerPoll, Math.floor(budgetMs / MS_PER_PAGE_OF_BUDGET)));
 }
 
+/** Reports the pending notices (once), as an error: nothing was held back for them. */
+function noticeError(ctx: IPollFunctions, notices: string[]): NodeOperationError {
+	const [first, ...rest] = notices;
+	return new NodeOperationError(ctx.getNode(), first, {
+		description: `${rest.length > 0 ? `${rest.join(' ')} ` : ''}This is reported once; the trigger goes on. No mention was held back for this notice.`,
+	});
+}
+
+function repairNotice(repairs: string[], restarted: boolean): string {
+	return `The trigger's saved state was repaired: ${repairs.join('; ')}.${restarted ? ' It started again from the newest matching mention, so mentions collected between its last good check and now may not have been passed on.' : ' Nothing is passed on twice; a mention collected in a part of the state that could not be read may have been missed.'}`;
+}
+
+/** Was the error SentiOne refusing the collectedAt filter's shape (400/422 naming it)? */
+function refusesCollectedAt(error: unknown): boolean {
+	const details = errorDetails(error);
+	if (details?.statusCode !== 400 && details?.statusCode !== 422) return false;
+	const fields = Object.keys(details.fieldErrors ?? {});
+	if (fields.some((f) => f.includes(FILTER_FIELDS.collectedAt))) return true;
+	return new RegExp(FILTER_FIELDS.collectedAt, 'i').test(String((error as Error)?.message ?? ''));
+}
+
+interface Scan {
+	result: PaginateResult<IDataObject>;
+	body: IDataObject;
+	/** descending: the scan reached below its start (or the end), so the round is done */
+	done: boolean;
+	/** ascending: SentiOne returned mentions collected before what was asked */
+	ignored: boolean;
+}
+
 export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readPollSettings(this);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
@@ -135,50 +186,137 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (this.getMode() === 'manual') return await sample(this, transport, settings);
 
 	const staticData = this.getWorkflowStaticData('node');
-	let state = loadState(staticData, settings.projectId);
+	const now = clock.now();
+	const loaded = loadState(staticData, settings.projectId, now);
+	let state = loaded.state;
 	if (!state) {
-		if (settings.startFrom === 'now') {
-			saveState(staticData, await seed(transport, settings));
+		if (settings.startFrom === 'now' || loaded.repairs.length > 0) {
+			state = await seed(transport, settings, now);
+			if (loaded.repairs.length > 0) addNotice(state, '', repairNotice(loaded.repairs, true));
+			saveState(staticData, state);
+			if (state.pending) {
+				const pending = state.pending;
+				delete state.pending;
+				saveState(staticData, state);
+				throw noticeError(this, pending);
+			}
 			return null;
 		}
-		const start = clock.now() - settings.backfillHours * 3_600_000;
+		const start = now - settings.backfillHours * 3_600_000;
 		state = newState(settings.projectId, start, start - 1);
+	} else if (loaded.repairs.length > 0) {
+		addNotice(state, '', repairNotice(loaded.repairs, false));
+	}
+
+	// Notices waiting from the last check: report them before any request (once).
+	if (state.pending && state.pending.length > 0) {
+		const pending = state.pending;
+		delete state.pending;
+		saveState(staticData, state);
+		throw noticeError(this, pending);
 	}
 
 	// The budget is known to be spent: report it once per window, then wait quietly for the reset.
 	const known = state.budget;
-	if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > clock.now()) {
+	if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > now) {
 		if (known.reported === known.resetAt) return null;
 		known.reported = known.resetAt;
 		saveState(staticData, state);
 		throw budgetError(this, known, false);
 	}
 
-	const key = roundKey(settings);
-	const fresh = searchBody(settings.filters, scanFrom(state, settings.lateWindowMs), ASCENDING);
-	const resume = state.round && state.round.key === key ? state.round : undefined;
-	let body: IDataObject = resume ? (JSON.parse(resume.body) as IDataObject) : fresh;
-	const pageBudget = pagesThisPoll(this, settings);
-	const run = async (requestBody: IDataObject, cursor: string | undefined) =>
-		await paginate<IDataObject>(transport, searchRequest(settings, requestBody), {
+	const verifier = new FilterVerifier(settings.filters);
+	const watermarkBefore = state.watermark;
+	const from = scanFrom(state, settings.lateWindowMs, rereadAllowance(state, now));
+	const floor = state.floor;
+	let pageBudget = pagesThisPoll(this, settings);
+	let noId = 0;
+	/** a mention the scan must not pass on whatever it is: older than the scan or below the floor */
+	const outsideScan = (at: number | undefined) =>
+		at !== undefined && ((from !== undefined && at < from) || (floor !== null && at <= floor));
+
+	const ascending = async (body: IDataObject, cursor: string | undefined): Promise<Scan> => {
+		const sent = ((body[SEARCH_REQUEST_FIELDS.filters] as IDataObject)?.[FILTER_FIELDS.collectedAt] as IDataObject)?.[FILTER_FIELDS.from];
+		const lowest = typeof sent === 'string' ? readServerInstant(sent) : undefined;
+		let ignored = false;
+		const result = await paginate<IDataObject>(transport, searchRequest(settings, body), {
 			returnAll: true,
 			onRateLimit: 'stop',
 			cursor,
 			pageBudget,
+			keep: (mention) => {
+				const at = readServerInstant(mention.collectedAt);
+				if (lowest !== undefined && at !== undefined && at < lowest) {
+					ignored = true;
+					return false;
+				}
+				return !outsideScan(at) && verifier.keep(mention);
+			},
+			stopAfter: () => ignored,
 		});
+		return { result, body, done: result.complete, ignored };
+	};
 
-	let outcome = await attempt(async () => await run(body, resume?.cursor));
+	const descending = async (body: IDataObject, cursor: string | undefined): Promise<Scan> => {
+		let crossed = false;
+		const result = await paginate<IDataObject>(transport, searchRequest(settings, body), {
+			returnAll: true,
+			onRateLimit: 'stop',
+			cursor,
+			pageBudget,
+			keep: (mention) => !outsideScan(readServerInstant(mention.collectedAt)) && verifier.keep(mention),
+			stopAfter: (page) => {
+				crossed = page.some((m) => outsideScan(readServerInstant(m.collectedAt)));
+				return crossed;
+			},
+		});
+		return { result, body, done: crossed || result.complete, ignored: false };
+	};
+
+	const mode: ScanMode = state.mode ?? 'collectedAt';
+	const key = roundKey(settings, mode);
+	const resume = state.round && state.round.key === key ? state.round : undefined;
+	if (state.round && !resume) delete state.round;
+	const fresh = (m: ScanMode) =>
+		m === 'descending'
+			? searchBody(settings.filters, undefined, DESCENDING)
+			: searchBody(settings.filters, from === undefined ? undefined : requestedFrom(from), ASCENDING);
+	const run = async (m: ScanMode, body: IDataObject, cursor: string | undefined) =>
+		await attempt(async () => (m === 'descending' ? await descending(body, cursor) : await ascending(body, cursor)));
+
+	let scanMode = mode;
+	let outcome = await run(scanMode, resume ? (JSON.parse(resume.body) as IDataObject) : fresh(scanMode), resume?.cursor);
 	if (!outcome.ok && resume && errorDetails(outcome.error)?.statusCode === 400) {
 		// The server no longer accepts the saved cursor: start the round again from the watermark.
-		body = fresh;
-		outcome = await attempt(async () => await run(body, undefined));
+		delete state.round;
+		outcome = await run(scanMode, fresh(scanMode), undefined);
+	}
+	const switchToDescending = (why: string) => {
+		scanMode = 'descending';
+		state.mode = 'descending';
+		delete state.round;
+		addNotice(
+			state,
+			'collectedAt',
+			`SentiOne did not apply the collectedAt filter (${why}). The trigger now finds new mentions with SentiOne's newest-first order (CollectedAtDescending) down to the last mention it passed on, which relies only on what the API documents. Nothing is passed on twice, a check with nothing new still costs one request, and a backlog bigger than one check arrives newest first across checks.`,
+		);
+	};
+	if (!outcome.ok && scanMode === 'collectedAt' && refusesCollectedAt(outcome.error)) {
+		switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
+		outcome = await run('descending', fresh('descending'), undefined);
+	} else if (outcome.ok && outcome.value.ignored) {
+		switchToDescending(
+			`it returned mentions collected before ${toIso(requestedFrom(from ?? now))}, the earliest the check asked for`,
+		);
+		pageBudget = Math.max(1, pageBudget - outcome.value.result.pages);
+		outcome = await run('descending', fresh('descending'), undefined);
 	}
 	if (!outcome.ok) {
 		state.budget = rememberBudget(transport, state.budget);
 		saveState(staticData, state);
 		throw asNodeError(node, outcome.error);
 	}
-	const result: PaginateResult<IDataObject> = outcome.value;
+	const { result, body, done } = outcome.value;
 
 	state.budget = rememberBudget(transport, state.budget);
 	if (result.items.length === 0 && result.stopped) {
@@ -191,17 +329,51 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		throw budgetError(this, budget, true);
 	}
 
-	const now = clock.now();
-	const admitted = admit(
-		state,
-		result.items.map((m) => collected(m, state?.watermark ?? now)),
+	// Oldest first (a newest-first scan is turned around).
+	const inOrder = scanMode === 'descending' ? result.items.slice().reverse() : result.items;
+	const { collected, keptAt, noId: withoutId } = collect(inOrder, state.watermark ?? now);
+	noId += withoutId;
+	const holdWatermark = scanMode === 'descending' && !done;
+	if (holdWatermark) {
+		const top = state.round?.top;
+		state.round = { body: JSON.stringify(body), key: roundKey(settings, scanMode), cursor: result.nextCursor ?? '', top };
+	}
+	const admitted = admit(state, collected, now, holdWatermark);
+	if (scanMode === 'descending' && done && state.round?.top !== undefined) {
+		state.watermark = Math.max(state.watermark ?? state.round.top, state.round.top);
+	}
+	if (scanMode === 'descending') {
+		if (done || !result.nextCursor) delete state.round;
+	} else {
+		state.round = result.nextCursor ? { body: JSON.stringify(body), key, cursor: result.nextCursor } : undefined;
+		if (!state.round) delete state.round;
+	}
+	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore)) state.lateAt = now;
+	state.lastNew = admitted.length;
+
+	const told = verificationNotice(
+		verifier,
+		'The trigger keeps checking every mention, so only matching ones are passed on; the requests that fetched the others were counted against the search budget all the same.',
 	);
-	state.round = result.nextCursor ? { body: JSON.stringify(body), key, cursor: result.nextCursor } : undefined;
+	if (told) addNotice(state, `filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told);
+	if (noId > 0) {
+		addNotice(
+			state,
+			'noId',
+			`SentiOne returned ${noId} mention${noId === 1 ? '' : 's'} without a usable id; ${noId === 1 ? 'it was' : 'they were'} not passed on, because the trigger could not tell ${noId === 1 ? 'it' : 'them'} apart from mentions already passed on.`,
+		);
+	}
+	if (result.skipped > 0) {
+		addNotice(state, 'skipped', `SentiOne sent ${result.skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`);
+	}
 	prune(state, settings.lateWindowMs);
+	const rows = admitted.map((i) => mentionJson(inOrder[keptAt[i]], settings.simplify));
+	if (rows.length === 0 && state.pending && state.pending.length > 0) {
+		const pending = state.pending;
+		delete state.pending;
+		saveState(staticData, state);
+		throw noticeError(this, pending);
+	}
 	saveState(staticData, state);
-	return toItems(
-		this,
-		admitted.map((i) => result.items[i]),
-		settings.simplify,
-	);
+	return rows.length > 0 ? [asItems(rows)] : null;
 }

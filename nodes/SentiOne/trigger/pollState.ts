@@ -1,33 +1,55 @@
 /**
  * The poll trigger's memory, kept in the node's static data (plain JSON, so it survives n8n
  * saving and reloading it):
- * - the watermark: the collectedAt of the newest mention in hand;
+ * - the watermark: the collectedAt of the newest mention in hand (never more than a small allowance
+ *   ahead of the node's own clock, so one mention dated in the future cannot hide later ones);
  * - the ids passed on recently, with their collectedAt, covering the late-mention window behind the
  *   watermark (the ids at the watermark instant itself are the boundary ids): a mention that shows
  *   up late with an older collectedAt is passed on once, one already passed on is never repeated;
  * - a floor: when the id memory is full, the oldest ids are forgotten and the next scan starts
  *   after them, so a forgotten id can never come back as a duplicate;
- * - an unfinished round (a backlog bigger than one poll): the request and the cursor to continue;
- * - the search budget last seen.
- * Everything here is pure: no requests, no clock.
+ * - an unfinished round (a backlog bigger than one poll): the request, the cursor to continue and,
+ *   for a newest-first round, the newest collectedAt it passed on;
+ * - how new mentions are found: SentiOne's collectedAt filter, or (once SentiOne is seen not to
+ *   honour it) a newest-first scan down to the watermark;
+ * - the search budget last seen, what the last check found, and notices for the user.
+ *
+ * Saved state is input like any other: `loadState` checks it field by field, keeps what is
+ * readable and repairs the rest conservatively (never a flood of repeats, never a silent skip),
+ * listing each repair so the trigger can report it once.
+ * Everything here is pure: no requests; the clock is a parameter.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-export const STATE_KEY = 'sentiOneMentions';
-const STATE_VERSION = 1;
+import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../shared/bounds';
 
-/** Most ids remembered (about 40 bytes each in static data). */
+export const STATE_KEY = 'sentiOneMentions';
+const STATE_VERSION = 2;
+
+/** Most ids remembered (about 40 bytes each in static data; a long id is kept as its 71-character hash). */
 export const MAX_REMEMBERED_IDS = 2000;
 
 /** Most mentions already passed on that a new scan reads again (fewer than one page of 25). */
 export const MAX_REREAD = 24;
 
+/** Mentions a page holds (spec). */
+export const PAGE_SIZE_SEARCH = 25;
+
+/** After a mention arrived late, the whole late window is read again for this long. */
+export const LATE_ALERT_MS = 24 * 3_600_000;
+
+const MAX_NOTICES = 10;
+const MAX_NOTICE_CHARS = 1000;
+const MAX_ROUND_TEXT = 64 * 1024;
+
 export interface PollRound {
 	/** The request body the round was started with (JSON); a cursor only fits that body. */
 	body: string;
-	/** The settings the round was started with (source and filters); a change starts a new round. */
+	/** The settings the round was started with (source, filters, mode); a change starts a new round. */
 	key: string;
 	cursor: string;
+	/** A newest-first round: the newest collectedAt it passed on (the watermark once it is done). */
+	top?: number;
 }
 
 export interface PollBudget {
@@ -38,45 +60,188 @@ export interface PollBudget {
 	reported?: number;
 }
 
+/** How a check finds new mentions (contract module, UNCONFIRMED.collectedAtFilter). */
+export type ScanMode = 'collectedAt' | 'descending';
+
 export interface PollState {
 	v: number;
 	projectId: number;
 	/** collectedAt (epoch ms) of the newest mention in hand; null: nothing matched yet, so everything that appears is new */
 	watermark: number | null;
-	/** [id, collectedAt ms] of mentions passed on (or noted at the start), oldest first */
+	/** [id (or its hash), collectedAt ms] of mentions passed on (or noted at the start), oldest first */
 	seen: Array<[string, number]>;
 	/** Exclusive lower bound of every scan (ids at or before it may have been forgotten); null: none */
 	floor: number | null;
 	round?: PollRound;
 	budget?: PollBudget;
+	mode?: ScanMode;
+	/** new mentions the last check passed on (sizes the re-read of the next one) */
+	lastNew?: number;
+	/** when a mention last arrived late (behind the watermark) */
+	lateAt?: number;
+	/** kinds of notice already reported (each is reported once) */
+	told?: string[];
+	/** notices waiting to be reported */
+	pending?: string[];
 }
 
-function isFiniteNumber(v: unknown): v is number {
-	return typeof v === 'number' && Number.isFinite(v);
+function isObject(v: unknown): v is IDataObject {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Reads the state for a project from static data; undefined when absent, malformed or for another project. */
-export function loadState(staticData: IDataObject, projectId: number): PollState | undefined {
-	const raw = staticData[STATE_KEY] as Partial<PollState> | undefined;
-	if (!raw || typeof raw !== 'object' || raw.v !== STATE_VERSION || raw.projectId !== projectId) return undefined;
-	const watermark = raw.watermark === null ? null : isFiniteNumber(raw.watermark) ? raw.watermark : undefined;
-	if (watermark === undefined) return undefined;
-	const seen = Array.isArray(raw.seen)
-		? raw.seen.filter(
-				(e): e is [string, number] =>
-					Array.isArray(e) && typeof e[0] === 'string' && isFiniteNumber(e[1]),
-			)
-		: [];
-	const floor = isFiniteNumber(raw.floor) ? raw.floor : null;
-	const round =
-		raw.round &&
-		typeof raw.round.body === 'string' &&
-		typeof raw.round.key === 'string' &&
-		typeof raw.round.cursor === 'string'
-			? { body: raw.round.body, key: raw.round.key, cursor: raw.round.cursor }
-			: undefined;
-	const budget = raw.budget && typeof raw.budget === 'object' ? { ...raw.budget } : undefined;
-	return { v: STATE_VERSION, projectId, watermark, seen, floor, round, budget };
+function wholeIn(v: unknown, min: number, max: number): number | undefined {
+	return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : undefined;
+}
+
+function shortStrings(v: unknown, maxCount: number): string[] | undefined {
+	if (!Array.isArray(v)) return undefined;
+	return v.filter((s): s is string => typeof s === 'string' && s.length <= MAX_NOTICE_CHARS).slice(-maxCount);
+}
+
+export interface Loaded {
+	/** undefined: nothing usable is saved for this project (a first activation, or another project) */
+	state?: PollState;
+	/** what was unreadable and how it was repaired, in words (empty when nothing was) */
+	repairs: string[];
+}
+
+/**
+ * Reads the state for a project from static data, checking every field (types, finite, plausible
+ * ranges against `now`). A state saved for another project is not this project's: undefined, no
+ * repair. A state that cannot give a watermark in any way is undefined with a repair saying so (the
+ * trigger then starts again from the newest mention, and reports it).
+ */
+export function loadState(staticData: IDataObject, projectId: number, now: number): Loaded {
+	const raw = staticData[STATE_KEY];
+	const repairs: string[] = [];
+	if (raw === undefined || raw === null) return { repairs };
+	if (!isObject(raw)) {
+		return { repairs: ['the saved state is not an object, so where the trigger had got to is unknown'] };
+	}
+	if (typeof raw.projectId === 'number' && raw.projectId !== projectId) return { repairs };
+	if (raw.projectId !== projectId) repairs.push('the project of the saved state was unreadable; it was taken as this project');
+	if (raw.v !== 1 && raw.v !== STATE_VERSION) repairs.push(`the state version (${JSON.stringify(raw.v)}) was unknown`);
+
+	const ceiling = now + BOUNDS.futureAllowanceMs;
+	const instant = (v: unknown) => (plausibleInstant(v) ? v : undefined);
+
+	// seen: keep each readable entry, hash long ids
+	let seen: Array<[string, number]> = [];
+	let seenReadable = true;
+	if (Array.isArray(raw.seen)) {
+		let bad = 0;
+		for (const entry of raw.seen) {
+			if (
+				Array.isArray(entry) &&
+				entry.length === 2 &&
+				typeof entry[0] === 'string' &&
+				entry[0] !== '' &&
+				instant(entry[1]) !== undefined
+			) {
+				seen.push([idKey(entry[0]), Math.min(entry[1] as number, ceiling)]);
+			} else bad++;
+		}
+		if (bad > 0) repairs.push(`${bad} remembered id${bad === 1 ? ' was' : 's were'} unreadable and dropped`);
+	} else if (raw.seen !== undefined) {
+		seenReadable = false;
+		repairs.push('the list of mentions already passed on was unreadable');
+	}
+
+	// watermark
+	let watermark: number | null;
+	if (raw.watermark === null) watermark = null;
+	else if (instant(raw.watermark) !== undefined) {
+		watermark = raw.watermark as number;
+		if (watermark > ceiling) {
+			repairs.push(`the watermark (${new Date(watermark).toISOString()}) was ahead of the clock; it was moved back to ${new Date(ceiling).toISOString()}`);
+			watermark = ceiling;
+		}
+	} else {
+		const newest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at > m ? at : m), undefined);
+		const floorValue = instant(raw.floor);
+		watermark = newest ?? floorValue ?? null;
+		if (watermark === null) {
+			return {
+				repairs: [...repairs, `the watermark (${JSON.stringify(raw.watermark)?.slice(0, 40)}) was unreadable and nothing else tells where the trigger had got to`],
+			};
+		}
+		repairs.push(`the watermark was unreadable; it was taken from the newest mention remembered (${new Date(watermark).toISOString()})`);
+	}
+
+	// floor
+	let floor: number | null;
+	if (raw.floor === null || raw.floor === undefined) floor = null;
+	else if (instant(raw.floor) !== undefined) floor = Math.min(raw.floor as number, ceiling);
+	else {
+		const oldest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at < m ? at : m), undefined);
+		floor = oldest ?? watermark;
+		repairs.push('the floor (below which ids may have been forgotten) was unreadable; it was raised to the oldest id remembered');
+	}
+	if (!seenReadable && watermark !== null) {
+		// what was passed on within the late window is unknown: scan only after the watermark
+		floor = floor === null ? watermark : Math.max(floor, watermark);
+		seen = [];
+	}
+
+	// round: our own request and the server's cursor, both bounded
+	let round: PollRound | undefined;
+	if (raw.round !== undefined) {
+		const r = raw.round;
+		if (
+			isObject(r) &&
+			typeof r.body === 'string' &&
+			r.body.length <= MAX_ROUND_TEXT &&
+			typeof r.key === 'string' &&
+			r.key.length <= MAX_ROUND_TEXT &&
+			typeof r.cursor === 'string' &&
+			r.cursor !== '' &&
+			r.cursor.length <= BOUNDS.maxCursorChars &&
+			(r.top === undefined || instant(r.top) !== undefined)
+		) {
+			try {
+				JSON.parse(r.body);
+				round = { body: r.body, key: r.key, cursor: r.cursor };
+				if (r.top !== undefined) round.top = Math.min(r.top as number, ceiling);
+			} catch {
+				round = undefined;
+			}
+		}
+		if (!round) repairs.push('the unfinished backlog round was unreadable; the next check starts again from the watermark');
+	}
+
+	// budget: re-checked against the clock, never trusted forever
+	let budget: PollBudget | undefined;
+	if (isObject(raw.budget)) {
+		const b = raw.budget;
+		const resetAt = typeof b.resetAt === 'number' ? plausibleReset(b.resetAt, now, 'ms') : undefined;
+		budget = {};
+		const limit = wholeIn(b.limit, 1, 10_000_000);
+		const remaining = wholeIn(b.remaining, 0, 10_000_000);
+		if (limit !== undefined) budget.limit = limit;
+		if (remaining !== undefined && resetAt !== undefined) budget.remaining = remaining;
+		if (resetAt !== undefined) budget.resetAt = resetAt;
+		if (typeof b.reported === 'number' && b.reported === resetAt) budget.reported = resetAt;
+	}
+
+	const mode: ScanMode | undefined = raw.mode === 'descending' ? 'descending' : undefined;
+	if (raw.mode !== undefined && raw.mode !== 'descending' && raw.mode !== 'collectedAt') {
+		repairs.push('how the trigger finds new mentions was unreadable; it uses the collectedAt filter again (and checks it)');
+	}
+
+	const state: PollState = { v: STATE_VERSION, projectId, watermark, seen, floor };
+	if (round) state.round = round;
+	if (budget && Object.keys(budget).length > 0) state.budget = budget;
+	if (mode) state.mode = mode;
+	const lastNew = wholeIn(raw.lastNew, 0, 1_000_000);
+	if (lastNew !== undefined) state.lastNew = lastNew;
+	const lateAt = instant(raw.lateAt);
+	if (lateAt !== undefined && lateAt <= ceiling) state.lateAt = lateAt;
+	const told = shortStrings(raw.told, 50);
+	if (told && told.length > 0) state.told = told;
+	const pending = shortStrings(raw.pending, MAX_NOTICES);
+	if (pending && pending.length > 0) state.pending = pending;
+	prune(state, 0, MAX_REMEMBERED_IDS, true);
+	return { state, repairs };
 }
 
 /** Writes the state (one assignment, so n8n notices the change). */
@@ -88,11 +253,31 @@ export function newState(projectId: number, watermark: number | null, floor: num
 	return { v: STATE_VERSION, projectId, watermark, seen: [], floor };
 }
 
+/** Adds a notice to report (each `kind` at most once in the state's life; repairs always). */
+export function addNotice(state: PollState, kind: string, text: string): void {
+	if (kind !== '' && state.told?.includes(kind)) return;
+	if (kind !== '') state.told = [...(state.told ?? []), kind].slice(-50);
+	const pending = [...(state.pending ?? []), text.slice(0, MAX_NOTICE_CHARS)];
+	state.pending = pending.slice(-MAX_NOTICES);
+}
+
+/**
+ * How many mentions already passed on a new scan may read again: as many as fit in the pages the
+ * check needs anyway for the new mentions it expects (the last check's count), so re-reading
+ * costs no extra request; the whole late window (up to 24) while mentions are arriving late.
+ */
+export function rereadAllowance(state: PollState, now: number): number {
+	if (state.lateAt !== undefined && now - state.lateAt < LATE_ALERT_MS) return MAX_REREAD;
+	const expected = Math.max(0, state.lastNew ?? 0);
+	const pages = Math.max(1, Math.ceil(expected / PAGE_SIZE_SEARCH));
+	return Math.max(0, Math.min(MAX_REREAD, pages * PAGE_SIZE_SEARCH - expected - 1));
+}
+
 /**
  * Where a new scan starts (inclusive collectedAt, epoch ms): the late-mention window behind the
  * watermark, but re-reading at most `maxReread` mentions already passed on (so a check that finds
- * nothing new costs one request; only a group of more than 24 mentions sharing the watermark
- * instant is always read whole), and never at or below the floor. Undefined: no lower bound.
+ * nothing new costs one request; the ids at the watermark instant itself are always read), and
+ * never at or below the floor. Undefined: no lower bound.
  */
 export function scanFrom(state: PollState, lateWindowMs: number, maxReread = MAX_REREAD): number | undefined {
 	if (state.watermark === null) return state.floor === null ? undefined : state.floor + 1;
@@ -113,41 +298,61 @@ export interface Collected {
 }
 
 /**
- * Takes the mentions of one poll in the order the search returned them (collectedAt ascending)
- * and returns the indexes of those to pass on: never an id seen before. Advances the watermark to
- * the newest collectedAt in hand. Mutates `state`.
+ * Takes mentions in the order they are to be passed on and returns the indexes of those to pass
+ * on: never an id seen before (nor one twice in the list). Advances the watermark to the newest
+ * collectedAt in hand, but never past `now` plus the future allowance; with `holdWatermark` (an
+ * unfinished newest-first round) the watermark stays and the round's `top` records the newest.
+ * Mutates `state`.
  */
-export function admit(state: PollState, mentions: Array<Collected | undefined>): number[] {
+export function admit(state: PollState, mentions: Collected[], now: number, holdWatermark = false): number[] {
 	const seen = new Map<string, number>(state.seen);
+	const ceiling = now + BOUNDS.futureAllowanceMs;
 	const fresh: number[] = [];
+	let newest: number | undefined;
 	mentions.forEach((m, index) => {
-		if (!m) {
-			fresh.push(index);
-			return;
-		}
-		if (!seen.has(m.id)) {
-			seen.set(m.id, m.collectedAt);
+		const key = idKey(m.id);
+		const at = Math.min(m.collectedAt, ceiling);
+		if (!seen.has(key)) {
+			seen.set(key, at);
 			fresh.push(index);
 		}
-		if (state.watermark === null || m.collectedAt > state.watermark) state.watermark = m.collectedAt;
+		if (newest === undefined || at > newest) newest = at;
 	});
 	state.seen = Array.from(seen.entries());
+	if (newest !== undefined) {
+		if (holdWatermark && state.round) state.round.top = Math.max(state.round.top ?? newest, newest);
+		else if (!holdWatermark && (state.watermark === null || newest > state.watermark)) state.watermark = newest;
+	}
 	return fresh;
+}
+
+/** True when the id was passed on before (or is remembered from the start). */
+export function wasSeen(state: PollState, id: string): boolean {
+	const key = idKey(id);
+	return state.seen.some(([seenId]) => seenId === key);
 }
 
 /**
  * Forgets ids the next scan cannot meet again (collected before the late-mention window) and,
- * when more than `max` remain, the oldest of them, raising the floor past the forgotten ones.
+ * when more than `max` remain, the ones it will not meet first: during a newest-first round, the
+ * middle of its backlog (between the old watermark and the late window below the round's top);
+ * then the oldest, raising the floor past the forgotten ones.
  */
-export function prune(state: PollState, lateWindowMs: number, max = MAX_REMEMBERED_IDS): void {
+export function prune(state: PollState, lateWindowMs: number, max = MAX_REMEMBERED_IDS, capOnly = false): void {
+	const byAge = (a: [string, number], b: [string, number]) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 	if (state.watermark === null) {
 		state.seen = state.seen.slice(-max);
 		return;
 	}
 	const cut = state.watermark - lateWindowMs;
-	const kept = state.seen
-		.filter(([, at]) => at >= cut)
-		.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+	let kept = (capOnly ? state.seen.slice() : state.seen.filter(([, at]) => at >= cut)).sort(byAge);
+	const top = state.round?.top;
+	if (kept.length > max && top !== undefined) {
+		const watermark = state.watermark;
+		const middle = (at: number) => at > watermark && at < top - lateWindowMs;
+		let excess = kept.length - max;
+		kept = kept.filter(([, at]) => !(excess > 0 && middle(at) && excess-- > 0));
+	}
 	if (kept.length > max) {
 		const dropped = kept.splice(0, kept.length - max);
 		const newest = dropped[dropped.length - 1][1];

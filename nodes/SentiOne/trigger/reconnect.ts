@@ -8,6 +8,7 @@
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
  */
+import { BOUNDS, boundedDelay } from '../shared/bounds';
 import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../shared/contract';
 import type { RateLimitState } from '../shared/errors';
 import { errorDetails } from '../shared/errors';
@@ -41,9 +42,11 @@ export function reconnectWait(level: number, budget: RateLimitState | undefined,
 	const remaining = budget?.remaining;
 	const resetAt = budget?.resetAt;
 	if (remaining === undefined || resetAt === undefined || resetAt <= now) return { waitMs: delay, budget: false };
-	if (remaining <= 0) return { waitMs: Math.max(delay, resetAt - now + 1000), budget: true };
+	// resetAt is plausible (transport.readRateLimit): within the hour; bounded again all the same
+	const untilReset = boundedDelay(resetAt - now, 0, BOUNDS.rateLimitMaxWaitMs);
+	if (remaining <= 0) return { waitMs: Math.max(delay, untilReset + 1000), budget: true };
 	if (remaining <= RECONNECT.lowBudget && level >= 2) {
-		const spread = Math.floor((resetAt - now) / (remaining + 1));
+		const spread = Math.floor(untilReset / (remaining + 1));
 		if (spread > delay) return { waitMs: spread, budget: true };
 	}
 	return { waitMs: delay, budget: false };

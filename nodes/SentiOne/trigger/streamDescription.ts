@@ -6,7 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { BACKFILL_MINUTES_MAX } from '../shared/contract';
 import { projectLocator, simplifyProperty } from '../shared/descriptions';
 import { filtersCollection } from '../shared/filters';
-import { anonymizationOption, streamFormatOption } from '../shared/streamOptions';
+import { anonymizationOption, notAnonymizedOption, streamFormatOption } from '../shared/streamOptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
 const forMentions = { show: { event: ['newMention'] } };
@@ -57,6 +57,7 @@ export const streamProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ ...anonymizationOption, displayOptions: { show: { '/event': ['newMention'] } } },
+			{ ...notAnonymizedOption, displayOptions: { show: { '/event': ['newMention'] } } },
 			{
 				displayName: 'Backfill at Start (Minutes)',
 				name: 'backfillMinutes',

@@ -16,10 +16,13 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { fieldsInClear, removeIdentifyingFields } from '../shared/anonymization';
+import { boundedDelay, idKey, rateLimitWait } from '../shared/bounds';
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { StreamItem } from '../shared/streamReader';
 import { clock, toIso } from '../shared/time';
 import type { OpenStream, SentiOneTransport } from '../shared/transport';
+import { FilterVerifier, verificationNotice } from '../shared/verify';
 import { attempt } from './attempt';
 import { DedupMemory } from './dedupMemory';
 import type { CollectedRange } from './gapFill';
@@ -36,6 +39,8 @@ const REPAIR_DELAY_MS = 5_000;
 const REPAIR_LOOKBACK_MS = 60_000;
 /** Arrivals this soon after a connection opened may be backfill, collected up to backfillMinutes earlier. */
 const BACKFILL_BURST_MS = 10_000;
+/** Malformed events waiting for recovery at most (more are reported as not recovered at once). */
+const MAX_PENDING_REPAIR = 10_000;
 
 export interface SessionHooks {
 	/** one execution with these items */
@@ -67,13 +72,19 @@ export interface SessionStats {
 	duplicates: number;
 	malformed: number;
 	repaired: number;
+	/** malformed events beyond what can wait for recovery */
+	unrecoverable: number;
+	/** mentions that did not match the filters (a server that did not apply them) */
+	unmatched: number;
+	/** mentions whose author SentiOne did not anonymize (their fields removed, when chosen) */
+	notAnonymized: number;
 	gapFills: number;
 	gapRequests: number;
 	/** backfillMinutes asked for on the last reconnect */
 	lastBackfillMinutes: number;
 }
 
-type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'closed';
+type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'closed';
 
 export class StreamSession {
 	readonly stats: SessionStats = {
@@ -88,6 +99,9 @@ export class StreamSession {
 		duplicates: 0,
 		malformed: 0,
 		repaired: 0,
+		unrecoverable: 0,
+		unmatched: 0,
+		notAnonymized: 0,
 		gapFills: 0,
 		gapRequests: 0,
 		lastBackfillMinutes: 0,
@@ -109,6 +123,14 @@ export class StreamSession {
 
 	private lastAliveAt = 0;
 
+	/** checks every mention against the stream's filters (a server may not apply them) */
+	private readonly verifier: FilterVerifier;
+
+	private verificationReported = false;
+
+	/** hourly 429s in a row on reconnect (spaces the next attempts out, bounds.ts) */
+	private hourlyRefusals = 0;
+
 	private connectedAt = 0;
 
 	private connectedBackfill = 0;
@@ -122,6 +144,7 @@ export class StreamSession {
 		private readonly options: SessionOptions,
 	) {
 		this.memory = new DedupMemory(options.dedupCapacity);
+		this.verifier = new FilterVerifier(settings.filters);
 	}
 
 	/**
@@ -184,7 +207,7 @@ export class StreamSession {
 	private async pause(ms: number): Promise<boolean> {
 		if (this.stopped) return false;
 		try {
-			await sleep(Math.max(0, ms), this.abort.signal);
+			await sleep(boundedDelay(ms), this.abort.signal);
 		} catch {
 			return false;
 		}
@@ -210,6 +233,15 @@ export class StreamSession {
 			}
 
 			const wait = reconnectWait(level, this.transport.rateLimits[this.target.group], clock.now());
+			if (this.hourlyRefusals > 0) {
+				// refused for the hourly budget: never sooner than the (plausible) reset, or the next hour
+				const known = this.transport.rateLimits[this.target.group]?.resetAt;
+				const limited = rateLimitWait(known, clock.now(), this.hourlyRefusals - 1);
+				if (limited > wait.waitMs) {
+					wait.waitMs = limited;
+					wait.budget = true;
+				}
+			}
 			if (wait.budget) {
 				this.stats.budgetWaits++;
 				this.hooks.log(
@@ -229,7 +261,8 @@ export class StreamSession {
 					break;
 				}
 				level++;
-				if (kind !== 'hourlyLimit') failedOpens++;
+				if (kind === 'hourlyLimit') this.hourlyRefusals++;
+				else failedOpens++;
 				if (failedOpens >= RECONNECT.maxFailedOpens) {
 					this.fail(next.error);
 					break;
@@ -237,6 +270,7 @@ export class StreamSession {
 				continue;
 			}
 			failedOpens = 0;
+			this.hourlyRefusals = 0;
 			open = next.value;
 			this.stats.reconnects++;
 			this.stats.lastBackfillMinutes = recovery.backfillMinutes;
@@ -281,8 +315,10 @@ export class StreamSession {
 		switch (item.type) {
 			case 'mention': {
 				if (this.settings.event !== 'newMention') return;
-				this.pendingRepair.delete(item.id);
-				if (this.memory.add(item.id)) this.pass([mentionJson(item.mention, this.settings.simplify)]);
+				this.pendingRepair.delete(idKey(item.id));
+				const mention = this.admissible(item.id, item.mention);
+				if (mention === undefined) return;
+				if (this.memory.add(item.id)) this.pass([mentionJson(mention, this.settings.simplify)]);
 				else this.stats.duplicates++;
 				return;
 			}
@@ -299,9 +335,13 @@ export class StreamSession {
 			case 'malformed': {
 				this.stats.malformed++;
 				if (this.settings.event !== 'newMention' || !this.settings.fillGaps) return;
+				if (this.pendingRepair.size >= MAX_PENDING_REPAIR) {
+					this.stats.unrecoverable++;
+					return;
+				}
 				if (item.event === 'mention' && item.id !== undefined) {
-					if (!this.memory.has(item.id) && !this.pendingRepair.has(item.id)) {
-						this.pendingRepair.set(item.id, clock.now());
+					if (!this.memory.has(item.id) && !this.pendingRepair.has(idKey(item.id))) {
+						this.pendingRepair.set(idKey(item.id), clock.now());
 					}
 				} else if (item.event === 'mention' || item.event === '') {
 					// an event that cannot be read at all (a JSON line cut short): whatever it was, the
@@ -314,6 +354,46 @@ export class StreamSession {
 				// heartbeats (they only keep the connection judged alive) and event kinds we do not know
 				return;
 		}
+	}
+
+	/**
+	 * The mention as it may be passed on, or undefined: one that does not match the filters is
+	 * dropped (reported once); one whose author SentiOne did not anonymize although it was asked
+	 * stops the trigger, or has its identifying fields removed when the user chose that.
+	 */
+	private admissible(id: string | undefined, mention: IDataObject): IDataObject | undefined {
+		const anonymization = this.settings.anonymization;
+		let out = mention;
+		if (anonymization) {
+			const clear = fieldsInClear(mention);
+			if (clear.length > 0) {
+				this.stats.notAnonymized++;
+				if (this.settings.notAnonymized !== 'remove') {
+					this.fail(
+						new NodeOperationError(
+							this.node,
+							`Anonymization (${anonymization === 'all' ? 'All' : 'Author'}) was asked for, but SentiOne sent mention ${id ?? '(no id)'} with ${clear.join(', ')} in clear`,
+							{
+								description:
+									'The trigger stopped, and this mention was not passed on, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on the live stream. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.',
+							},
+						),
+					);
+					return undefined;
+				}
+				out = removeIdentifyingFields(mention, anonymization);
+			}
+		}
+		if (!this.verifier.keep(out)) {
+			this.stats.unmatched++;
+			if (!this.verificationReported && !this.options.manual) {
+				this.verificationReported = true;
+				const notice = verificationNotice(this.verifier, 'The trigger keeps checking every mention and passes on only matching ones. This is reported once.');
+				if (notice) this.hooks.report(new NodeOperationError(this.node, notice));
+			}
+			return undefined;
+		}
+		return out;
 	}
 
 	private repairDue(): boolean {
@@ -411,11 +491,13 @@ export class StreamSession {
 		const result = outcome.value;
 		this.stats.gapRequests += result.requests;
 		const fresh: IDataObject[] = [];
-		for (const mention of result.mentions) {
-			const { id } = idAndCollectedAt(mention);
+		for (const found of result.mentions) {
+			const { id } = idAndCollectedAt(found);
+			if (id !== undefined) this.pendingRepair.delete(idKey(id));
+			const mention = this.admissible(id, found);
+			if (mention === undefined) continue;
 			if (id === undefined || this.memory.add(id)) fresh.push(mentionJson(mention, this.settings.simplify));
 			else this.stats.duplicates++;
-			if (id !== undefined) this.pendingRepair.delete(id);
 		}
 		this.pass(fresh);
 		if (!result.complete && !this.options.manual) {

@@ -6,6 +6,7 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import type { AnonymizationLevel, EndpointGroup, Tier } from '../shared/contract';
 import {
 	BACKFILL_MINUTES_MAX,
+	endpoint,
 	HEARTBEAT_INTERVAL_MS,
 	PATHS,
 	QUERY_PARAMS,
@@ -13,7 +14,8 @@ import {
 } from '../shared/contract';
 import { invalidParameter, readChoice } from '../shared/errors';
 import { buildFilters, parseProjectId } from '../shared/filters';
-import { readAnonymization, readStreamFormat } from '../shared/streamOptions';
+import type { NotAnonymizedChoice } from '../shared/anonymization';
+import { readAnonymization, readNotAnonymized, readStreamFormat } from '../shared/streamOptions';
 import type { StreamFormat } from '../shared/streamReader';
 import { clock } from '../shared/time';
 import type { StreamRequest } from '../shared/transport';
@@ -39,6 +41,8 @@ export interface StreamSettings {
 	filters: IDataObject;
 	simplify: boolean;
 	anonymization?: AnonymizationLevel;
+	/** what to do with a mention SentiOne did not anonymize */
+	notAnonymized: NotAnonymizedChoice;
 	format: StreamFormat;
 	startBackfillMinutes: number;
 	fillGaps: boolean;
@@ -93,6 +97,7 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		event,
 		filters: {},
 		simplify: true,
+		notAnonymized: 'fail',
 		format,
 		startBackfillMinutes: manual ? Math.max(configuredBackfill, STREAM_DEFAULTS.manualBackfillMinutes) : configuredBackfill,
 		fillGaps: false,
@@ -110,6 +115,7 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	});
 	settings.simplify = ctx.getNodeParameter('simplify', true) !== false;
 	settings.anonymization = readAnonymization(options.anonymization, node);
+	settings.notAnonymized = readNotAnonymized(options.notAnonymized, node);
 	settings.fillGaps = options.fillGaps !== false;
 	settings.maxGapRequests = numberIn(
 		ctx,
@@ -136,9 +142,8 @@ export function streamTarget(settings: StreamSettings): StreamTarget {
 			group: 'engagement',
 			tier: 'Enterprise',
 			request: (backfillMinutes, signal) => ({
+				...endpoint('engagementStream'),
 				path: PATHS.engagementStream(),
-				group: 'engagement',
-				tier: 'Enterprise',
 				qs: backfillMinutes > 0 ? { [QUERY_PARAMS.backfillMinutes]: backfillMinutes } : undefined,
 				body: {},
 				format: settings.format,
@@ -156,9 +161,8 @@ export function streamTarget(settings: StreamSettings): StreamTarget {
 			if (backfillMinutes > 0) qs[QUERY_PARAMS.backfillMinutes] = backfillMinutes;
 			if (settings.anonymization) qs[QUERY_PARAMS.anonymization] = settings.anonymization;
 			return {
+				...endpoint('liveStream'),
 				path: PATHS.liveStream(projectId),
-				group: 'live',
-				tier: 'Basic',
 				qs,
 				body: { [SEARCH_REQUEST_FIELDS.filters]: settings.filters },
 				format: settings.format,

@@ -6,6 +6,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { sleep } from 'n8n-workflow';
 
 import { SentiOneTransport } from '../shared/transport';
+import { asItems } from './output';
 import { StreamSession } from './streamSession';
 import { readStreamSettings, streamTarget } from './streamSettings';
 
@@ -24,7 +25,7 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 		settings,
 		streamTarget(settings),
 		{
-			emit: (rows: IDataObject[]) => this.emit([this.helpers.returnJsonArray(rows)]),
+			emit: (rows: IDataObject[]) => this.emit([asItems(rows)]),
 			fatal: (error: Error) => this.emitError(error),
 			report: (error) => {
 				if (!manual && typeof this.saveFailedExecution === 'function') {

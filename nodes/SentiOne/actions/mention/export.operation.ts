@@ -1,20 +1,40 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { Tier } from '../../shared/contract';
-import { PATHS, QUERY_PARAMS } from '../../shared/contract';
+import { fieldsInClear, removeIdentifyingFields } from '../../shared/anonymization';
+import type { EndpointName } from '../../shared/contract';
+import { endpoint, PATHS, QUERY_PARAMS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
 import { asNodeError, errorDetails, readChoice } from '../../shared/errors';
 import { filtersCollection } from '../../shared/filters';
+import { readWholeNumber } from '../../shared/parameters';
 import { simplifyMention } from '../../shared/simplify';
-import { anonymizationOption, readAnonymization, readStreamFormat, streamFormatOption } from '../../shared/streamOptions';
+import {
+	anonymizationOption,
+	notAnonymizedOption,
+	readAnonymization,
+	readNotAnonymized,
+	readStreamFormat,
+	streamFormatOption,
+} from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
+import { FilterVerifier } from '../../shared/verify';
 import { limitProperty } from '../common.descriptions';
 import { readPaging, readProjectId, readSearchBody } from '../helpers';
+import type { RunNotes } from '../notes';
 
 type ExportScope = 'recent' | 'historical';
 
 const EXPORT_COST = 'One export costs 1 of the 5 export streams an hour (at most 2 open at a time), whatever its size';
+
+/** What one export run may hold and take (Options): a stream that never ends cannot exhaust n8n. */
+export const EXPORT_CAPS = {
+	maxMentions: { default: 100_000, max: 10_000_000 },
+	maxSizeMb: { default: 256, max: 4096 },
+	timeoutMinutes: { default: 30, max: 1440 },
+	/** an export with no complete event (heartbeats count) for this long has stalled */
+	idleMs: 120_000,
+} as const;
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -60,7 +80,33 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			anonymizationOption,
+			notAnonymizedOption,
+			{
+				displayName: 'Max Mentions per Run',
+				name: 'maxMentions',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxMentions.max },
+				default: 100000,
+				description:
+					'With Return All: the most mentions one run holds in memory. An export that goes beyond it stops with an error (nothing partial is returned); raise it for bigger exports.',
+			},
+			{
+				displayName: 'Max Size (MB)',
+				name: 'maxSizeMb',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxSizeMb.max },
+				default: 256,
+				description: 'The most stream data one run reads; an export beyond it stops with an error',
+			},
 			streamFormatOption,
+			{
+				displayName: 'Timeout (Minutes)',
+				name: 'timeoutMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.timeoutMinutes.max },
+				default: 30,
+				description: 'The longest one export may take; a stream still open then stops with an error',
+			},
 		],
 	},
 ];
@@ -69,14 +115,21 @@ const displayOptions = { show: { resource: ['mention'], operation: ['export'] } 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const ENDPOINTS: Record<ExportScope, { path: (projectId: number) => string; tier: Tier }> = {
-	recent: { path: PATHS.recentExportStream, tier: 'Basic' },
-	historical: { path: PATHS.historicalExportStream, tier: 'Enterprise' },
+const ENDPOINTS: Record<ExportScope, { name: EndpointName; path: (projectId: number) => string }> = {
+	recent: { name: 'recentExport', path: PATHS.recentExportStream },
+	historical: { name: 'historicalExport', path: PATHS.historicalExportStream },
 };
 
 const SCOPES: readonly ExportScope[] = ['recent', 'historical'];
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject[]> {
+const mb = (bytes: number) => `${Math.round(bytes / 1_000_000).toLocaleString('en-US')} MB`;
+
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+	notes: RunNotes,
+): Promise<IDataObject[]> {
 	const node = this.getNode();
 	// every parameter is read and checked before the stream is opened
 	const projectId = readProjectId.call(this, i);
@@ -86,45 +139,86 @@ export async function execute(this: IExecuteFunctions, i: number, transport: Sen
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const anonymization = readAnonymization(options.anonymization, node, i);
+	const notAnonymized = readNotAnonymized(options.notAnonymized, node, i);
 	const format = readStreamFormat(options.streamFormat, node, i);
+	const cap = (name: keyof Omit<typeof EXPORT_CAPS, 'idleMs'>, label: string) =>
+		readWholeNumber(options[name] ?? EXPORT_CAPS[name].default, node, `Options → ${label}`, 1, EXPORT_CAPS[name].max, i);
+	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
+	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
+	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * 60_000;
 
 	const qs: IDataObject = {};
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;
 	if (anonymization) qs[QUERY_PARAMS.anonymization] = anonymization;
 
-	const endpoint = ENDPOINTS[scope];
+	const target = ENDPOINTS[scope];
+	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const stream = await transport.openStream({
-		path: endpoint.path(projectId),
-		group: 'export',
-		tier: endpoint.tier,
+		...endpoint(target.name),
+		path: target.path(projectId),
 		qs,
 		body,
 		format,
 		itemIndex: i,
+		idleTimeoutMs: EXPORT_CAPS.idleMs,
+		deadlineMs: timeoutMs,
 	});
 
 	// Mentions are converted as they arrive (a simplified row replaces the full mention at once),
-	// and the connection is closed as soon as the limit is reached.
+	// and the connection is closed as soon as the limit or a cap is reached.
 	const rows: IDataObject[] = [];
 	let malformed = 0;
+	let stripped = 0;
+	const stop = (message: string, description: string) =>
+		new NodeOperationError(node, message, { itemIndex: i, description });
 	try {
 		for await (const item of stream.items) {
+			if (stream.stats.bytes > maxBytes) {
+				throw stop(
+					`The export stopped at ${mb(maxBytes)} of stream data (Options → Max Size (MB)) after ${rows.length} mentions`,
+					'Nothing is returned, so a partial export is never taken for the whole. Set a Limit, narrow the filters, or raise Max Size (MB).',
+				);
+			}
 			if (item.type === 'mention') {
-				rows.push(simplify ? simplifyMention(item.mention) : item.mention);
+				let mention = item.mention;
+				if (anonymization) {
+					const clear = fieldsInClear(mention);
+					if (clear.length > 0) {
+						if (notAnonymized === 'fail') {
+							throw stop(
+								`Anonymization (${anonymization === 'all' ? 'All' : 'Author'}) was asked for, but SentiOne sent mention ${item.id} with ${clear.join(', ')} in clear`,
+								`Nothing is returned, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on this endpoint. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.`,
+							);
+						}
+						mention = removeIdentifyingFields(mention, anonymization);
+						stripped++;
+					}
+				}
+				if (!verifier.keep(mention)) continue;
+				if (rows.length >= maxMentions) {
+					throw stop(
+						`The export stopped at ${maxMentions.toLocaleString('en-US')} mentions (Options → Max Mentions per Run)`,
+						'Nothing is returned, so a partial export is never taken for the whole. Set a Limit, narrow the filters, or raise Max Mentions per Run.',
+					);
+				}
+				rows.push(simplify ? simplifyMention(mention) : mention);
 				if (paging.limit !== undefined && rows.length >= paging.limit) break;
 			} else if (item.type === 'malformed') {
 				malformed++;
 			}
 		}
 	} catch (error) {
-		if (errorDetails(error)?.streamInterrupted) {
+		const interrupted = errorDetails(error)?.streamInterrupted;
+		if (interrupted) {
 			throw new NodeOperationError(
 				node,
-				`The export stream broke off after ${rows.length} mention${rows.length === 1 ? '' : 's'}, so the export is incomplete: ${(error as Error).message}`,
+				`The export stream ${interrupted === 'deadline' ? 'took longer than its timeout' : 'broke off'} after ${rows.length} mention${rows.length === 1 ? '' : 's'}, so the export is incomplete: ${(error as Error).message}`,
 				{
 					itemIndex: i,
 					description:
-						'Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs 1 of the 5 export streams an hour), or narrow the filters or set a Limit.',
+						interrupted === 'deadline'
+							? 'Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs 1 of the 5 export streams an hour).'
+							: 'Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs 1 of the 5 export streams an hour), or narrow the filters or set a Limit.',
 				},
 			);
 		}
@@ -132,12 +226,16 @@ export async function execute(this: IExecuteFunctions, i: number, transport: Sen
 	} finally {
 		stream.close();
 	}
+	notes.verified(verifier, 1);
+	if (stripped > 0) {
+		notes.messages.push(
+			`Input item ${i + 1}: SentiOne did not anonymize ${stripped} mention${stripped === 1 ? '' : 's'}; their identifying fields were removed (set to null) as Options → If Not Anonymized says.`,
+		);
+	}
 	if (malformed > 0) {
-		this.addExecutionHints({
-			message: `Input item ${i + 1}: ${malformed} event${malformed === 1 ? '' : 's'} of the export stream could not be read and ${malformed === 1 ? 'was' : 'were'} skipped.`,
-			type: 'warning',
-			location: 'outputPane',
-		});
+		notes.messages.push(
+			`Input item ${i + 1}: ${malformed} event${malformed === 1 ? '' : 's'} of the export stream could not be read and ${malformed === 1 ? 'was' : 'were'} skipped.`,
+		);
 	}
 	return rows;
 }

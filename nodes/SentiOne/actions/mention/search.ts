@@ -4,15 +4,17 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Tier } from '../../shared/contract';
-import { PATHS } from '../../shared/contract';
+import type { EndpointName } from '../../shared/contract';
+import { endpoint, PATHS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
 import { filtersCollection } from '../../shared/filters';
 import { paginate } from '../../shared/pager';
 import { simplifyMention } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
+import { FilterVerifier } from '../../shared/verify';
 import { limitProperty, returnAllProperty, searchOptions } from '../common.descriptions';
 import { readPaging, readProjectId, readRateLimitHandling, readSearchBody } from '../helpers';
+import type { RunNotes } from '../notes';
 
 export type SearchScope = 'recent' | 'historical';
 
@@ -36,9 +38,9 @@ export function searchProperties(scope: SearchScope): INodeProperties[] {
 	];
 }
 
-const ENDPOINTS: Record<SearchScope, { path: (projectId: number) => string; tier: Tier }> = {
-	recent: { path: PATHS.recentSearch, tier: 'Basic' },
-	historical: { path: PATHS.historicalSearch, tier: 'Enterprise' },
+const ENDPOINTS: Record<SearchScope, { name: EndpointName; path: (projectId: number) => string }> = {
+	recent: { name: 'recentSearch', path: PATHS.recentSearch },
+	historical: { name: 'historicalSearch', path: PATHS.historicalSearch },
 };
 
 export async function executeSearch(
@@ -46,6 +48,7 @@ export async function executeSearch(
 	i: number,
 	transport: SentiOneTransport,
 	scope: SearchScope,
+	notes: RunNotes,
 ): Promise<IDataObject[]> {
 	// every parameter is read and checked before the first request
 	const projectId = readProjectId.call(this, i);
@@ -54,31 +57,22 @@ export async function executeSearch(
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const rateLimit = readRateLimitHandling.call(this, i);
 
-	const endpoint = ENDPOINTS[scope];
+	const target = ENDPOINTS[scope];
+	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const result = await paginate<IDataObject>(
 		transport,
-		{
-			method: 'POST',
-			path: endpoint.path(projectId),
-			group: 'search',
-			tier: endpoint.tier,
-			body,
-			read: true,
-			itemIndex: i,
-		},
+		{ ...endpoint(target.name), path: target.path(projectId), body, itemIndex: i },
 		{
 			returnAll: paging.returnAll,
 			limit: paging.limit,
 			onRateLimit: rateLimit.onRateLimit,
 			maxWaitMs: rateLimit.maxWaitMs,
+			keep: verifier.keep,
 		},
 	);
-	if (result.stopped) {
-		this.addExecutionHints({
-			message: `Incomplete result for input item ${i + 1}: ${result.stopped.message}`,
-			type: 'warning',
-			location: 'outputPane',
-		});
-	}
+	notes.verified(verifier, result.requests);
+	notes.skipped += result.skipped;
+	notes.repeats += result.repeats;
+	if (result.stopped) notes.messages.push(`Incomplete result for input item ${i + 1}: ${result.stopped.message}`);
 	return simplify ? result.items.map(simplifyMention) : result.items;
 }

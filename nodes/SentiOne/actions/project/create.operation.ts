@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PATHS } from '../../shared/contract';
+import { endpoint, PATHS } from '../../shared/contract';
 import type { SentiOneTransport } from '../../shared/transport';
 import { projectFieldProperties, readProjectBody } from './projectFields';
 
@@ -14,12 +14,9 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
 	const body = readProjectBody.call(this, i);
 	const { body: project } = await transport.request<IDataObject>({
-		method: 'POST',
+		...endpoint('createProject'),
 		path: PATHS.projects(),
-		group: 'projects',
-		tier: 'Basic',
 		body,
-		read: false,
 		itemIndex: i,
 	});
 	return project;

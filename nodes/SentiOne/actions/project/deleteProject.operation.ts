@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PATHS } from '../../shared/contract';
+import { endpoint, PATHS } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { readProjectId } from '../helpers';
@@ -17,11 +17,8 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
 	const projectId = readProjectId.call(this, i);
 	await transport.request({
-		method: 'DELETE',
+		...endpoint('deleteProject'),
 		path: PATHS.project(projectId),
-		group: 'projects',
-		tier: 'Basic',
-		read: false,
 		itemIndex: i,
 	});
 	return { deleted: true, id: projectId };

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PATHS } from '../../shared/contract';
+import { endpoint, PATHS } from '../../shared/contract';
 import { paginate } from '../../shared/pager';
 import type { SentiOneTransport } from '../../shared/transport';
 import { limitProperty, returnAllProperty } from '../common.descriptions';
 import { readPaging } from '../helpers';
+import type { RunNotes } from '../notes';
 
 const properties: INodeProperties[] = [
 	returnAllProperty('Each page of 20 projects costs 1 of the 300 project requests an hour'),
@@ -16,12 +17,19 @@ const displayOptions = { show: { resource: ['project'], operation: ['getAll'] } 
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+	notes: RunNotes,
+): Promise<IDataObject[]> {
 	const paging = readPaging.call(this, i);
 	const result = await paginate<IDataObject>(
 		transport,
-		{ method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true, itemIndex: i },
+		{ ...endpoint('listProjects'), path: PATHS.projects(), itemIndex: i },
 		{ returnAll: paging.returnAll, limit: paging.limit },
 	);
+	notes.skipped += result.skipped;
+	notes.repeats += result.repeats;
 	return result.items;
 }

@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { PROJECT_FIELDS, PROJECT_NAME_MAX_LENGTH, QUERY_MAX_LENGTH } from '../../shared/contract';
 import { invalidParameter } from '../../shared/errors';
+import { readText } from '../../shared/parameters';
 import { checkQuery } from '../../shared/queryLanguage';
 
 export const projectFieldProperties: INodeProperties[] = [
@@ -32,8 +33,7 @@ export const projectFieldProperties: INodeProperties[] = [
 /** The body of create and update: `{ name, query }`, both checked. */
 export function readProjectBody(this: IExecuteFunctions, i: number): IDataObject {
 	const node = this.getNode();
-	const rawName = this.getNodeParameter('name', i, '');
-	const name = typeof rawName === 'string' ? rawName.trim() : String(rawName ?? '').trim();
+	const name = readText(this.getNodeParameter('name', i, ''), node, 'Name', i);
 	if (name === '') throw invalidParameter(node, 'Name', 'the project name is empty.', i);
 	if (name.length > PROJECT_NAME_MAX_LENGTH) {
 		throw invalidParameter(
@@ -43,8 +43,7 @@ export function readProjectBody(this: IExecuteFunctions, i: number): IDataObject
 			i,
 		);
 	}
-	const rawQuery = this.getNodeParameter('query', i, '');
-	const query = typeof rawQuery === 'string' ? rawQuery.trim() : String(rawQuery ?? '').trim();
+	const query = readText(this.getNodeParameter('query', i, ''), node, 'Query', i);
 	const problem = checkQuery(query);
 	if (problem) throw invalidParameter(node, 'Query', `${problem}.`, i);
 	return { [PROJECT_FIELDS.name]: name, [PROJECT_FIELDS.query]: query };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PATHS } from '../../shared/contract';
+import { endpoint, PATHS } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { readProjectId } from '../helpers';
@@ -23,12 +23,9 @@ export async function execute(this: IExecuteFunctions, i: number, transport: Sen
 	const projectId = readProjectId.call(this, i);
 	const body = readProjectBody.call(this, i);
 	const { body: project } = await transport.request<IDataObject>({
-		method: 'PUT',
+		...endpoint('updateProject'),
 		path: PATHS.project(projectId),
-		group: 'projects',
-		tier: 'Basic',
 		body,
-		read: false,
 		itemIndex: i,
 	});
 	return project;

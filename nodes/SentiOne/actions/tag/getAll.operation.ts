@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PATHS } from '../../shared/contract';
+import { endpoint, PATHS } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import { paginate } from '../../shared/pager';
 import type { SentiOneTransport } from '../../shared/transport';
 import { limitProperty, returnAllProperty } from '../common.descriptions';
 import { readPaging, readProjectId } from '../helpers';
+import type { RunNotes } from '../notes';
 
 const properties: INodeProperties[] = [
 	{ ...projectLocator, description: 'The project whose tags to list' },
@@ -18,20 +19,25 @@ const displayOptions = { show: { resource: ['tag'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+	notes: RunNotes,
+): Promise<IDataObject[]> {
 	const projectId = readProjectId.call(this, i);
 	const paging = readPaging.call(this, i);
 	const result = await paginate<IDataObject>(
 		transport,
+		{ ...endpoint('listTags'), path: PATHS.projectTags(projectId), itemIndex: i },
 		{
-			method: 'GET',
-			path: PATHS.projectTags(projectId),
-			group: 'tags',
-			tier: 'Enterprise',
-			read: true,
-			itemIndex: i,
+			returnAll: paging.returnAll,
+			limit: paging.limit,
+			// a tag is known by its name
+			keyOf: (tag) => (typeof tag.name === 'string' ? tag.name : undefined),
 		},
-		{ returnAll: paging.returnAll, limit: paging.limit },
 	);
+	notes.skipped += result.skipped;
+	notes.repeats += result.repeats;
 	return result.items;
 }

@@ -4,9 +4,11 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import { hasControl } from '../../shared/bounds';
+import { endpoint, PATHS, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import { invalidParameter } from '../../shared/errors';
+import { readText } from '../../shared/parameters';
 import type { SentiOneTransport } from '../../shared/transport';
 import { readProjectId } from '../helpers';
 
@@ -37,11 +39,30 @@ export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	];
 }
 
+/** Longer than any id SentiOne could issue (and than a URL path should carry) */
+const MENTION_ID_MAX_LENGTH = 512;
+
 export function readMentionId(this: IExecuteFunctions, i: number): string {
-	const raw = this.getNodeParameter('mentionId', i, '');
-	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	const node = this.getNode();
+	const id = readText(this.getNodeParameter('mentionId', i, ''), node, 'Mention ID', i);
 	if (id === '') {
-		throw invalidParameter(this.getNode(), 'Mention ID', 'no mention ID is given. Use the "id" field of a mention.', i);
+		throw invalidParameter(node, 'Mention ID', 'no mention ID is given. Use the "id" field of a mention.', i);
+	}
+	if (/^(\.|%2e){1,2}$/i.test(id)) {
+		throw invalidParameter(
+			node,
+			'Mention ID',
+			`"${id}" cannot be a mention ID: in a request path it would mean a move up the path, not a mention. Use the "id" field of a mention.`,
+			i,
+		);
+	}
+	if (id.length > MENTION_ID_MAX_LENGTH || hasControl(id)) {
+		throw invalidParameter(
+			node,
+			'Mention ID',
+			`this is not a mention ID (${id.length > MENTION_ID_MAX_LENGTH ? `${id.length} characters long` : 'it contains control characters'}). Use the "id" field of a mention.`,
+			i,
+		);
 	}
 	return id;
 }
@@ -50,7 +71,10 @@ export function readMentionId(this: IExecuteFunctions, i: number): string {
 export function readTagsBody(this: IExecuteFunctions, i: number): IDataObject {
 	const node = this.getNode();
 	const raw = this.getNodeParameter('tags', i, '');
-	const pieces = Array.isArray(raw) ? raw.map((v) => String(v ?? '')) : String(raw ?? '').split(',');
+	// a list from an expression is a list of names; anything else must be text
+	const pieces = Array.isArray(raw)
+		? raw.map((v, index) => readText(v, node, `Tags (name ${index + 1})`, i))
+		: readText(raw, node, 'Tags', i).split(',');
 	const names = pieces.map((name) => name.trim());
 	if (names.every((name) => name === '')) {
 		throw invalidParameter(node, 'Tags', 'no tag name is given. Enter one or more names separated by commas.', i);
@@ -102,12 +126,9 @@ export async function changeTags(
 	const mentionId = readMentionId.call(this, i);
 	const body = readTagsBody.call(this, i);
 	const { body: answer } = await transport.request<IDataObject>({
-		method,
+		...endpoint(method === 'POST' ? 'addTags' : 'removeTags'),
 		path: PATHS.mentionTags(projectId, mentionId),
-		group: 'tags',
-		tier: 'Enterprise',
 		body,
-		read: false,
 		itemIndex: i,
 	});
 	return answer;

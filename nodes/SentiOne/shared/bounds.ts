@@ -1,0 +1,121 @@
+/**
+ * Every bound the nodes put on a value the server controls before it reaches a timer, a URL, saved
+ * state or memory (docs/reliability.md, "Bounds on what the server controls", lists the threats
+ * each one answers). One place, so a bound is changed once and tested once.
+ */
+
+import { createHash } from 'crypto';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const BOUNDS = {
+	/** setTimeout fires at once past 2^31 − 1 ms; no wait may reach it */
+	maxTimerMs: 2 ** 31 - 1,
+	/**
+	 * A rate-limit reset (header `x-rate-limit-reset`, or the instant in a 429 message) further
+	 * ahead than this is implausible for hourly windows (D-07) and counts as unknown.
+	 */
+	resetMaxAheadMs: 65 * MINUTE,
+	/** A reset further behind than this (clock skew aside) is stale and counts as unknown. */
+	resetMaxBehindMs: 5 * MINUTE,
+	/** First wait after an hourly 429, whatever the reset says: never a resend storm. */
+	rateLimitFirstWaitMs: 5_000,
+	/** Each further 429 wait of one request is at least this factor longer than the last. */
+	rateLimitWaitGrowth: 4,
+	/** Longest single wait for a rate-limit reset (one hourly window and a margin). */
+	rateLimitMaxWaitMs: 65 * MINUTE,
+	/** How far ahead of the node's own clock a collectedAt may move the poll trigger's watermark. */
+	futureAllowanceMs: 5 * MINUTE,
+	/** Instants outside these years are not plausible dates for SentiOne data or input. */
+	earliestPlausibleMs: Date.UTC(1990, 0, 1),
+	latestPlausibleMs: Date.UTC(2100, 0, 1),
+	/** A cursor longer than this cannot be sent back in a URL: the answer is unusable. */
+	maxCursorChars: 4096,
+	/** Ids longer than this are remembered by their SHA-256 (trigger memories stay small). */
+	maxIdChars: 64,
+	/** Pages in a row that bring nothing new (empty, or only repeats) before paging stops. */
+	maxPagesWithoutProgress: 3,
+	/** Longest a whole JSON answer (one page) may take to arrive, headers to last byte. */
+	requestDeadlineMs: 3 * MINUTE,
+	/** A Location header is quoted at most this long in an error. */
+	maxQuotedChars: 200,
+} as const;
+
+/** A delay for a timer: finite, at least `min`, at most `max` and never past the timer limit. */
+export function boundedDelay(ms: number, min = 0, max: number = BOUNDS.maxTimerMs): number {
+	const ceiling = Math.min(max, BOUNDS.maxTimerMs);
+	const floor = Math.min(Math.max(0, min), ceiling);
+	const value = Number.isFinite(ms) ? Math.round(ms) : ceiling;
+	return Math.min(ceiling, Math.max(floor, value));
+}
+
+/** True for an epoch-ms instant inside the plausible years. */
+export function plausibleInstant(ms: unknown): ms is number {
+	return (
+		typeof ms === 'number' &&
+		Number.isFinite(ms) &&
+		ms >= BOUNDS.earliestPlausibleMs &&
+		ms <= BOUNDS.latestPlausibleMs
+	);
+}
+
+/**
+ * A rate-limit reset instant (epoch ms) the nodes may act on, or undefined (unknown) when it is
+ * implausible: not a number, too far ahead for an hourly window, or stale. `raw` is what the
+ * server sent, already read as a number: Unix seconds per the specification; a value that is only
+ * plausible read as milliseconds is taken as milliseconds.
+ */
+export function plausibleReset(raw: number | undefined, now: number, unit: 'seconds' | 'ms' = 'seconds'): number | undefined {
+	if (raw === undefined || !Number.isFinite(raw)) return undefined;
+	const inRange = (ms: number) => ms >= now - BOUNDS.resetMaxBehindMs && ms <= now + BOUNDS.resetMaxAheadMs;
+	const asMs = unit === 'seconds' ? raw * 1000 : raw;
+	if (inRange(asMs)) return asMs;
+	if (unit === 'seconds' && inRange(raw)) return raw;
+	return undefined;
+}
+
+/** Start of the next UTC hour after `now` (D-07: windows are aligned to the top of the hour). */
+export function nextHourStart(now: number): number {
+	return (Math.floor(now / HOUR) + 1) * HOUR;
+}
+
+/**
+ * How long to wait before sending again after the `waitsSoFar`-th hourly 429 of one request:
+ * until the reset when it is known and plausible, else until the top of the next hour (D-07);
+ * never less than a spacing that grows with every wait (5 s, 20 s, 80 s …), never more than one
+ * window. So a reset in the past, a reset that never moves, or none at all cannot make the node
+ * resend more than a handful of times an hour.
+ */
+export function rateLimitWait(resetAt: number | undefined, now: number, waitsSoFar: number): number {
+	const target = resetAt !== undefined && resetAt > now ? resetAt : nextHourStart(now);
+	const spacing = BOUNDS.rateLimitFirstWaitMs * BOUNDS.rateLimitWaitGrowth ** Math.max(0, Math.min(10, waitsSoFar));
+	return boundedDelay(target - now + 1000, Math.min(spacing, BOUNDS.rateLimitMaxWaitMs), BOUNDS.rateLimitMaxWaitMs);
+}
+
+/** A text from outside, shortened for quoting in a message. */
+export function quoted(text: string, max: number = BOUNDS.maxQuotedChars): string {
+	const flat = Array.from(text, (c) => (hasControl(c) ? ' ' : c))
+		.join('')
+		.replace(/ {2,}/g, ' ')
+		.trim();
+	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
+ * The form in which an id is remembered (trigger memories, repeat detection): the id itself when
+ * short, else `sha256:` and its hash, so an absurdly long id costs as much memory as a short one.
+ */
+export function idKey(id: string): string {
+	if (id.length <= BOUNDS.maxIdChars) return id;
+	return `sha256:${createHash('sha256').update(id).digest('hex')}`;
+}
+
+/** True when the text holds a control character (U+0000–U+001F, U+007F). */
+export function hasControl(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c < 32 || c === 127) return true;
+	}
+	return false;
+}
