@@ -2,7 +2,7 @@
 // The test-only admin API under /__admin: no key, JSON in and out, never counted, limited or
 // logged as an API request. Disabled by --no-admin.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 import { GROUPS, type Group } from './constants.ts';
 import { mergeFaults, defaultFaults } from './faults.ts';
@@ -60,14 +60,14 @@ function project(state: State, v: unknown) {
 
 export async function handleAdmin(
 	state: State,
-	_req: IncomingMessage,
 	res: ServerResponse,
-	url: URL,
+	path: string,
+	query: URLSearchParams,
 	method: string,
 	rawBody: string,
 ): Promise<void> {
 	try {
-		const out = route(state, url, method, rawBody);
+		const out = route(state, path, query, method, rawBody);
 		sendJson(res, 200, out);
 	} catch (err) {
 		if (!(err instanceof AdminError)) rethrow(err);
@@ -76,8 +76,8 @@ export async function handleAdmin(
 	await Promise.resolve();
 }
 
-function route(state: State, url: URL, method: string, rawBody: string): unknown {
-	const path = url.pathname.replace(/\/+$/, '');
+function route(state: State, rawPath: string, query: URLSearchParams, method: string, rawBody: string): unknown {
+	const path = rawPath.replace(/\/+$/, '');
 	const key = `${method} ${path}`;
 	switch (key) {
 		case 'GET /__admin/health':
@@ -111,7 +111,7 @@ function route(state: State, url: URL, method: string, rawBody: string): unknown
 		case 'POST /__admin/mentions':
 			return addMentions(state, bodyObject(rawBody));
 		case 'GET /__admin/mentions':
-			return listMentions(state, url);
+			return listMentions(state, query);
 		case 'POST /__admin/count':
 			return countMentions(state, bodyObject(rawBody));
 		case 'POST /__admin/engagement':
@@ -218,8 +218,7 @@ function addMentions(state: State, body: Json): unknown {
 	return { mentions };
 }
 
-function listMentions(state: State, url: URL): unknown {
-	const q = url.searchParams;
+function listMentions(state: State, q: URLSearchParams): unknown {
 	const p = project(state, q.get('projectId'));
 	const from = isoParam(q.get('collectedFrom'), 'collectedFrom') ?? -Infinity;
 	const to = isoParam(q.get('collectedTo'), 'collectedTo') ?? Infinity;

@@ -15,7 +15,8 @@ export interface ApiCtx {
 	state: State;
 	req: IncomingMessage;
 	res: ServerResponse;
-	url: URL;
+	/** The query string of the request. */
+	query: URLSearchParams;
 	body: string;
 	route: RouteDef;
 	params: Record<string, string>;

@@ -20,7 +20,7 @@ function decodeListCursor(raw: string): number {
 }
 
 export function listProjects(ctx: ApiCtx): void {
-	const raw = ctx.url.searchParams.get('cursor');
+	const raw = ctx.query.get('cursor');
 	const after = raw ? decodeListCursor(raw) : 0;
 	const all = ctx.state.store.listProjects().filter((p) => p.id > after);
 	const page = all.slice(0, PROJECT_PAGE_SIZE);

@@ -14,7 +14,7 @@ export function search(ctx: ApiCtx, mode: SearchMode): void {
 	if (a.format.length) formatError(a.format);
 	const request = a.request!;
 
-	const rawCursor = ctx.url.searchParams.get('cursor');
+	const rawCursor = ctx.query.get('cursor');
 	let after: CursorPos | undefined;
 	if (rawCursor) {
 		const c = decodeCursor(rawCursor, request.bindKey);

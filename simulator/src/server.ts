@@ -11,7 +11,7 @@ import { authenticate } from './auth.ts';
 import { API_ROOT, MSG, type Group, type Tier } from './constants.ts';
 import type { ApiCtx } from './context.ts';
 import { respondScripted, takeScript } from './faults.ts';
-import { HttpError, readBody, rethrow, sendJson, sleep } from './http.ts';
+import { HttpError, parseTarget, readBody, rethrow, sendJson, sleep } from './http.ts';
 import { createProject, deleteProject, listProjects, updateProject } from './projects.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
 import { search } from './search-api.ts';
@@ -67,18 +67,18 @@ export function createSimulatorServer(state: State): { server: Server; sockets: 
 }
 
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
-	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	// Routed from the raw target (dot segments removed, %2F kept): see parseTarget.
+	const { rawPath, path, query } = parseTarget(req.url ?? '/');
 	const method = (req.method ?? 'GET').toUpperCase();
 	const body = await readBody(req);
 
-	if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
+	if (path === '/__admin' || path.startsWith('/__admin/')) {
 		if (state.opts.admin) {
-			await handleAdmin(state, req, res, url, method, body);
+			await handleAdmin(state, res, path, query, method, body);
 			return;
 		}
 	}
 
-	const path = url.pathname;
 	const rel =
 		path === API_ROOT ? '' : path.startsWith(API_ROOT + '/') ? path.slice(API_ROOT.length) : null;
 	const match: RouteMatch = rel === null ? { kind: 'notFound' } : matchRoute(method, rel);
@@ -88,7 +88,8 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		at: state.clock.iso(),
 		method,
 		path,
-		query: Object.fromEntries(url.searchParams),
+		rawPath,
+		query: Object.fromEntries(query),
 		status: null,
 		group,
 		tier: null,
@@ -191,7 +192,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		return;
 	}
 
-	const ctx: ApiCtx = { state, req, res, url, body, route, params: match.params, tier, now, headers, entry };
+	const ctx: ApiCtx = { state, req, res, query, body, route, params: match.params, tier, now, headers, entry };
 	try {
 		dispatch(ctx, framing);
 	} catch (err) {

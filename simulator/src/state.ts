@@ -37,7 +37,10 @@ export interface LogEntry {
 	seq: number;
 	at: string;
 	method: string;
+	/** The path the server routed on (dot segments removed, see http.ts parseTarget). */
 	path: string;
+	/** The request target's path exactly as received on the wire (req.url without the query). */
+	rawPath: string;
 	query: Record<string, string>;
 	status: number | null;
 	group: Group | null;

@@ -69,12 +69,12 @@ export function exportStream(ctx: ApiCtx, mode: 'recent' | 'historical', framing
 	const body = jsonBody(ctx);
 	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`);
 	const format = [...a.format];
-	const limit = intParam(ctx.url.searchParams.get('limit'), 'limit', format);
+	const limit = intParam(ctx.query.get('limit'), 'limit', format);
 	if (format.length) formatError(format);
 	const project = findProject(ctx, id);
 	const fields = { ...a.fields };
 	checkLimit(limit, fields);
-	const anonymization = checkAnonymization(ctx.url.searchParams.get('anonymization'), fields);
+	const anonymization = checkAnonymization(ctx.query.get('anonymization'), fields);
 	if (hasErrors(fields)) throw unprocessable(fields);
 
 	const { writer } = openStream(ctx, framing);
@@ -137,12 +137,12 @@ export function liveStream(ctx: ApiCtx, framing: Framing): void {
 	const body = jsonBody(ctx);
 	const a = analyzeSearch(body, 'live', ctx.now, `${id}:${ctx.route.name}`);
 	const format = [...a.format];
-	const backfill = intParam(ctx.url.searchParams.get('backfillMinutes'), 'backfillMinutes', format);
+	const backfill = intParam(ctx.query.get('backfillMinutes'), 'backfillMinutes', format);
 	if (format.length) formatError(format);
 	const project = findProject(ctx, id);
 	const fields = { ...a.fields };
 	checkBackfill(backfill, fields);
-	const anonymization = checkAnonymization(ctx.url.searchParams.get('anonymization'), fields);
+	const anonymization = checkAnonymization(ctx.query.get('anonymization'), fields);
 	if (hasErrors(fields)) throw unprocessable(fields);
 
 	const filters = a.request!.filters;
@@ -185,7 +185,7 @@ export function engagementStream(ctx: ApiCtx, framing: Framing): void {
 		if (!parsed.ok) throw badRequest(parsed.message);
 		if (!isPlainObject(parsed.value)) format.push('Request body must be a JSON object ({}).');
 	}
-	const backfill = intParam(ctx.url.searchParams.get('backfillMinutes'), 'backfillMinutes', format);
+	const backfill = intParam(ctx.query.get('backfillMinutes'), 'backfillMinutes', format);
 	if (format.length) formatError(format);
 	const fields = {};
 	checkBackfill(backfill, fields);

@@ -8,7 +8,7 @@ import { analyzeTagsBody } from './validate.ts';
 
 export function listTags(ctx: ApiCtx): void {
 	const id = projectIdParam(ctx);
-	const raw = ctx.url.searchParams.get('cursor');
+	const raw = ctx.query.get('cursor');
 	let after: string | undefined;
 	if (raw) {
 		try {
