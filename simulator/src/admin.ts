@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- simulator/test code: not shipped in the package */
 // The test-only admin API under /__admin: no key, JSON in and out, never counted, limited or
-// logged as an API request. Disabled by --no-admin.
+// logged as an API request. Disabled by --no-admin. It always tells the truth: the ground truth
+// and the count apply D-14 whatever the variant (variants change only the public API).
 
 import type { ServerResponse } from 'node:http';
 
@@ -11,6 +12,7 @@ import type { LimitMode } from './limits.ts';
 import { count } from './search.ts';
 import type { State } from './state.ts';
 import { analyzeSearch, isPlainObject, parseDateTime } from './validate.ts';
+import { defaultVariant, mergeVariant } from './variants.ts';
 
 type Json = Record<string, unknown>;
 
@@ -118,6 +120,16 @@ function route(state: State, rawPath: string, query: URLSearchParams, method: st
 			return engagement(state, bodyObject(rawBody));
 		case 'POST /__admin/live':
 			return live(state, bodyObject(rawBody));
+		case 'GET /__admin/variant':
+			return state.variant;
+		case 'POST /__admin/variant': {
+			const err = mergeVariant(state.variant, bodyObject(rawBody));
+			if (err) throw new AdminError(400, err);
+			return state.variant;
+		}
+		case 'DELETE /__admin/variant':
+			Object.assign(state.variant, state.opts.variant);
+			return state.variant;
 		case 'GET /__admin/live':
 			return {
 				ratePerMinute: state.collector.ratePerMinute,
@@ -247,7 +259,8 @@ function countMentions(state: State, body: Json): unknown {
 	const mode = body.mode;
 	if (mode !== 'recent' && mode !== 'historical') throw new AdminError(400, 'mode must be recent or historical.');
 	const now = state.clock.now();
-	const a = analyzeSearch({ filters: body.filters ?? {}, sortType: body.sortType }, mode, now, 'admin');
+	// The truth: D-14 filters, whatever the public API's variant.
+	const a = analyzeSearch({ filters: body.filters ?? {}, sortType: body.sortType }, mode, now, 'admin', defaultVariant());
 	if (a.format.length) throw new AdminError(400, a.format.join(' '));
 	if (Object.keys(a.fields).length) {
 		throw new AdminError(422, Object.entries(a.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join(' '));

@@ -47,6 +47,22 @@ export function sendText(
 	res.end(json);
 }
 
+/**
+ * A page envelope (spec "Page responses"): `{"data": [...], "cursor": ...}` from already serialised
+ * items. On the last page the cursor is null, or the key is left out (`omitNullCursor`, variant
+ * `lastCursor=absent`).
+ */
+export function sendPage(
+	res: ServerResponse,
+	itemsJson: string[],
+	cursor: string | null,
+	omitNullCursor: boolean,
+	headers: Record<string, string>,
+): void {
+	const tail = cursor === null && omitNullCursor ? '' : `,"cursor":${JSON.stringify(cursor)}`;
+	sendText(res, 200, `{"data":[${itemsJson.join(',')}]${tail}}`, headers);
+}
+
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
 	if (res.headersSent || res.destroyed) return;
 	res.writeHead(status, headers);

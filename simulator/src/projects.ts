@@ -2,7 +2,7 @@
 
 import { MSG, PROJECT_PAGE_SIZE } from './constants.ts';
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, sendEmpty, sendJson, unprocessable } from './http.ts';
+import { badRequest, hasErrors, sendEmpty, sendJson, sendPage, unprocessable } from './http.ts';
 import { analyzeProjectBody } from './validate.ts';
 
 function encodeListCursor(lastId: number): string {
@@ -25,13 +25,11 @@ export function listProjects(ctx: ApiCtx): void {
 	const all = ctx.state.store.listProjects().filter((p) => p.id > after);
 	const page = all.slice(0, PROJECT_PAGE_SIZE);
 	const more = all.length > PROJECT_PAGE_SIZE;
-	sendJson(
+	sendPage(
 		ctx.res,
-		200,
-		{
-			data: page.map((p) => ({ id: p.id, name: p.name })),
-			cursor: more ? encodeListCursor(page[page.length - 1].id) : null,
-		},
+		page.map((p) => JSON.stringify({ id: p.id, name: p.name })),
+		more ? encodeListCursor(page[page.length - 1].id) : null,
+		ctx.state.variant.lastCursor === 'absent',
 		ctx.headers(),
 	);
 }
