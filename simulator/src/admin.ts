@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- simulator/test code: not shipped in the package */
 // The test-only admin API under /__admin: no key, JSON in and out, never counted, limited or
-// logged as an API request. Disabled by --no-admin.
+// logged as an API request. Disabled by --no-admin. It always tells the truth: the ground truth
+// and the count apply D-14 whatever the variant (variants change only the public API).
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 import { GROUPS, type Group } from './constants.ts';
 import { mergeFaults, defaultFaults } from './faults.ts';
@@ -11,6 +12,7 @@ import type { LimitMode } from './limits.ts';
 import { count } from './search.ts';
 import type { State } from './state.ts';
 import { analyzeSearch, isPlainObject, parseDateTime } from './validate.ts';
+import { defaultVariant, mergeVariant } from './variants.ts';
 
 type Json = Record<string, unknown>;
 
@@ -60,14 +62,14 @@ function project(state: State, v: unknown) {
 
 export async function handleAdmin(
 	state: State,
-	_req: IncomingMessage,
 	res: ServerResponse,
-	url: URL,
+	path: string,
+	query: URLSearchParams,
 	method: string,
 	rawBody: string,
 ): Promise<void> {
 	try {
-		const out = route(state, url, method, rawBody);
+		const out = route(state, path, query, method, rawBody);
 		sendJson(res, 200, out);
 	} catch (err) {
 		if (!(err instanceof AdminError)) rethrow(err);
@@ -76,8 +78,8 @@ export async function handleAdmin(
 	await Promise.resolve();
 }
 
-function route(state: State, url: URL, method: string, rawBody: string): unknown {
-	const path = url.pathname.replace(/\/+$/, '');
+function route(state: State, rawPath: string, query: URLSearchParams, method: string, rawBody: string): unknown {
+	const path = rawPath.replace(/\/+$/, '');
 	const key = `${method} ${path}`;
 	switch (key) {
 		case 'GET /__admin/health':
@@ -111,13 +113,23 @@ function route(state: State, url: URL, method: string, rawBody: string): unknown
 		case 'POST /__admin/mentions':
 			return addMentions(state, bodyObject(rawBody));
 		case 'GET /__admin/mentions':
-			return listMentions(state, url);
+			return listMentions(state, query);
 		case 'POST /__admin/count':
 			return countMentions(state, bodyObject(rawBody));
 		case 'POST /__admin/engagement':
 			return engagement(state, bodyObject(rawBody));
 		case 'POST /__admin/live':
 			return live(state, bodyObject(rawBody));
+		case 'GET /__admin/variant':
+			return state.variant;
+		case 'POST /__admin/variant': {
+			const err = mergeVariant(state.variant, bodyObject(rawBody));
+			if (err) throw new AdminError(400, err);
+			return state.variant;
+		}
+		case 'DELETE /__admin/variant':
+			Object.assign(state.variant, state.opts.variant);
+			return state.variant;
 		case 'GET /__admin/live':
 			return {
 				ratePerMinute: state.collector.ratePerMinute,
@@ -218,8 +230,7 @@ function addMentions(state: State, body: Json): unknown {
 	return { mentions };
 }
 
-function listMentions(state: State, url: URL): unknown {
-	const q = url.searchParams;
+function listMentions(state: State, q: URLSearchParams): unknown {
 	const p = project(state, q.get('projectId'));
 	const from = isoParam(q.get('collectedFrom'), 'collectedFrom') ?? -Infinity;
 	const to = isoParam(q.get('collectedTo'), 'collectedTo') ?? Infinity;
@@ -248,7 +259,8 @@ function countMentions(state: State, body: Json): unknown {
 	const mode = body.mode;
 	if (mode !== 'recent' && mode !== 'historical') throw new AdminError(400, 'mode must be recent or historical.');
 	const now = state.clock.now();
-	const a = analyzeSearch({ filters: body.filters ?? {}, sortType: body.sortType }, mode, now, 'admin');
+	// The truth: D-14 filters, whatever the public API's variant.
+	const a = analyzeSearch({ filters: body.filters ?? {}, sortType: body.sortType }, mode, now, 'admin', defaultVariant());
 	if (a.format.length) throw new AdminError(400, a.format.join(' '));
 	if (Object.keys(a.fields).length) {
 		throw new AdminError(422, Object.entries(a.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join(' '));

@@ -2,9 +2,11 @@
 // Entry point: `node simulator/src/cli.ts --port 4010 [flags]`. Prints exactly one line,
 // `listening on http://127.0.0.1:<port>`, on stdout when ready; everything else goes to stderr.
 
+import { rethrow } from './http.ts';
 import { createSimulatorServer } from './server.ts';
 import { State, type Options } from './state.ts';
 import { parseDateTime } from './validate.ts';
+import { SWITCH_KEYS, variantFromSpecs, variantTable, VariantError } from './variants.ts';
 
 const USAGE = `Usage: node simulator/src/cli.ts [flags]
   --port <n>              port on 127.0.0.1 (0 = any free port; default 4010)
@@ -22,9 +24,13 @@ const USAGE = `Usage: node simulator/src/cli.ts [flags]
   --engagement-rate <n>   engagement updates per minute (default 0)
   --legacy-heartbeat      heartbeats in the legacy bare-string form
   --index-lag-ms <n>      newly collected mentions become searchable this long after collectedAt
+  --variant <key=value,...>
+                          a plausible alternative API (repeatable; see --help-variants); keys:
+                          ${SWITCH_KEYS.join(', ')}, filters
   --no-admin              disable the /__admin API
   --verbose               request log on stderr
-  --help                  this text`;
+  --help                  this text
+  --help-variants         the variant switches (Markdown table)`;
 
 function fail(message: string): never {
 	console.error(`simulator: ${message}\n${USAGE}`);
@@ -50,7 +56,9 @@ export function parseArgs(argv: string[]): Options {
 		indexLagMs: 0,
 		admin: true,
 		verbose: false,
+		variant: variantFromSpecs([]),
 	};
+	const variantSpecs: string[] = [];
 	const num = (flag: string, v: string | undefined, min: number, max = Infinity): number => {
 		const n = Number(v);
 		if (v === undefined || v.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
@@ -122,6 +130,12 @@ export function parseArgs(argv: string[]): Options {
 			case '--index-lag-ms':
 				o.indexLagMs = int(flag, value(), 0);
 				break;
+			case '--variant': {
+				const v = value();
+				if (v === undefined || v.trim() === '') fail('--variant expects key=value pairs such as collectedAt=ignored.');
+				variantSpecs.push(v);
+				break;
+			}
 			case '--no-admin':
 				o.admin = false;
 				break;
@@ -133,11 +147,28 @@ export function parseArgs(argv: string[]): Options {
 				console.error(USAGE);
 				process.exit(0);
 				break;
+			case '--help-variants':
+				console.log(variantTable());
+				process.exit(0);
+				break;
 			default:
 				fail(`unknown flag ${flag}.`);
 		}
 	}
+	try {
+		o.variant = variantFromSpecs(variantSpecs);
+	} catch (err) {
+		if (!(err instanceof VariantError)) rethrow(err);
+		fail(`--variant: ${err.message}`);
+	}
 	return o;
+}
+
+/** The non-default switches, `key=value,...`, or `default`. */
+function variantText(v: Options['variant']): string {
+	const d = variantFromSpecs([]);
+	const changed = SWITCH_KEYS.filter((k) => v[k] !== d[k]).map((k) => `${k}=${v[k]}`);
+	return changed.length ? changed.join(',') : 'default';
 }
 
 function main(): void {
@@ -146,7 +177,7 @@ function main(): void {
 	const state = new State(opts);
 	const total = [...state.store.projects.values()].reduce((n, p) => n + p.recs.length, 0);
 	console.error(
-		`simulator: ${state.store.projects.size} projects, ${total} mentions (seed ${opts.seed}) generated in ${Date.now() - started} ms; clock ${opts.clock} from ${new Date(state.startNow).toISOString()}; limits ${opts.limits}; admin ${opts.admin ? 'on' : 'off'}`,
+		`simulator: ${state.store.projects.size} projects, ${total} mentions (seed ${opts.seed}) generated in ${Date.now() - started} ms; clock ${opts.clock} from ${new Date(state.startNow).toISOString()}; limits ${opts.limits}; admin ${opts.admin ? 'on' : 'off'}; variant ${variantText(opts.variant)}`,
 	);
 	const { server, sockets } = createSimulatorServer(state);
 	server.on('error', (err) => {

@@ -127,6 +127,8 @@ export const MSG = {
 	mentionNotFound: (id: string, projectId: number) =>
 		`Mention ${id} not found in project ${projectId}.`,
 	notFound: 'Not found.',
+	/** variant notFoundMessage=generic: a missing project or mention, no resource named */
+	notFoundGeneric: 'Not Found',
 	methodNotAllowed: 'Method not allowed.',
 	// D-20
 	cursorMismatch: 'cursor does not match this request: send the same body as for the first page.',

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { MSG } from './constants.ts';
-import { badRequest, notFound } from './http.ts';
+import { badRequest, notFound, type HttpError } from './http.ts';
 import type { RouteDef } from './routes.ts';
 import type { LogEntry, State } from './state.ts';
 import type { Project } from './types.ts';
@@ -15,7 +15,8 @@ export interface ApiCtx {
 	state: State;
 	req: IncomingMessage;
 	res: ServerResponse;
-	url: URL;
+	/** The query string of the request. */
+	query: URLSearchParams;
 	body: string;
 	route: RouteDef;
 	params: Record<string, string>;
@@ -42,10 +43,15 @@ export function jsonBody(ctx: ApiCtx): unknown {
 	return parsed.value;
 }
 
+/** D-21/D-22: a missing project or mention → 404 naming it (variant `notFoundMessage=generic`: not). */
+export function resourceNotFound(ctx: ApiCtx, message: string): HttpError {
+	return notFound(ctx.state.variant.notFoundMessage === 'generic' ? MSG.notFoundGeneric : message);
+}
+
 /** D-21: unknown project → 404. */
 export function findProject(ctx: ApiCtx, id: number): Project {
 	const p = ctx.state.store.projects.get(id);
-	if (!p) throw notFound(MSG.projectNotFound(id));
+	if (!p) throw resourceNotFound(ctx, MSG.projectNotFound(id));
 	return p;
 }
 

@@ -47,6 +47,22 @@ export function sendText(
 	res.end(json);
 }
 
+/**
+ * A page envelope (spec "Page responses"): `{"data": [...], "cursor": ...}` from already serialised
+ * items. On the last page the cursor is null, or the key is left out (`omitNullCursor`, variant
+ * `lastCursor=absent`).
+ */
+export function sendPage(
+	res: ServerResponse,
+	itemsJson: string[],
+	cursor: string | null,
+	omitNullCursor: boolean,
+	headers: Record<string, string>,
+): void {
+	const tail = cursor === null && omitNullCursor ? '' : `,"cursor":${JSON.stringify(cursor)}`;
+	sendText(res, 200, `{"data":[${itemsJson.join(',')}]${tail}}`, headers);
+}
+
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
 	if (res.headersSent || res.destroyed) return;
 	res.writeHead(status, headers);
@@ -75,6 +91,54 @@ export function hasErrors(fields: FieldErrors): boolean {
 /** Re-raise an error that a handler does not know how to answer (outside the catch clause). */
 export function rethrow(err: unknown): never {
 	throw err;
+}
+
+// --- request targets --------------------------------------------------------------------------
+
+export interface Target {
+	/** The path exactly as received (req.url up to `?` or `#`), for the request log. */
+	rawPath: string;
+	/** The path the server routes on: dot segments removed, nothing decoded. */
+	path: string;
+	query: URLSearchParams;
+}
+
+const DOT = /^(?:\.|%2e)$/i;
+const DOT_DOT = /^(?:\.|%2e){2}$/i;
+
+/**
+ * Read a request target the way a typical HTTP server (nginx, Node's URL, most frameworks) does,
+ * from the raw `req.url`, never re-parsed as a URL (a target `//host/x` must not become a host):
+ * - the query string starts at the first `?`; an absolute-form target keeps only its path;
+ * - dot segments `.` and `..` (also percent-encoded, `%2e`) are removed (RFC 3986 5.2.4), so
+ *   `/a/b/../c` is routed as `/a/c` and `..` never climbs above `/`;
+ * - a percent-encoded slash (`%2F`) is not a separator: it stays inside its segment and is
+ *   decoded only as part of a path parameter (a mention id `a/b`);
+ * - nothing else is decoded or re-encoded; empty segments (`//`) stay (and match no route).
+ */
+export function parseTarget(rawUrl: string): Target {
+	const q = rawUrl.search(/[?#]/);
+	const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+	const rest = q < 0 ? '' : rawUrl.slice(q);
+	const query = new URLSearchParams(rest.startsWith('?') ? rest.slice(1).split('#')[0] : '');
+	let p = rawPath;
+	const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/.exec(p);
+	if (absolute) p = p.slice(absolute[0].length);
+	if (!p.startsWith('/')) p = '/' + p;
+	const segments = p.split('/').slice(1);
+	const out: string[] = [];
+	segments.forEach((seg, i) => {
+		const last = i === segments.length - 1;
+		if (DOT_DOT.test(seg)) {
+			out.pop();
+			if (last) out.push('');
+		} else if (DOT.test(seg)) {
+			if (last) out.push('');
+		} else {
+			out.push(seg);
+		}
+	});
+	return { rawPath, path: '/' + out.join('/'), query };
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
-// Rate limits (D-07, D-08, D-09): fixed one-hour windows aligned to the top of the UTC hour,
-// counted per API key (one key per tier here) and per group; stream concurrency; the monthly
-// mentions cap per calendar month.
+// Rate limits (D-07, D-08, D-09): fixed one-hour windows aligned to the top of the UTC hour (or,
+// variant rateWindow=rolling, starting at a key's first counted request), counted per API key (one
+// key per tier here) and per group; stream concurrency; the monthly mentions cap per calendar month.
 
 import {
 	CONCURRENCY_LIMITS,
@@ -14,6 +14,8 @@ import {
 const HOUR = 3600_000;
 
 export type LimitMode = 'spec' | 'off';
+/** aligned: windows start at the top of the UTC hour (D-07); rolling: at the first counted request. */
+export type WindowMode = 'aligned' | 'rolling';
 type PaidTier = 'basic' | 'enterprise';
 
 export interface WindowState {
@@ -31,16 +33,26 @@ export interface LimitSettings {
 	monthlyCap: Record<PaidTier, number>;
 }
 
+interface HourWindow {
+	/** ms; the window covers [start, end) */
+	start: number;
+	end: number;
+	count: number;
+}
+
 export class Limits {
 	settings: LimitSettings;
-	private readonly windows = new Map<string, { window: number; count: number }>();
+	private readonly windows = new Map<string, HourWindow>();
 	private readonly open = new Map<Group, number>();
 	private readonly openByTier = new Map<string, number>();
 	private readonly monthly = new Map<PaidTier, { month: number; used: number }>();
 	/** Mentions returned per tier, all time (admin stats). */
 	readonly returned: Record<PaidTier, number> = { basic: 0, enterprise: 0 };
 
-	constructor(mode: LimitMode) {
+	private readonly windowMode: () => WindowMode;
+
+	constructor(mode: LimitMode, windowMode: () => WindowMode) {
+		this.windowMode = windowMode;
 		this.settings = {
 			mode,
 			hourly: { ...HOURLY_LIMITS },
@@ -53,25 +65,27 @@ export class Limits {
 		return this.settings.mode === 'spec';
 	}
 
-	private windowOf(now: number): number {
-		return Math.floor(now / HOUR);
+	/** The window a request counted now would open. */
+	private newWindow(now: number): HourWindow {
+		const start = this.windowMode() === 'rolling' ? now : Math.floor(now / HOUR) * HOUR;
+		return { start, end: start + HOUR, count: 0 };
+	}
+
+	/** The key's window for the group that holds `now`, if one is open. */
+	private current(key: string, now: number): HourWindow | undefined {
+		const w = this.windows.get(key);
+		return w && now >= w.start && now < w.end ? w : undefined;
 	}
 
 	/** The hourly window as the headers describe it. `tier` null: caller not identified (fresh). */
 	state(tier: Tier | null, group: Group, now: number): WindowState {
 		const limit = this.settings.hourly[group];
-		const window = this.windowOf(now);
-		const resetMs = (window + 1) * HOUR;
-		let used = 0;
-		if (tier && this.enabled) {
-			const w = this.windows.get(`${tier}:${group}`);
-			if (w && w.window === window) used = w.count;
-		}
+		const w = (tier && this.enabled && this.current(`${tier}:${group}`, now)) || this.newWindow(now);
 		return {
 			limit,
-			remaining: Math.max(limit - used, 0),
-			reset: resetMs / 1000,
-			resetIso: new Date(resetMs).toISOString(),
+			remaining: Math.max(limit - w.count, 0),
+			reset: Math.ceil(w.end / 1000),
+			resetIso: new Date(w.end).toISOString(),
 		};
 	}
 
@@ -79,10 +93,9 @@ export class Limits {
 	tryCount(tier: Tier, group: Group, now: number): boolean {
 		if (!this.enabled) return true;
 		const key = `${tier}:${group}`;
-		const window = this.windowOf(now);
-		let w = this.windows.get(key);
-		if (!w || w.window !== window) {
-			w = { window, count: 0 };
+		let w = this.current(key, now);
+		if (!w) {
+			w = this.newWindow(now);
 			this.windows.set(key, w);
 		}
 		if (w.count >= this.settings.hourly[group]) return false;

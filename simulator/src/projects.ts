@@ -2,7 +2,7 @@
 
 import { MSG, PROJECT_PAGE_SIZE } from './constants.ts';
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, sendEmpty, sendJson, unprocessable } from './http.ts';
+import { badRequest, hasErrors, sendEmpty, sendJson, sendPage, unprocessable } from './http.ts';
 import { analyzeProjectBody } from './validate.ts';
 
 function encodeListCursor(lastId: number): string {
@@ -20,18 +20,16 @@ function decodeListCursor(raw: string): number {
 }
 
 export function listProjects(ctx: ApiCtx): void {
-	const raw = ctx.url.searchParams.get('cursor');
+	const raw = ctx.query.get('cursor');
 	const after = raw ? decodeListCursor(raw) : 0;
 	const all = ctx.state.store.listProjects().filter((p) => p.id > after);
 	const page = all.slice(0, PROJECT_PAGE_SIZE);
 	const more = all.length > PROJECT_PAGE_SIZE;
-	sendJson(
+	sendPage(
 		ctx.res,
-		200,
-		{
-			data: page.map((p) => ({ id: p.id, name: p.name })),
-			cursor: more ? encodeListCursor(page[page.length - 1].id) : null,
-		},
+		page.map((p) => JSON.stringify({ id: p.id, name: p.name })),
+		more ? encodeListCursor(page[page.length - 1].id) : null,
+		ctx.state.variant.lastCursor === 'absent',
 		ctx.headers(),
 	);
 }

@@ -2,22 +2,23 @@
 
 import { MSG, SEARCH_PAGE_SIZE } from './constants.ts';
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, sendText, unprocessable } from './http.ts';
-import { cursorAfter, decodeCursor, encodeCursor, page, type CursorPos } from './search.ts';
+import { badRequest, hasErrors, sendPage, unprocessable } from './http.ts';
+import { decodeCursor, encodeCursor, page, type CursorPos } from './search.ts';
 import { analyzeSearch, type SearchMode } from './validate.ts';
 
 export function search(ctx: ApiCtx, mode: SearchMode): void {
 	const { state } = ctx;
+	const variant = state.variant;
 	const id = projectIdParam(ctx);
 	const body = jsonBody(ctx);
-	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`);
+	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`, variant);
 	if (a.format.length) formatError(a.format);
 	const request = a.request!;
 
-	const rawCursor = ctx.url.searchParams.get('cursor');
+	const rawCursor = ctx.query.get('cursor');
 	let after: CursorPos | undefined;
 	if (rawCursor) {
-		const c = decodeCursor(rawCursor, request.bindKey);
+		const c = decodeCursor(rawCursor, request.bindKey, variant.cursor);
 		if (c === 'invalid') throw badRequest(MSG.cursorInvalid);
 		if (c === 'mismatch') throw badRequest(MSG.cursorMismatch);
 		after = c;
@@ -36,16 +37,16 @@ export function search(ctx: ApiCtx, mode: SearchMode): void {
 			visibility: { now: ctx.now, indexLagMs: state.faults.indexLagMs },
 			after,
 		},
+		variant.cursor,
 		size,
 	);
 	state.limits.addMonthly(ctx.tier, result.data.length, ctx.now);
 
-	let cursor = result.next ? encodeCursor(request.bindKey, result.next) : null;
+	let cursor = result.more && result.after ? encodeCursor(request.bindKey, result.after) : null;
 	if (state.faults.repeatCursor) {
 		// A hostile server: the same cursor again and again.
-		const last = result.data[result.data.length - 1];
-		cursor = rawCursor || (last ? encodeCursor(request.bindKey, cursorAfter(request.sortType, last)) : cursor);
+		cursor = rawCursor || (result.after ? encodeCursor(request.bindKey, result.after) : cursor);
 	}
 	const json = result.data.map((r) => (r.json ??= JSON.stringify(r.m)));
-	sendText(ctx.res, 200, `{"data":[${json.join(',')}],"cursor":${JSON.stringify(cursor)}}`, ctx.headers());
+	sendPage(ctx.res, json, cursor, variant.lastCursor === 'absent', ctx.headers());
 }

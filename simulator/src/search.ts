@@ -1,4 +1,5 @@
-// Filtering (D-14), sorting (D-19) and keyset pages with cursors bound to the request (D-20).
+// Filtering (D-14), sorting (D-19) and keyset pages with cursors bound to the request (D-20);
+// the variant `cursor=offset` pages by a plain offset into the current result list instead.
 
 import { createHash } from 'node:crypto';
 
@@ -57,23 +58,29 @@ export function matcher(f: Filters, mode: SearchMode, now: number): (r: Rec) => 
 
 // --- cursors ----------------------------------------------------------------------------------
 
-export interface CursorPos {
-	key: SortKey;
-	id: string;
-}
+/** Where the next page starts: after a (sort key, id) position, or after n matches (offset). */
+export type CursorPos = { key: SortKey; id: string } | { offset: number };
+export type CursorMode = 'keyset' | 'offset';
 
 function bindHash(bindKey: string): string {
 	return createHash('sha256').update(bindKey).digest('base64url').slice(0, 16);
 }
 
 export function encodeCursor(bindKey: string, pos: CursorPos): string {
-	return Buffer.from(JSON.stringify({ b: bindHash(bindKey), k: pos.key, i: pos.id })).toString(
-		'base64url',
-	);
+	const b = bindHash(bindKey);
+	const payload = 'offset' in pos ? { b, o: pos.offset } : { b, k: pos.key, i: pos.id };
+	return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
-/** Decode a cursor: the position, or 'invalid' / 'mismatch' (both 400, D-20). */
-export function decodeCursor(raw: string, bindKey: string): CursorPos | 'invalid' | 'mismatch' {
+/**
+ * Decode a cursor of the given mode: the position, or 'invalid' / 'mismatch' (both 400, D-20).
+ * A cursor of the other mode is invalid.
+ */
+export function decodeCursor(
+	raw: string,
+	bindKey: string,
+	mode: CursorMode,
+): CursorPos | 'invalid' | 'mismatch' {
 	if (!/^[A-Za-z0-9_-]+$/.test(raw)) return 'invalid';
 	let parsed: unknown;
 	try {
@@ -82,15 +89,17 @@ export function decodeCursor(raw: string, bindKey: string): CursorPos | 'invalid
 		return 'invalid';
 	}
 	if (typeof parsed !== 'object' || parsed === null) return 'invalid';
-	const { b, k, i } = parsed as Record<string, unknown>;
-	if (typeof b !== 'string' || typeof i !== 'string') return 'invalid';
+	const { b, k, i, o } = parsed as Record<string, unknown>;
+	if (typeof b !== 'string') return 'invalid';
+	if (mode === 'offset') {
+		if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) return 'invalid';
+		if (b !== bindHash(bindKey)) return 'mismatch';
+		return { offset: o };
+	}
+	if (typeof i !== 'string') return 'invalid';
 	if (k !== null && (typeof k !== 'number' || !Number.isFinite(k))) return 'invalid';
 	if (b !== bindHash(bindKey)) return 'mismatch';
 	return { key: k, id: i };
-}
-
-function keyOf(sort: SortType, r: Rec): CursorPos {
-	return { key: SORT_SPECS[sort].key(r), id: r.id };
 }
 
 // --- scanning ---------------------------------------------------------------------------------
@@ -141,24 +150,31 @@ export function* scan(o: ScanOptions): Generator<Rec> {
 	const arr = o.store.sorted(o.project, sort).slice();
 	const [lo, end] = scanBounds(arr, sort, o.request.filters, o.mode, now);
 	let start = lo;
-	if (o.after) start = Math.max(start, seekAfter(arr, sort, o.after.key, o.after.id));
+	let skip = 0;
+	if (o.after && 'offset' in o.after) skip = o.after.offset;
+	else if (o.after) start = Math.max(start, seekAfter(arr, sort, o.after.key, o.after.id));
 	const match = matcher(o.request.filters, o.mode, now);
 	for (let i = start; i < end; i++) {
 		const r = arr[i];
-		if (searchable(r, o.visibility) && match(r)) yield r;
+		if (!searchable(r, o.visibility) || !match(r)) continue;
+		if (skip > 0) skip--;
+		else yield r;
 	}
 }
 
 export interface Page {
 	data: Rec[];
-	next: CursorPos | null;
+	/** The position after the last mention returned (null when none was). */
+	after: CursorPos | null;
+	/** Whether another match follows: the page then carries a cursor. */
+	more: boolean;
 }
 
 /**
- * One page of up to `size` mentions (25, or fewer when the monthly cap cuts it). The cursor is
- * null exactly when no further match exists, so N results cost ceil(N/25) requests.
+ * One page of up to `size` mentions (25, or fewer when the monthly cap cuts it). `more` is false
+ * exactly when no further match exists, so N results cost ceil(N/25) requests.
  */
-export function page(o: ScanOptions, size = SEARCH_PAGE_SIZE): Page {
+export function page(o: ScanOptions, mode: CursorMode, size = SEARCH_PAGE_SIZE): Page {
 	const data: Rec[] = [];
 	let more = false;
 	for (const r of scan(o)) {
@@ -169,11 +185,13 @@ export function page(o: ScanOptions, size = SEARCH_PAGE_SIZE): Page {
 		data.push(r);
 	}
 	const last = data[data.length - 1];
-	return { data, next: more && last ? keyOf(o.request.sortType, last) : null };
-}
-
-export function cursorAfter(sort: SortType, r: Rec): CursorPos {
-	return keyOf(sort, r);
+	let after: CursorPos | null = null;
+	if (last && mode === 'offset') {
+		after = { offset: (o.after && 'offset' in o.after ? o.after.offset : 0) + data.length };
+	} else if (last) {
+		after = { key: SORT_SPECS[o.request.sortType].key(last), id: last.id };
+	}
+	return { data, after, more };
 }
 
 /** Ground truth: how many mentions a search would return in total (admin count). */

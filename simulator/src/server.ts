@@ -2,6 +2,8 @@
 // The HTTP server: routing, the common headers, and the order of checks (D-05):
 // route (404/405) → 415 → 406 (streams) → 401 → 429 (hourly; then stream concurrency; the
 // request is counted here) → monthly cap 429 → 400 → 404 → 422 → 2xx.
+// Variants: `routes=absent` takes routes out of the table; `authOrder=401-first` moves 401 before
+// 415 and 406.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -11,7 +13,7 @@ import { authenticate } from './auth.ts';
 import { API_ROOT, MSG, type Group, type Tier } from './constants.ts';
 import type { ApiCtx } from './context.ts';
 import { respondScripted, takeScript } from './faults.ts';
-import { HttpError, readBody, rethrow, sendJson, sleep } from './http.ts';
+import { HttpError, parseTarget, readBody, rethrow, sendJson, sleep } from './http.ts';
 import { createProject, deleteProject, listProjects, updateProject } from './projects.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
 import { search } from './search-api.ts';
@@ -19,6 +21,7 @@ import type { State } from './state.ts';
 import { engagementStream, exportStream, liveStream } from './stream-api.ts';
 import { negotiate, type Framing } from './streams.ts';
 import { addTags, listTags, removeTags } from './tags.ts';
+import { absentRoutes } from './variants.ts';
 
 /** D-07: the three rate-limit headers for a group (fresh window when the caller is unknown). */
 export function rateHeaders(state: State, tier: Tier | null, group: Group): Record<string, string> {
@@ -67,28 +70,30 @@ export function createSimulatorServer(state: State): { server: Server; sockets: 
 }
 
 async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
-	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+	// Routed from the raw target (dot segments removed, %2F kept): see parseTarget.
+	const { rawPath, path, query } = parseTarget(req.url ?? '/');
 	const method = (req.method ?? 'GET').toUpperCase();
 	const body = await readBody(req);
 
-	if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
+	if (path === '/__admin' || path.startsWith('/__admin/')) {
 		if (state.opts.admin) {
-			await handleAdmin(state, req, res, url, method, body);
+			await handleAdmin(state, res, path, query, method, body);
 			return;
 		}
 	}
 
-	const path = url.pathname;
 	const rel =
 		path === API_ROOT ? '' : path.startsWith(API_ROOT + '/') ? path.slice(API_ROOT.length) : null;
-	const match: RouteMatch = rel === null ? { kind: 'notFound' } : matchRoute(method, rel);
+	const match: RouteMatch =
+		rel === null ? { kind: 'notFound' } : matchRoute(method, rel, absentRoutes(state.variant));
 	const group: Group | null =
 		match.kind === 'ok' ? match.route.group : match.kind === 'method' ? match.group : null;
 	const entry = state.record({
 		at: state.clock.iso(),
 		method,
 		path,
-		query: Object.fromEntries(url.searchParams),
+		rawPath,
+		query: Object.fromEntries(query),
 		status: null,
 		group,
 		tier: null,
@@ -135,29 +140,41 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 	const route = match.route;
 
 	// 415 (D-04), on every method.
-	if (!isJsonContentType(req.headers['content-type'])) {
+	const contentType = (): boolean => {
+		if (isJsonContentType(req.headers['content-type'])) return true;
 		sendJson(res, 415, { message: MSG.contentType }, headers());
-		return;
-	}
+		return false;
+	};
 
 	// 406 (D-27), streams only.
 	let framing: Framing | null = null;
-	if (route.stream) {
+	const accept = (): boolean => {
+		if (!route.stream) return true;
 		framing = negotiate(req.headers.accept);
-		if (!framing) {
-			sendJson(res, 406, { message: MSG.accept }, headers());
-			return;
-		}
-	}
+		if (framing) return true;
+		sendJson(res, 406, { message: MSG.accept }, headers());
+		return false;
+	};
 
 	// 401 (D-03).
-	const auth = authenticate(req.headers['x-api-key'], route.tier);
-	entry.tier = auth.tier;
-	if (!auth.ok) {
-		sendJson(res, 401, { message: auth.message }, headers());
-		return;
-	}
-	tier = auth.tier;
+	const caller = { tier: null as 'basic' | 'enterprise' | null };
+	const authentication = (): boolean => {
+		const auth = authenticate(req.headers['x-api-key'], route.tier);
+		entry.tier = auth.tier;
+		if (!auth.ok) {
+			sendJson(res, 401, { message: auth.message }, headers());
+			return false;
+		}
+		tier = caller.tier = auth.tier;
+		return true;
+	};
+
+	const checks =
+		state.variant.authOrder === '401-first'
+			? [authentication, contentType, accept]
+			: [contentType, accept, authentication];
+	for (const check of checks) if (!check()) return;
+	const paid = caller.tier!;
 	const now = state.clock.now();
 
 	// 429 (D-07, D-08, D-09).
@@ -166,32 +183,32 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 	if (force && force.group === route.group) {
 		force.times--;
 		if (force.times <= 0) faults.force429 = null;
-		const w = limits.state(tier, route.group, now);
+		const w = limits.state(paid, route.group, now);
 		sendJson(res, 429, { message: MSG.hourly(w.limit, w.resetIso) }, { ...headers(), 'x-rate-limit-remaining': '0' });
 		return;
 	}
-	if (limits.exhausted(tier, route.group, now)) {
-		const w = limits.state(tier, route.group, now);
+	if (limits.exhausted(paid, route.group, now)) {
+		const w = limits.state(paid, route.group, now);
 		sendJson(res, 429, { message: MSG.hourly(w.limit, w.resetIso) }, { ...headers(), 'x-rate-limit-remaining': '0' });
 		return;
 	}
-	if (route.stream && limits.concurrencyFull(tier, route.group)) {
+	if (route.stream && limits.concurrencyFull(paid, route.group)) {
 		sendJson(res, 429, { message: MSG.concurrency(limits.concurrencyLimit(route.group)) }, headers());
 		return;
 	}
-	limits.tryCount(tier, route.group, now);
+	limits.tryCount(paid, route.group, now);
 	entry.counted = true;
-	if (route.returnsMentions && limits.monthlyRemaining(tier, now) <= 0) {
+	if (route.returnsMentions && limits.monthlyRemaining(paid, now) <= 0) {
 		sendJson(
 			res,
 			429,
-			{ message: MSG.monthly(limits.monthlyCap(tier), limits.monthlyResetIso(now)) },
+			{ message: MSG.monthly(limits.monthlyCap(paid), limits.monthlyResetIso(now)) },
 			headers(),
 		);
 		return;
 	}
 
-	const ctx: ApiCtx = { state, req, res, url, body, route, params: match.params, tier, now, headers, entry };
+	const ctx: ApiCtx = { state, req, res, query, body, route, params: match.params, tier: paid, now, headers, entry };
 	try {
 		dispatch(ctx, framing);
 	} catch (err) {

@@ -11,6 +11,7 @@ import { defaultFaults, type FaultConfig } from './faults.ts';
 import { Limits, type LimitMode } from './limits.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import { Hub, type StreamWriter } from './streams.ts';
+import type { VariantConfig } from './variants.ts';
 
 export interface Options {
 	port: number;
@@ -31,13 +32,18 @@ export interface Options {
 	indexLagMs: number;
 	admin: boolean;
 	verbose: boolean;
+	/** The startup variant (--variant); reset returns to it. */
+	variant: VariantConfig;
 }
 
 export interface LogEntry {
 	seq: number;
 	at: string;
 	method: string;
+	/** The path the server routed on (dot segments removed, see http.ts parseTarget). */
 	path: string;
+	/** The request target's path exactly as received on the wire (req.url without the query). */
+	rawPath: string;
 	query: Record<string, string>;
 	status: number | null;
 	group: Group | null;
@@ -62,6 +68,8 @@ export class State {
 	hub!: Hub;
 	collector!: Collector;
 	faultRng!: Rng;
+	/** The effective variant: the startup one, changed by the admin API (merged in place). */
+	variant!: VariantConfig;
 	log: LogEntry[] = [];
 	private seq = 0;
 	readonly streams = new Set<StreamWriter>();
@@ -76,6 +84,7 @@ export class State {
 	private init(): void {
 		const o = this.opts;
 		this.clock = new Clock(this.startNow, o.clock === 'frozen');
+		this.variant = { ...o.variant };
 		this.store = Store.generate({
 			seed: o.seed,
 			projects: o.projects,
@@ -83,7 +92,7 @@ export class State {
 			historyDays: o.historyDays,
 			nowMs: this.startNow,
 		});
-		this.limits = new Limits(o.limits);
+		this.limits = new Limits(o.limits, () => this.variant.rateWindow);
 		this.faults = defaultFaults(o.latencyMs, o.errorRate, o.indexLagMs);
 		this.hub = new Hub();
 		this.collector = new Collector(

@@ -59,7 +59,8 @@ function openStream(ctx: ApiCtx, framing: Framing): { writer: StreamWriter; onCl
 	});
 	res.flushHeaders();
 	ctx.entry.status = 200;
-	writer.startHeartbeats();
+	// D-29; variant exportHeartbeats=off: export streams stay silent between events
+	if (!(ctx.route.group === 'export' && state.variant.exportHeartbeats === 'off')) writer.startHeartbeats();
 	return { writer, onClose };
 }
 
@@ -67,14 +68,14 @@ export function exportStream(ctx: ApiCtx, mode: 'recent' | 'historical', framing
 	const { state } = ctx;
 	const id = projectIdParam(ctx);
 	const body = jsonBody(ctx);
-	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`);
+	const a = analyzeSearch(body, mode, ctx.now, `${id}:${ctx.route.name}`, state.variant);
 	const format = [...a.format];
-	const limit = intParam(ctx.url.searchParams.get('limit'), 'limit', format);
+	const limit = intParam(ctx.query.get('limit'), 'limit', format);
 	if (format.length) formatError(format);
 	const project = findProject(ctx, id);
 	const fields = { ...a.fields };
 	checkLimit(limit, fields);
-	const anonymization = checkAnonymization(ctx.url.searchParams.get('anonymization'), fields);
+	const anonymization = checkAnonymization(ctx.query, state.variant.anonymization, fields);
 	if (hasErrors(fields)) throw unprocessable(fields);
 
 	const { writer } = openStream(ctx, framing);
@@ -135,14 +136,14 @@ export function liveStream(ctx: ApiCtx, framing: Framing): void {
 	const { state } = ctx;
 	const id = projectIdParam(ctx);
 	const body = jsonBody(ctx);
-	const a = analyzeSearch(body, 'live', ctx.now, `${id}:${ctx.route.name}`);
+	const a = analyzeSearch(body, 'live', ctx.now, `${id}:${ctx.route.name}`, state.variant);
 	const format = [...a.format];
-	const backfill = intParam(ctx.url.searchParams.get('backfillMinutes'), 'backfillMinutes', format);
+	const backfill = intParam(ctx.query.get('backfillMinutes'), 'backfillMinutes', format);
 	if (format.length) formatError(format);
 	const project = findProject(ctx, id);
 	const fields = { ...a.fields };
 	checkBackfill(backfill, fields);
-	const anonymization = checkAnonymization(ctx.url.searchParams.get('anonymization'), fields);
+	const anonymization = checkAnonymization(ctx.query, state.variant.anonymization, fields);
 	if (hasErrors(fields)) throw unprocessable(fields);
 
 	const filters = a.request!.filters;
@@ -185,7 +186,7 @@ export function engagementStream(ctx: ApiCtx, framing: Framing): void {
 		if (!parsed.ok) throw badRequest(parsed.message);
 		if (!isPlainObject(parsed.value)) format.push('Request body must be a JSON object ({}).');
 	}
-	const backfill = intParam(ctx.url.searchParams.get('backfillMinutes'), 'backfillMinutes', format);
+	const backfill = intParam(ctx.query.get('backfillMinutes'), 'backfillMinutes', format);
 	if (format.length) formatError(format);
 	const fields = {};
 	checkBackfill(backfill, fields);

@@ -1,14 +1,14 @@
 // Tagging (D-22): project-scoped tag names, idempotent add and remove on a mention's `tags`.
 
 import { MSG, TAG_PAGE_SIZE } from './constants.ts';
-import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, notFound, sendJson, unprocessable } from './http.ts';
+import { findProject, formatError, jsonBody, projectIdParam, resourceNotFound, type ApiCtx } from './context.ts';
+import { badRequest, hasErrors, sendJson, sendPage, unprocessable } from './http.ts';
 import type { Project, Rec } from './types.ts';
 import { analyzeTagsBody } from './validate.ts';
 
 export function listTags(ctx: ApiCtx): void {
 	const id = projectIdParam(ctx);
-	const raw = ctx.url.searchParams.get('cursor');
+	const raw = ctx.query.get('cursor');
 	let after: string | undefined;
 	if (raw) {
 		try {
@@ -24,15 +24,11 @@ export function listTags(ctx: ApiCtx): void {
 	const rest = after === undefined ? names : names.filter((n) => n > after);
 	const page = rest.slice(0, TAG_PAGE_SIZE);
 	const more = rest.length > TAG_PAGE_SIZE;
-	sendJson(
+	sendPage(
 		ctx.res,
-		200,
-		{
-			data: page.map((name) => ({ name, mentionCount: p.tags.get(name)!.size })),
-			cursor: more
-				? Buffer.from(JSON.stringify({ t: page[page.length - 1] })).toString('base64url')
-				: null,
-		},
+		page.map((name) => JSON.stringify({ name, mentionCount: p.tags.get(name)!.size })),
+		more ? Buffer.from(JSON.stringify({ t: page[page.length - 1] })).toString('base64url') : null,
+		ctx.state.variant.lastCursor === 'absent',
 		ctx.headers(),
 	);
 }
@@ -45,7 +41,7 @@ function prepare(ctx: ApiCtx): { p: Project; rec: Rec; tags: string[] } {
 	if (a.format.length) formatError(a.format);
 	const p = findProject(ctx, id);
 	const rec = p.byId.get(mentionId);
-	if (!rec) throw notFound(MSG.mentionNotFound(mentionId, id));
+	if (!rec) throw resourceNotFound(ctx, MSG.mentionNotFound(mentionId, id));
 	if (hasErrors(a.fields)) throw unprocessable(a.fields);
 	return { p, rec, tags: a.tags };
 }

@@ -1,7 +1,8 @@
 // Request validation. Two stages with different statuses (D-05, D-13): a field of the wrong JSON
 // type or an unparsable value is a *format* error (400, checked before the project lookup); a
 // well-formed value that is not allowed is a *value* error (422, after the project lookup, all
-// offending paths at once).
+// offending paths at once). The variant (variants.ts) decides which filters the server reads and
+// in what shape; the admin API passes the default variant, so its answers stay D-14's truth.
 
 import {
 	BACKFILL_MAX_MINUTES,
@@ -18,6 +19,7 @@ import {
 	type SortType,
 } from './constants.ts';
 import { parseQuery, type QueryNode } from './query.ts';
+import { FILTER_PATHS, ignored, type VariantConfig } from './variants.ts';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -121,13 +123,15 @@ export function parseBody(
 
 /**
  * Analyse a SearchRequest body (search, export streams, live stream, admin count).
- * `now` is the server clock (D-36).
+ * `now` is the server clock (D-36). A filter the variant ignores is not read at all: the server
+ * treats the key as unknown (D-13), so it is neither validated nor applied.
  */
 export function analyzeSearch(
 	body: unknown,
 	mode: SearchMode,
 	now: number,
 	bindPrefix: string,
+	variant: VariantConfig,
 ): SearchAnalysis {
 	const format: string[] = [];
 	const fields: FieldErrors = {};
@@ -187,14 +191,38 @@ export function analyzeSearch(
 		}
 		return v as string[];
 	};
-	const codeArray = (path: string, v: unknown, example: string): string[] | undefined => {
-		if (v === undefined || v === null) return undefined;
-		if (!Array.isArray(v) || v.some((x) => !isPlainObject(x) || typeof x.code !== 'string')) {
-			format.push(`${path}: expected an array of objects such as [{"code": "${example}"}].`);
+	// language and country: D-14 objects, or the plain strings of the variants
+	const codeArray = (key: 'language' | 'country', v: unknown, example: string): string[] | undefined => {
+		const path = FILTER_PATHS[key];
+		const shape = variant[key];
+		if (v === undefined || v === null || shape === 'ignored') return undefined;
+		if (shape === 'objects') {
+			if (!Array.isArray(v) || v.some((x) => !isPlainObject(x) || typeof x.code !== 'string')) {
+				format.push(`${path}: expected an array of objects such as [{"code": "${example}"}].`);
+				return undefined;
+			}
+			return v.map((x) => (x as { code: string }).code);
+		}
+		if (!Array.isArray(v) || (shape === 'strings' && v.some((x) => typeof x !== 'string'))) {
+			format.push(`${path}: expected an array of strings such as ["${example}"].`);
 			return undefined;
 		}
-		return v.map((x) => (x as { code: string }).code);
+		// strings-tolerant: entries it cannot read are dropped silently
+		return v.filter((x): x is string => typeof x === 'string');
 	};
+	// collectedAt: the D-14 range, or one date-time meaning "collected at or after" (string-since)
+	const collectedAt = (v: unknown): TimeRange | undefined => {
+		if (variant.collectedAt === 'ignored') return undefined;
+		if (variant.collectedAt !== 'string-since') return range(FILTER_PATHS.collectedAt, v);
+		if (v === undefined || v === null) return undefined;
+		const t = typeof v === 'string' ? parseDateTime(v) : NaN;
+		if (Number.isNaN(t)) {
+			format.push(`${FILTER_PATHS.collectedAt}: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z (collected at or after).`);
+			return undefined;
+		}
+		return { from: t };
+	};
+	const use = (key: 'sentiment' | 'sourceType' | 'mentionType' | 'publishedAt' | 'query') => !ignored(variant, key);
 	const enumSet = (
 		path: string,
 		values: string[] | undefined,
@@ -206,21 +234,21 @@ export function analyzeSearch(
 		return new Set(values);
 	};
 
-	const published = range('filters.publishedAt', fo.publishedAt);
-	const collected = range('filters.collectedAt', fo.collectedAt);
+	const published = use('publishedAt') ? range('filters.publishedAt', fo.publishedAt) : undefined;
+	const collected = collectedAt(fo.collectedAt);
 	const source = obj('filters.source', fo.source);
-	const sourceTypes = stringArray('filters.source.type', source.type);
-	const types = stringArray('filters.type', fo.type);
+	const sourceTypes = use('sourceType') ? stringArray('filters.source.type', source.type) : undefined;
+	const types = use('mentionType') ? stringArray('filters.type', fo.type) : undefined;
 	const content = obj('filters.content', fo.content);
-	const sentiments = stringArray('filters.content.sentiment', content.sentiment);
+	const sentiments = use('sentiment') ? stringArray('filters.content.sentiment', content.sentiment) : undefined;
 	let query: string | undefined;
-	if (content.query !== undefined && content.query !== null) {
+	if (use('query') && content.query !== undefined && content.query !== null) {
 		if (typeof content.query !== 'string') format.push('filters.content.query: expected a string.');
 		else query = content.query;
 	}
-	const languages = codeArray('filters.content.language', content.language, 'en');
+	const languages = codeArray('language', content.language, 'en');
 	const location = obj('filters.location', fo.location);
-	const countries = codeArray('filters.location.country', location.country, 'PL');
+	const countries = codeArray('country', location.country, 'PL');
 
 	if (format.length) return { format, fields };
 
@@ -278,17 +306,32 @@ export function analyzeSearch(
 	filters.defaultFrom = pub.from === undefined;
 
 	if (collected) {
+		const fromPath = variant.collectedAt === 'string-since' ? 'filters.collectedAt' : 'filters.collectedAt.from';
 		if (collected.from !== undefined && collected.to !== undefined && collected.from >= collected.to) {
-			add(fields, 'filters.collectedAt.from', 'must be earlier than filters.collectedAt.to.');
+			add(fields, fromPath, 'must be earlier than filters.collectedAt.to.');
 		}
 		if (collected.from !== undefined && collected.from > now) {
-			add(fields, 'filters.collectedAt.from', `must not be in the future (now is ${ISO(now)}).`);
+			add(fields, fromPath, `must not be in the future (now is ${ISO(now)}).`);
 		}
-		filters.collectedAt = collected;
+		filters.collectedAt = collectedBounds(collected, variant.collectedAt);
 	}
 
 	const bindKey = canonical({ e: bindPrefix, f: fo, s: sortType });
 	return { format, fields, request: { filters, sortType, bindKey } };
+}
+
+/**
+ * The collectedAt range as the matcher applies it (inclusive from, exclusive to). Times are whole
+ * milliseconds, so an exclusive `from` is `from + 1` inclusive; whole-second bounds round up.
+ */
+function collectedBounds(r: TimeRange, shape: VariantConfig['collectedAt']): TimeRange {
+	const out = { ...r };
+	if (shape === 'exclusive' && out.from !== undefined) out.from += 1;
+	if (shape === 'seconds') {
+		if (out.from !== undefined) out.from = Math.ceil(out.from / 1000) * 1000;
+		if (out.to !== undefined) out.to = Math.ceil(out.to / 1000) * 1000;
+	}
+	return out;
 }
 
 function enumMessage(value: string, name: string, allowed: readonly string[]): string {
@@ -321,10 +364,18 @@ export function checkBackfill(minutes: number | undefined, fields: FieldErrors):
 
 export type Anonymization = 'author' | 'all' | undefined;
 
-export function checkAnonymization(raw: string | null, fields: FieldErrors): Anonymization {
+/** D-26, or the variant's reading of it: the parameter ignored, or named `anonymize`. */
+export function checkAnonymization(
+	query: URLSearchParams,
+	variant: VariantConfig['anonymization'],
+	fields: FieldErrors,
+): Anonymization {
+	if (variant === 'ignored') return undefined;
+	const name = variant === 'renamed' ? 'anonymize' : 'anonymization';
+	const raw = query.get(name);
 	if (raw === null) return undefined;
 	if (raw === 'author' || raw === 'all') return raw;
-	add(fields, 'anonymization', `"${raw}" is not a valid anonymization level. Allowed: author, all.`);
+	add(fields, name, `"${raw}" is not a valid anonymization level. Allowed: author, all.`);
 	return undefined;
 }
 
