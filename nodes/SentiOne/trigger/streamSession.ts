@@ -14,7 +14,7 @@
  * - on close: aborts the connection, any wait and any search, and resolves once nothing is left.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { fieldsInClear, removeIdentifyingFields } from '../shared/anonymization';
 import { boundedDelay, idKey, rateLimitWait } from '../shared/bounds';
@@ -204,10 +204,11 @@ export class StreamSession {
 		return open;
 	}
 
+	/** Waits (backoff, budget) on the node's clock, so a reset instant and the wait agree; close() ends it. */
 	private async pause(ms: number): Promise<boolean> {
 		if (this.stopped) return false;
 		try {
-			await sleep(boundedDelay(ms), this.abort.signal);
+			await clock.sleep(boundedDelay(ms), this.abort.signal);
 		} catch {
 			return false;
 		}
