@@ -5,7 +5,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { FilterVerifier, verificationNotice } from '../shared/verify';
+import type { UnconfirmedFilter } from '../shared/contract';
+import { FilterVerifier, refusedNotice, verificationNotice } from '../shared/verify';
 
 export class RunNotes {
 	/** mentions dropped because they did not match the filters sent, all items together */
@@ -23,6 +24,17 @@ export class RunNotes {
 	/** notices that are already sentences (incomplete results and the like) */
 	readonly messages: string[] = [];
 
+	/** filters SentiOne refused the shape of: later items do not send them again */
+	refused: UnconfirmedFilter[] = [];
+
+	/** Remembers filters SentiOne refused (told once, with the refusal, when newly refused). */
+	refusedFilters(dropped: UnconfirmedFilter[], refusal: unknown): void {
+		const fresh = dropped.filter((name) => !this.refused.includes(name));
+		if (fresh.length === 0) return;
+		this.refused = [...this.refused, ...fresh];
+		this.messages.push(refusedNotice(fresh, refusal));
+	}
+
 	/** Adds one operation's verification (its verifier and the requests that fed it). */
 	verified(verifier: FilterVerifier, requests: number): void {
 		this.verifier.absorb(verifier);
@@ -33,7 +45,7 @@ export class RunNotes {
 	show(ctx: IExecuteFunctions): void {
 		const hints: string[] = [...this.messages];
 		const spent = `${this.verifiedRequests === 1 ? 'The request' : `The ${this.verifiedRequests} requests`} that fetched them ${this.verifiedRequests === 1 ? 'was' : 'were'} counted against SentiOne's budget all the same.`;
-		const notice = verificationNotice(this.verifier, spent);
+		const notice = verificationNotice(this.verifier, spent, this.refused);
 		if (notice) hints.push(notice);
 		if (this.skipped > 0) {
 			hints.push(

@@ -7,6 +7,7 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import {
 	FILTER_FIELDS as F,
+	FILTER_SHAPES,
 	MENTION_TYPES,
 	RECENT_WINDOW_MS,
 	RECENT_WINDOW_SAFETY_MARGIN_MS,
@@ -238,7 +239,7 @@ function codeList(
 		}
 	}
 	const unique = Array.from(new Set(codes));
-	return unique.length > 0 ? unique.map((code) => ({ [F.code]: code })) : undefined;
+	return unique.length > 0 ? unique.map(FILTER_SHAPES.code) : undefined;
 }
 
 function dateValue(raw: unknown, name: string, ctx: FilterContext): number | undefined {
@@ -358,8 +359,12 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				ctx.itemIndex,
 			);
 		}
-		const collected = range(collectedFrom, collectedTo);
-		if (collected) filters[F.collectedAt] = collected;
+		if (collectedFrom !== undefined || collectedTo !== undefined) {
+			filters[F.collectedAt] = FILTER_SHAPES.collectedAt(
+				collectedFrom === undefined ? undefined : toIso(collectedFrom),
+				collectedTo === undefined ? undefined : toIso(collectedTo),
+			);
+		}
 	}
 
 	const sourceTypes = enumList(input.sourceTypes, SOURCE_TYPES, 'Source Types', 'source type', ctx);

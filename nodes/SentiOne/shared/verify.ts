@@ -1,6 +1,7 @@
 /**
- * Trust but verify: every filter the node sends is checked again on what comes back, wherever the
- * mention carries the field (dates, source type, mention type, sentiment, language, country). A
+ * Trust but verify: every filter the node sends is checked again on what comes back (dates, source
+ * type, mention type, sentiment, language, country). A mention that lacks the field a filter is on
+ * (no country, no language) cannot match it, so it is dropped like one that breaks it. A
  * server that ignores a filter (or reads its shape differently) cannot make the node present
  * mentions that do not match what was asked: they are dropped here and counted per filter, and
  * the caller tells the user once, in words, which filter SentiOne did not apply.
@@ -9,10 +10,12 @@
  * parent post, the author, the domain; "contextual" projects), so a local check could drop
  * mentions SentiOne rightly returned.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { FILTER_FIELDS as F } from './contract';
-import { readServerInstant } from './time';
+import type { UnconfirmedFilter } from './contract';
+import { FILTER_FIELDS as F, FILTER_SHAPES, SEARCH_REQUEST_FIELDS, UNCONFIRMED_FILTERS } from './contract';
+import { asNodeError, errorDetails } from './errors';
+import { readServerInstant, toIso } from './time';
 
 /** The filter names as the user sees them (the Filters collection), keyed by what was checked. */
 export const FILTER_LABELS = {
@@ -44,7 +47,7 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A time range check; a mention without a readable instant passes (nothing to check). */
+/** A time range check; a mention without a readable instant cannot be in the range. */
 function rangeCheck(range: unknown, field: string): Check | undefined {
 	if (!isObject(range)) return undefined;
 	const from = typeof range[F.from] === 'string' ? readServerInstant(range[F.from]) : undefined;
@@ -52,23 +55,27 @@ function rangeCheck(range: unknown, field: string): Check | undefined {
 	if (from === undefined && to === undefined) return undefined;
 	return (mention) => {
 		const instant = readServerInstant(mention[field]);
-		if (instant === undefined) return true;
+		if (instant === undefined) return false;
 		return (from === undefined || instant >= from) && (to === undefined || instant < to);
 	};
 }
 
-/** A check that a value is one of a list; a mention without the value passes. */
+/** A check that a value is one of a list; a mention without the value does not match. */
 function oneOf(list: unknown, read: (mention: IDataObject) => unknown): Check | undefined {
 	if (!Array.isArray(list) || list.length === 0) return undefined;
 	const allowed = new Set(list.map(String));
 	return (mention) => {
 		const value = read(mention);
-		return value === undefined || value === null || allowed.has(String(value));
+		return typeof value === 'string' && allowed.has(value);
 	};
 }
 
-/** Codes ({code} objects or strings), compared case-insensitively; `en` also accepts `en-gb`. */
-function codeCheck(list: unknown, read: (mention: IDataObject) => unknown, regional: boolean): Check | undefined {
+/**
+ * Codes ({code} objects or strings), compared exactly apart from case, as D-43 decides: `en` is
+ * not `en-gb`. A server that matches `en` to `en-gb` has its extra mentions dropped and the user
+ * told, so the output stays what the filter says.
+ */
+function codeCheck(list: unknown, read: (mention: IDataObject) => unknown): Check | undefined {
 	if (!Array.isArray(list) || list.length === 0) return undefined;
 	const codes = list
 		.map((entry) => (isObject(entry) ? entry[F.code] : entry))
@@ -78,10 +85,7 @@ function codeCheck(list: unknown, read: (mention: IDataObject) => unknown, regio
 	const allowed = new Set(codes);
 	return (mention) => {
 		const value = read(mention);
-		if (typeof value !== 'string' || value === '') return true;
-		const code = value.toLowerCase();
-		if (allowed.has(code)) return true;
-		return regional && code.includes('-') && allowed.has(code.slice(0, code.indexOf('-')));
+		return typeof value === 'string' && allowed.has(value.toLowerCase());
 	};
 }
 
@@ -111,8 +115,8 @@ export class FilterVerifier {
 			['sourceType', oneOf(source[F.sourceType], (m) => at(m, 'source', 'type'))],
 			['mentionType', oneOf(f[F.mentionType], (m) => m.type)],
 			['sentiment', oneOf(content[F.sentiment], (m) => at(m, 'content', 'sentiment'))],
-			['language', codeCheck(content[F.language], (m) => at(m, 'content', 'language', 'code'), true)],
-			['country', codeCheck(location[F.country], (m) => at(m, 'location', 'country', 'code'), false)],
+			['language', codeCheck(content[F.language], (m) => at(m, 'content', 'language', 'code'))],
+			['country', codeCheck(location[F.country], (m) => at(m, 'location', 'country', 'code'))],
 		];
 		this.checks = candidates.filter((c): c is [CheckedFilter, Check] => c[1] !== undefined);
 	}
@@ -137,9 +141,12 @@ export class FilterVerifier {
 		return ok;
 	};
 
-	/** The filters SentiOne did not apply, worded: `Languages (139 mentions)`. */
-	summary(): string | undefined {
-		const parts = (Object.keys(this.failed) as CheckedFilter[]).map(
+	/**
+	 * The filters SentiOne did not apply, worded: `Languages (139 mentions)`; `except` leaves out
+	 * filters the node did not send (SentiOne refused their shape: told separately).
+	 */
+	summary(except: readonly string[] = []): string | undefined {
+		const parts = (Object.keys(this.failed) as CheckedFilter[]).filter((name) => !except.includes(name)).map(
 			(name) => `${FILTER_LABELS[name]} (${this.failed[name]} mention${this.failed[name] === 1 ? '' : 's'})`,
 		);
 		return parts.length > 0 ? parts.join(', ') : undefined;
@@ -159,8 +166,103 @@ export class FilterVerifier {
  * The notice for the user: which filters SentiOne did not apply, how many mentions were removed,
  * and that the requests that fetched them were spent all the same.
  */
-export function verificationNotice(verifier: FilterVerifier, spent: string): string | undefined {
-	const summary = verifier.summary();
+export function verificationNotice(
+	verifier: FilterVerifier,
+	spent: string,
+	notSent: readonly string[] = [],
+): string | undefined {
+	const summary = verifier.summary(notSent);
 	if (summary === undefined) return undefined;
 	return `SentiOne did not apply every filter it was sent: ${verifier.removed} of the ${verifier.checked} mentions it returned did not match and were removed (did not match: ${summary}). The output holds only mentions that match. ${spent}`;
+}
+
+/**
+ * The unconfirmed filters (contract UNCONFIRMED_FILTERS) a 400 or 422 says SentiOne refused, among
+ * those the request carried: named by a field path of the answer, or in its message.
+ */
+export function refusedFilters(error: unknown, body: IDataObject): UnconfirmedFilter[] {
+	const details = errorDetails(error);
+	if (details?.statusCode !== 400 && details?.statusCode !== 422) return [];
+	const paths = Object.keys(details.fieldErrors ?? {});
+	const message = String((error as { message?: unknown })?.message ?? '');
+	const sent = (body[SEARCH_REQUEST_FIELDS.filters] ?? {}) as IDataObject;
+	return (Object.keys(UNCONFIRMED_FILTERS) as UnconfirmedFilter[]).filter((name) => {
+		const path = UNCONFIRMED_FILTERS[name].path;
+		if (at(sent, ...path.split('.').slice(1)) === undefined) return false;
+		return paths.some((p) => p === path || p.startsWith(`${path}.`) || p.startsWith(`${path}[`)) || message.includes(path);
+	});
+}
+
+/** A copy of a SearchRequest body (or a live stream's `{filters}`) without these filters. */
+export function withoutFilters(body: IDataObject, which: readonly UnconfirmedFilter[]): IDataObject {
+	if (which.length === 0) return body;
+	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
+	const filters = (copy[SEARCH_REQUEST_FIELDS.filters] ?? {}) as IDataObject;
+	for (const name of which) {
+		const keys = UNCONFIRMED_FILTERS[name].path.split('.').slice(1);
+		let parent: unknown = filters;
+		for (const key of keys.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+		if (isObject(parent)) {
+			delete parent[keys[keys.length - 1]];
+			// an emptied group (content, location) goes too
+			if (keys.length > 1 && Object.keys(parent).length === 0) delete filters[keys[0]];
+		}
+	}
+	return copy;
+}
+
+/** What the user is told when SentiOne refused the shape of a filter and the node applied it itself. */
+export function refusedNotice(which: readonly UnconfirmedFilter[], error: unknown): string {
+	const names = which.map((name) => UNCONFIRMED_FILTERS[name].label).join(', ');
+	return `SentiOne refused the ${names} filter${which.length === 1 ? '' : 's'} in the shape the node sends (${String((error as Error)?.message ?? error).slice(0, 300)}). The node asked again without ${which.length === 1 ? 'it' : 'them'} and kept only the mentions that match, so the output is what was asked; the refused request and the extra pages count against SentiOne's budget.`;
+}
+
+/**
+ * Runs a request built from `body`; when SentiOne refuses the shape of an unconfirmed filter it
+ * carries, runs it again without that filter (the caller's FilterVerifier, built from the full
+ * filters, still applies it to what comes back). `dropped` lists what was left out.
+ */
+export async function withFilterFallback<T>(
+	node: INode,
+	body: IDataObject,
+	run: (body: IDataObject) => Promise<T>,
+	alreadyDropped: readonly UnconfirmedFilter[] = [],
+): Promise<{ value: T; dropped: UnconfirmedFilter[]; refusal?: unknown }> {
+	let dropped = [...alreadyDropped];
+	let refusal: unknown;
+	for (;;) {
+		const outcome = await settle(async () => await run(withoutFilters(body, dropped)));
+		if (outcome.ok) return { value: outcome.value, dropped, refusal };
+		const refused = refusedFilters(outcome.error, withoutFilters(body, dropped));
+		if (refused.length === 0) throw asNodeError(node, outcome.error);
+		refusal = outcome.error;
+		dropped = [...dropped, ...refused];
+	}
+}
+
+async function settle<T>(step: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+	try {
+		return { ok: true, value: await step() };
+	} catch (error) {
+		return { ok: false, error };
+	}
+}
+
+/**
+ * The body with `filters.collectedAt` widened by whole seconds on both sides (from rounded down and
+ * one second earlier; to rounded up and one second later), so a server that reads the boundary
+ * the other way (exclusive from), or compares whole seconds, still returns every mention of the
+ * range; the FilterVerifier, built from the exact range, drops what lies outside it.
+ */
+export function widenCollectedAt(body: IDataObject): IDataObject {
+	const filters = body[SEARCH_REQUEST_FIELDS.filters];
+	if (!isObject(filters) || !isObject(filters[F.collectedAt])) return body;
+	const range = filters[F.collectedAt] as IDataObject;
+	const from = typeof range[F.from] === 'string' ? readServerInstant(range[F.from]) : undefined;
+	const to = typeof range[F.to] === 'string' ? readServerInstant(range[F.to]) : undefined;
+	const wide = FILTER_SHAPES.collectedAt(
+		from === undefined ? undefined : toIso(Math.floor(from / 1000) * 1000 - 1000),
+		to === undefined ? undefined : toIso(Math.ceil(to / 1000) * 1000 + 1000),
+	);
+	return { ...body, [SEARCH_REQUEST_FIELDS.filters]: { ...filters, [F.collectedAt]: wide } };
 }

@@ -6,11 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SortType } from '../shared/contract';
-import { endpoint, FILTER_FIELDS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
+import { endpoint, FILTER_FIELDS, FILTER_SHAPES, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
 import { paginate } from '../shared/pager';
 import { readServerInstant, toIso } from '../shared/time';
 import type { ApiRequest, SentiOneTransport } from '../shared/transport';
-import { FilterVerifier } from '../shared/verify';
+import { FilterVerifier, widenCollectedAt } from '../shared/verify';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
 const DESCENDING: SortType = 'CollectedAtDescending';
@@ -51,10 +51,7 @@ export interface GapSearchResult {
 export async function searchCollected(search: GapSearch): Promise<GapSearchResult> {
 	const filters: IDataObject = {
 		...search.filters,
-		[FILTER_FIELDS.collectedAt]: {
-			[FILTER_FIELDS.from]: toIso(search.range.from),
-			[FILTER_FIELDS.to]: toIso(search.range.to),
-		},
+		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(toIso(search.range.from), toIso(search.range.to)),
 	};
 	const verifier = new FilterVerifier(filters);
 	const request = (body: IDataObject): ApiRequest => ({
@@ -65,17 +62,19 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 		signal: search.signal,
 	});
 	const budget = Math.max(1, search.maxRequests);
+	// the earliest instant the (widened) request asked for: anything older means the filter was ignored
+	const lowest = Math.floor(search.range.from / 1000) * 1000 - 1000;
 	let before = false;
 	const ascending = await paginate<IDataObject>(
 		search.transport,
-		request({ [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: ASCENDING }),
+		request(widenCollectedAt({ [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: ASCENDING })),
 		{
 			returnAll: true,
 			onRateLimit: 'stop',
 			pageBudget: budget,
 			keep: (mention) => {
 				const at = readServerInstant(mention.collectedAt);
-				if (at !== undefined && at < search.range.from) before = true;
+				if (at !== undefined && at < lowest) before = true;
 				return verifier.keep(mention);
 			},
 			stopAfter: () => before,

@@ -26,14 +26,21 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointName, SortType } from '../shared/contract';
-import { endpoint, FILTER_FIELDS, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
+import { endpoint, FILTER_FIELDS, FILTER_SHAPES, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { PaginateResult } from '../shared/pager';
 import { paginate } from '../shared/pager';
 import { clock, readServerInstant, toIso } from '../shared/time';
 import type { ApiRequest } from '../shared/transport';
 import { SentiOneTransport } from '../shared/transport';
-import { FilterVerifier, verificationNotice } from '../shared/verify';
+import {
+	FilterVerifier,
+	refusedFilters,
+	refusedNotice,
+	verificationNotice,
+	withFilterFallback,
+	withoutFilters,
+} from '../shared/verify';
 import { attempt } from './attempt';
 import { asItems, idAndCollectedAt, mentionJson } from './output';
 import type { Collected, PollBudget, PollState, ScanMode } from './pollState';
@@ -55,7 +62,7 @@ function searchRequest(settings: PollSettings, body: IDataObject): ApiRequest {
 function searchBody(filters: IDataObject, collectedFrom: number | undefined, sort: SortType): IDataObject {
 	const withRange: IDataObject = { ...filters };
 	if (collectedFrom !== undefined) {
-		withRange[FILTER_FIELDS.collectedAt] = { [FILTER_FIELDS.from]: toIso(collectedFrom) };
+		withRange[FILTER_FIELDS.collectedAt] = FILTER_SHAPES.collectedAt(toIso(collectedFrom));
 	}
 	return { [SEARCH_REQUEST_FIELDS.filters]: withRange, [SEARCH_REQUEST_FIELDS.sortType]: sort };
 }
@@ -112,10 +119,16 @@ function collect(mentions: IDataObject[], fallbackAt: number): { collected: Coll
 /** "Fetch test event": the latest matching mentions, one request, state untouched. */
 async function sample(ctx: IPollFunctions, transport: SentiOneTransport, settings: PollSettings) {
 	const verifier = new FilterVerifier(settings.filters);
-	const result = await paginate<IDataObject>(
-		transport,
-		searchRequest(settings, searchBody(settings.filters, undefined, DESCENDING)),
-		{ returnAll: true, pageBudget: 1, onRateLimit: 'fail', keep: verifier.keep },
+	const { value: result } = await withFilterFallback(
+		ctx.getNode(),
+		searchBody(settings.filters, undefined, DESCENDING),
+		async (body) =>
+			await paginate<IDataObject>(transport, searchRequest(settings, body), {
+				returnAll: true,
+				pageBudget: 1,
+				onRateLimit: 'fail',
+				keep: verifier.keep,
+			}),
 	);
 	const rows = result.items.slice().reverse().map((m) => mentionJson(m, settings.simplify));
 	return rows.length > 0 ? [asItems(rows)] : null;
@@ -123,12 +136,24 @@ async function sample(ctx: IPollFunctions, transport: SentiOneTransport, setting
 
 /** "Start From: Now" (or a state that could not be read): note the newest matching mention, pass nothing on. */
 async function seed(transport: SentiOneTransport, settings: PollSettings, now: number): Promise<PollState> {
-	const result = await paginate<IDataObject>(
-		transport,
-		searchRequest(settings, searchBody(settings.filters, undefined, DESCENDING)),
-		{ returnAll: true, pageBudget: 1, onRateLimit: 'fail' },
+	const verifier = new FilterVerifier(settings.filters);
+	const { value: result, dropped, refusal } = await withFilterFallback(
+		transport.node,
+		searchBody(settings.filters, undefined, DESCENDING),
+		async (body) =>
+			await paginate<IDataObject>(transport, searchRequest(settings, body), {
+				returnAll: true,
+				pageBudget: 1,
+				onRateLimit: 'fail',
+				keep: verifier.keep,
+			}),
 	);
 	const state = newState(settings.projectId, null);
+	const unsent = dropped.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
+	if (unsent.length > 0) {
+		state.unsent = unsent;
+		addNotice(state, `refused:${unsent.join(',')}`, refusedNotice(unsent, refusal));
+	}
 	const { collected } = collect(result.items, now);
 	if (collected.length > 0) {
 		// oldest first, so the watermark ends at the newest
@@ -160,14 +185,6 @@ function repairNotice(repairs: string[], restarted: boolean): string {
 	return `The trigger's saved state was repaired: ${repairs.join('; ')}.${restarted ? ' It started again from the newest matching mention, so mentions collected between its last good check and now may not have been passed on.' : ' Nothing is passed on twice; a mention collected in a part of the state that could not be read may have been missed.'}`;
 }
 
-/** Was the error SentiOne refusing the collectedAt filter's shape (400/422 naming it)? */
-function refusesCollectedAt(error: unknown): boolean {
-	const details = errorDetails(error);
-	if (details?.statusCode !== 400 && details?.statusCode !== 422) return false;
-	const fields = Object.keys(details.fieldErrors ?? {});
-	if (fields.some((f) => f.includes(FILTER_FIELDS.collectedAt))) return true;
-	return new RegExp(FILTER_FIELDS.collectedAt, 'i').test(String((error as Error)?.message ?? ''));
-}
 
 interface Scan {
 	result: PaginateResult<IDataObject>;
@@ -208,14 +225,6 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		addNotice(state, '', repairNotice(loaded.repairs, false));
 	}
 
-	// Notices waiting from the last check: report them before any request (once).
-	if (state.pending && state.pending.length > 0) {
-		const pending = state.pending;
-		delete state.pending;
-		saveState(staticData, state);
-		throw noticeError(this, pending);
-	}
-
 	// The budget is known to be spent: report it once per window, then wait quietly for the reset.
 	const known = state.budget;
 	if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > now) {
@@ -226,10 +235,14 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	}
 
 	const verifier = new FilterVerifier(settings.filters);
+	// the filters sent: those SentiOne refused the shape of stay out (the verifier applies them)
+	const sentFilters = withoutFilters({ [SEARCH_REQUEST_FIELDS.filters]: settings.filters }, state.unsent ?? [])[
+		SEARCH_REQUEST_FIELDS.filters
+	] as IDataObject;
 	const watermarkBefore = state.watermark;
 	const from = scanFrom(state, settings.lateWindowMs, rereadAllowance(state, now));
 	const floor = state.floor;
-	let pageBudget = pagesThisPoll(this, settings);
+	const pageBudget = pagesThisPoll(this, settings);
 	let noId = 0;
 	/** a mention the scan must not pass on whatever it is: older than the scan or below the floor */
 	const outsideScan = (at: number | undefined) =>
@@ -279,17 +292,19 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (state.round && !resume) delete state.round;
 	const fresh = (m: ScanMode) =>
 		m === 'descending'
-			? searchBody(settings.filters, undefined, DESCENDING)
-			: searchBody(settings.filters, from === undefined ? undefined : requestedFrom(from), ASCENDING);
+			? searchBody(sentFilters, undefined, DESCENDING)
+			: searchBody(sentFilters, from === undefined ? undefined : requestedFrom(from), ASCENDING);
 	const run = async (m: ScanMode, body: IDataObject, cursor: string | undefined) =>
 		await attempt(async () => (m === 'descending' ? await descending(body, cursor) : await ascending(body, cursor)));
 
 	let scanMode = mode;
-	let outcome = await run(scanMode, resume ? (JSON.parse(resume.body) as IDataObject) : fresh(scanMode), resume?.cursor);
-	if (!outcome.ok && resume && errorDetails(outcome.error)?.statusCode === 400) {
+	let sentBody = resume ? (JSON.parse(resume.body) as IDataObject) : fresh(scanMode);
+	let outcome = await run(scanMode, sentBody, resume?.cursor);
+	if (!outcome.ok && resume && errorDetails(outcome.error)?.statusCode === 400 && refusedFilters(outcome.error, sentBody).length === 0) {
 		// The server no longer accepts the saved cursor: start the round again from the watermark.
 		delete state.round;
-		outcome = await run(scanMode, fresh(scanMode), undefined);
+		sentBody = fresh(scanMode);
+		outcome = await run(scanMode, sentBody, undefined);
 	}
 	const switchToDescending = (why: string) => {
 		scanMode = 'descending';
@@ -301,15 +316,31 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 			`SentiOne did not apply the collectedAt filter (${why}). The trigger now finds new mentions with SentiOne's newest-first order (CollectedAtDescending) down to the last mention it passed on, which relies only on what the API documents. Nothing is passed on twice, a check with nothing new still costs one request, and a backlog bigger than one check arrives newest first across checks.`,
 		);
 	};
-	if (!outcome.ok && scanMode === 'collectedAt' && refusesCollectedAt(outcome.error)) {
-		switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
-		outcome = await run('descending', fresh('descending'), undefined);
-	} else if (outcome.ok && outcome.value.ignored) {
-		switchToDescending(
-			`it returned mentions collected before ${toIso(requestedFrom(from ?? now))}, the earliest the check asked for`,
-		);
-		pageBudget = Math.max(1, pageBudget - outcome.value.result.pages);
-		outcome = await run('descending', fresh('descending'), undefined);
+	// SentiOne refused the shape of an unconfirmed filter, or returned mentions older than the
+	// collectedAt asked for: leave the filter out from now on (applying it locally) or switch to the
+	// newest-first order. This check passes nothing on (nothing is lost: the next check continues
+	// from the same watermark) and says so once.
+	const refused = outcome.ok ? [] : refusedFilters(outcome.error, sentBody);
+	if (refused.length > 0 || (outcome.ok && outcome.value.ignored)) {
+		delete state.round;
+		if (outcome.ok) {
+			switchToDescending(
+				`it returned mentions collected before ${toIso(requestedFrom(from ?? now))}, the earliest the check asked for`,
+			);
+		} else {
+			if (refused.includes('collectedAt')) switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
+			const others = refused.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
+			if (others.length > 0) {
+				state.unsent = Array.from(new Set([...(state.unsent ?? []), ...others]));
+				addNotice(state, `refused:${others.join(',')}`, refusedNotice(others, outcome.error));
+			}
+		}
+		state.budget = rememberBudget(transport, state.budget);
+		const pending = state.pending ?? [];
+		delete state.pending;
+		saveState(staticData, state);
+		if (pending.length === 0) return null;
+		throw noticeError(this, pending);
 	}
 	if (!outcome.ok) {
 		state.budget = rememberBudget(transport, state.budget);
@@ -354,6 +385,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const told = verificationNotice(
 		verifier,
 		'The trigger keeps checking every mention, so only matching ones are passed on; the requests that fetched the others were counted against the search budget all the same.',
+		state.unsent,
 	);
 	if (told) addNotice(state, `filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told);
 	if (noId > 0) {

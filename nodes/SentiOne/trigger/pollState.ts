@@ -79,6 +79,8 @@ export interface PollState {
 	lastNew?: number;
 	/** when a mention last arrived late (behind the watermark) */
 	lateAt?: number;
+	/** unconfirmed filters SentiOne refused the shape of: not sent any more, applied locally */
+	unsent?: Array<'language' | 'country'>;
 	/** kinds of notice already reported (each is reported once) */
 	told?: string[];
 	/** notices waiting to be reported */
@@ -236,6 +238,10 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	if (lastNew !== undefined) state.lastNew = lastNew;
 	const lateAt = instant(raw.lateAt);
 	if (lateAt !== undefined && lateAt <= ceiling) state.lateAt = lateAt;
+	if (Array.isArray(raw.unsent)) {
+		const unsent = raw.unsent.filter((f): f is 'language' | 'country' => f === 'language' || f === 'country');
+		if (unsent.length > 0) state.unsent = Array.from(new Set(unsent));
+	}
 	const told = shortStrings(raw.told, 50);
 	if (told && told.length > 0) state.told = told;
 	const pending = shortStrings(raw.pending, MAX_NOTICES);

@@ -22,7 +22,9 @@ import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { StreamItem } from '../shared/streamReader';
 import { clock, toIso } from '../shared/time';
 import type { OpenStream, SentiOneTransport } from '../shared/transport';
-import { FilterVerifier, verificationNotice } from '../shared/verify';
+import type { UnconfirmedFilter } from '../shared/contract';
+import { SEARCH_REQUEST_FIELDS } from '../shared/contract';
+import { FilterVerifier, refusedNotice, verificationNotice, withFilterFallback, withoutFilters } from '../shared/verify';
 import { attempt } from './attempt';
 import { DedupMemory } from './dedupMemory';
 import type { CollectedRange } from './gapFill';
@@ -131,6 +133,9 @@ export class StreamSession {
 	/** hourly 429s in a row on reconnect (spaces the next attempts out, bounds.ts) */
 	private hourlyRefusals = 0;
 
+	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
+	private unsent: UnconfirmedFilter[] = [];
+
 	private connectedAt = 0;
 
 	private connectedBackfill = 0;
@@ -191,7 +196,21 @@ export class StreamSession {
 	}
 
 	private async connect(backfillMinutes: number): Promise<OpenStream> {
-		const open = await this.transport.openStream(this.target.request(backfillMinutes, this.abort.signal));
+		// a filter whose shape SentiOne refuses is left out from then on and applied by the verifier
+		const { value: open, dropped, refusal } = await withFilterFallback(
+			this.node,
+			{ [SEARCH_REQUEST_FIELDS.filters]: this.settings.filters },
+			async (body) =>
+				await this.transport.openStream(
+					this.target.request(backfillMinutes, this.abort.signal, body[SEARCH_REQUEST_FIELDS.filters] as IDataObject),
+				),
+			this.unsent,
+		);
+		const fresh = dropped.filter((name) => !this.unsent.includes(name));
+		if (fresh.length > 0) {
+			this.unsent = dropped;
+			if (!this.options.manual) this.hooks.report(new NodeOperationError(this.node, refusedNotice(fresh, refusal)));
+		}
 		if (this.stopped) {
 			open.close();
 			throw new NodeOperationError(this.node, 'The SentiOne stream trigger was closed.');
@@ -389,7 +408,11 @@ export class StreamSession {
 			this.stats.unmatched++;
 			if (!this.verificationReported && !this.options.manual) {
 				this.verificationReported = true;
-				const notice = verificationNotice(this.verifier, 'The trigger keeps checking every mention and passes on only matching ones. This is reported once.');
+				const notice = verificationNotice(
+					this.verifier,
+					'The trigger keeps checking every mention and passes on only matching ones. This is reported once.',
+					this.unsent,
+				);
 				if (notice) this.hooks.report(new NodeOperationError(this.node, notice));
 			}
 			return undefined;
@@ -474,7 +497,9 @@ export class StreamSession {
 				await searchCollected({
 					transport: this.transport,
 					projectId: this.settings.projectId as number,
-					filters: this.settings.filters,
+					filters: withoutFilters({ [SEARCH_REQUEST_FIELDS.filters]: this.settings.filters }, this.unsent)[
+						SEARCH_REQUEST_FIELDS.filters
+					] as IDataObject,
 					range,
 					maxRequests: this.settings.maxGapRequests,
 					signal: this.abort.signal,

@@ -131,8 +131,8 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 export interface StreamTarget {
 	group: EndpointGroup;
 	tier: Tier;
-	/** the request for a connection asking for `backfillMinutes` */
-	request(backfillMinutes: number, signal: AbortSignal): StreamRequest;
+	/** the request for a connection asking for `backfillMinutes` (with these filters instead of the settings', when given) */
+	request(backfillMinutes: number, signal: AbortSignal, filters?: IDataObject): StreamRequest;
 }
 
 /** Which stream to open (D-23) and how. */
@@ -156,7 +156,7 @@ export function streamTarget(settings: StreamSettings): StreamTarget {
 	return {
 		group: 'live',
 		tier: 'Basic',
-		request: (backfillMinutes, signal) => {
+		request: (backfillMinutes, signal, filters) => {
 			const qs: IDataObject = {};
 			if (backfillMinutes > 0) qs[QUERY_PARAMS.backfillMinutes] = backfillMinutes;
 			if (settings.anonymization) qs[QUERY_PARAMS.anonymization] = settings.anonymization;
@@ -164,7 +164,7 @@ export function streamTarget(settings: StreamSettings): StreamTarget {
 				...endpoint('liveStream'),
 				path: PATHS.liveStream(projectId),
 				qs,
-				body: { [SEARCH_REQUEST_FIELDS.filters]: settings.filters },
+				body: { [SEARCH_REQUEST_FIELDS.filters]: filters ?? settings.filters },
 				format: settings.format,
 				signal,
 				idleTimeoutMs: settings.stallTimeoutMs,

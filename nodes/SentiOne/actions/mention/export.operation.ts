@@ -18,7 +18,7 @@ import {
 	streamFormatOption,
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
-import { FilterVerifier } from '../../shared/verify';
+import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
 import { limitProperty } from '../common.descriptions';
 import { readPaging, readProjectId, readSearchBody } from '../helpers';
 import type { RunNotes } from '../notes';
@@ -153,16 +153,23 @@ export async function execute(
 
 	const target = ENDPOINTS[scope];
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
-	const stream = await transport.openStream({
-		...endpoint(target.name),
-		path: target.path(projectId),
-		qs,
-		body,
-		format,
-		itemIndex: i,
-		idleTimeoutMs: EXPORT_CAPS.idleMs,
-		deadlineMs: timeoutMs,
-	});
+	const { value: stream, dropped, refusal } = await withFilterFallback(
+		node,
+		widenCollectedAt(body),
+		async (sent) =>
+			await transport.openStream({
+				...endpoint(target.name),
+				path: target.path(projectId),
+				qs,
+				body: sent,
+				format,
+				itemIndex: i,
+				idleTimeoutMs: EXPORT_CAPS.idleMs,
+				deadlineMs: timeoutMs,
+			}),
+		notes.refused,
+	);
+	notes.refusedFilters(dropped, refusal);
 
 	// Mentions are converted as they arrive (a simplified row replaces the full mention at once),
 	// and the connection is closed as soon as the limit or a cap is reached.

@@ -11,7 +11,7 @@ import { filtersCollection } from '../../shared/filters';
 import { paginate } from '../../shared/pager';
 import { simplifyMention } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
-import { FilterVerifier } from '../../shared/verify';
+import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
 import { limitProperty, returnAllProperty, searchOptions } from '../common.descriptions';
 import { readPaging, readProjectId, readRateLimitHandling, readSearchBody } from '../helpers';
 import type { RunNotes } from '../notes';
@@ -59,18 +59,26 @@ export async function executeSearch(
 
 	const target = ENDPOINTS[scope];
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
-	const result = await paginate<IDataObject>(
-		transport,
-		{ ...endpoint(target.name), path: target.path(projectId), body, itemIndex: i },
-		{
-			returnAll: paging.returnAll,
-			limit: paging.limit,
-			onRateLimit: rateLimit.onRateLimit,
-			maxWaitMs: rateLimit.maxWaitMs,
-			keep: verifier.keep,
-		},
+	const before = transport.requestsSent;
+	const { value: result, dropped, refusal } = await withFilterFallback(
+		this.getNode(),
+		widenCollectedAt(body),
+		async (sent) =>
+			await paginate<IDataObject>(
+				transport,
+				{ ...endpoint(target.name), path: target.path(projectId), body: sent, itemIndex: i },
+				{
+					returnAll: paging.returnAll,
+					limit: paging.limit,
+					onRateLimit: rateLimit.onRateLimit,
+					maxWaitMs: rateLimit.maxWaitMs,
+					keep: verifier.keep,
+				},
+			),
+		notes.refused,
 	);
-	notes.verified(verifier, result.requests);
+	notes.refusedFilters(dropped, refusal);
+	notes.verified(verifier, transport.requestsSent - before);
 	notes.skipped += result.skipped;
 	notes.repeats += result.repeats;
 	if (result.stopped) notes.messages.push(`Incomplete result for input item ${i + 1}: ${result.stopped.message}`);
