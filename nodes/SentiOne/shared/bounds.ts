@@ -102,12 +102,14 @@ export function quoted(text: string, max: number = BOUNDS.maxQuotedChars): strin
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
+const HASHED = /^sha256:[0-9a-f]{64}$/;
+
 /**
- * The form in which an id is remembered (trigger memories, repeat detection): the id itself when
+ * The form in which an id is remembered (idempotent: a remembered form stays as it is) (trigger memories, repeat detection): the id itself when
  * short, else `sha256:` and its hash, so an absurdly long id costs as much memory as a short one.
  */
 export function idKey(id: string): string {
-	if (id.length <= BOUNDS.maxIdChars) return id;
+	if (id.length <= BOUNDS.maxIdChars || HASHED.test(id)) return id;
 	return `sha256:${createHash('sha256').update(id).digest('hex')}`;
 }
 

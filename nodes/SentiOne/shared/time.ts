@@ -146,6 +146,7 @@ export function readDate(value: unknown, timezone = 'UTC'): DateReading {
 export function showValue(value: unknown): string {
 	let text: string;
 	if (typeof value === 'string') text = value;
+	else if (typeof value === 'number') text = String(value);
 	else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 	else {
 		try {

@@ -183,8 +183,10 @@ export function verificationNotice(
 export function refusedFilters(error: unknown, body: IDataObject): UnconfirmedFilter[] {
 	const details = errorDetails(error);
 	if (details?.statusCode !== 400 && details?.statusCode !== 422) return [];
-	const paths = Object.keys(details.fieldErrors ?? {});
 	const message = String((error as { message?: unknown })?.message ?? '');
+	// a value refused for being in the future (D-18) is not a refused shape
+	if (details.statusCode === 422 && /\bfuture\b/i.test(message)) return [];
+	const paths = Object.keys(details.fieldErrors ?? {});
 	const sent = (body[SEARCH_REQUEST_FIELDS.filters] ?? {}) as IDataObject;
 	return (Object.keys(UNCONFIRMED_FILTERS) as UnconfirmedFilter[]).filter((name) => {
 		const path = UNCONFIRMED_FILTERS[name].path;

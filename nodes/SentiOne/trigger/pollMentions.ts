@@ -44,12 +44,14 @@ import {
 import { attempt } from './attempt';
 import { asItems, idAndCollectedAt, mentionJson } from './output';
 import type { Collected, PollBudget, PollState, ScanMode } from './pollState';
-import { addNotice, admit, loadState, newState, prune, rereadAllowance, saveState, scanFrom } from './pollState';
+import { addNotice, admit, loadState, newState, prune, rereadAllowance, saveState, scanFrom, wasSeen } from './pollState';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
 const DESCENDING: SortType = 'CollectedAtDescending';
+/** New mentions short of the last check's count at which a check stops paging (the tail waits one check). */
+const TAIL_SLACK = 2;
 /** Pages allowed per 30 s of the engine's poll budget (each page may take a while on a slow link). */
 const MS_PER_PAGE_OF_BUDGET = 30_000;
 
@@ -69,10 +71,12 @@ function searchBody(filters: IDataObject, collectedFrom: number | undefined, sor
 
 /**
  * The collectedAt sent for a scan that starts at `from`: a whole second earlier, so a server that
- * reads `from` as exclusive, or compares whole seconds, still returns the mentions at `from`.
+ * reads `from` as exclusive, or compares whole seconds, still returns the mentions at `from`; and
+ * never ahead of the node's clock (a watermark moved ahead by a mention dated in the future must
+ * not make SentiOne refuse the scan as asking for the future, D-18).
  */
-function requestedFrom(from: number): number {
-	return Math.floor(from / 1000) * 1000 - 1000;
+function requestedFrom(from: number, now: number): number {
+	return Math.min(Math.floor(from / 1000) * 1000 - 1000, Math.floor(now / 1000) * 1000 - 1000);
 }
 
 function roundKey(settings: PollSettings, mode: ScanMode): string {
@@ -248,10 +252,25 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const outsideScan = (at: number | undefined) =>
 		at !== undefined && ((from !== undefined && at < from) || (floor !== null && at <= floor));
 
+	/**
+	 * Whether the check has what it came for: about as many new mentions as recent checks found
+	 * (arrivals keep a steady rate), give or take the mentions it read again. That small
+	 * tail then waits for the next check, which continues the cursor without reading anything again
+	 * — so mentions arriving one page per check cost one request per check, not two. A check that
+	 * finds more than the last one did (a burst) keeps paging up to Max Requests per Poll.
+	 */
+	const expected = state.lastNew;
+	const enoughForNow = (fresh: number, stale: number) =>
+		expected !== undefined &&
+		fresh > 0 &&
+		Math.abs(expected - fresh) <= Math.max(TAIL_SLACK, stale);
+
 	const ascending = async (body: IDataObject, cursor: string | undefined): Promise<Scan> => {
 		const sent = ((body[SEARCH_REQUEST_FIELDS.filters] as IDataObject)?.[FILTER_FIELDS.collectedAt] as IDataObject)?.[FILTER_FIELDS.from];
 		const lowest = typeof sent === 'string' ? readServerInstant(sent) : undefined;
 		let ignored = false;
+		let fresh = 0;
+		let stale = 0;
 		const result = await paginate<IDataObject>(transport, searchRequest(settings, body), {
 			returnAll: true,
 			onRateLimit: 'stop',
@@ -263,9 +282,15 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 					ignored = true;
 					return false;
 				}
-				return !outsideScan(at) && verifier.keep(mention);
+				const kept = !outsideScan(at) && verifier.keep(mention);
+				const { id } = idAndCollectedAt(mention);
+				if (kept && id !== undefined) {
+					if (wasSeen(state, id)) stale++;
+					else fresh++;
+				}
+				return kept;
 			},
-			stopAfter: () => ignored,
+			stopAfter: () => ignored || enoughForNow(fresh, stale),
 		});
 		return { result, body, done: result.complete, ignored };
 	};
@@ -293,7 +318,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const fresh = (m: ScanMode) =>
 		m === 'descending'
 			? searchBody(sentFilters, undefined, DESCENDING)
-			: searchBody(sentFilters, from === undefined ? undefined : requestedFrom(from), ASCENDING);
+			: searchBody(sentFilters, from === undefined ? undefined : requestedFrom(from, now), ASCENDING);
 	const run = async (m: ScanMode, body: IDataObject, cursor: string | undefined) =>
 		await attempt(async () => (m === 'descending' ? await descending(body, cursor) : await ascending(body, cursor)));
 
@@ -325,7 +350,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		delete state.round;
 		if (outcome.ok) {
 			switchToDescending(
-				`it returned mentions collected before ${toIso(requestedFrom(from ?? now))}, the earliest the check asked for`,
+				`it returned mentions collected before ${toIso(requestedFrom(from ?? now, now))}, the earliest the check asked for`,
 			);
 		} else {
 			if (refused.includes('collectedAt')) switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
@@ -380,7 +405,8 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		if (!state.round) delete state.round;
 	}
 	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore)) state.lateAt = now;
-	state.lastNew = admitted.length;
+	// new mentions per check, averaged over the last checks (sizes the next re-read and paging)
+	state.lastNew = Math.round(state.lastNew === undefined ? admitted.length : (state.lastNew + admitted.length) / 2);
 
 	const told = verificationNotice(
 		verifier,

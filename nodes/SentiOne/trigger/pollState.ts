@@ -75,7 +75,7 @@ export interface PollState {
 	round?: PollRound;
 	budget?: PollBudget;
 	mode?: ScanMode;
-	/** new mentions the last check passed on (sizes the re-read of the next one) */
+	/** new mentions per check, averaged over the last checks (sizes the re-read and the paging of the next one) */
 	lastNew?: number;
 	/** when a mention last arrived late (behind the watermark) */
 	lateAt?: number;
@@ -116,7 +116,7 @@ export interface Loaded {
 export function loadState(staticData: IDataObject, projectId: number, now: number): Loaded {
 	const raw = staticData[STATE_KEY];
 	const repairs: string[] = [];
-	if (raw === undefined || raw === null) return { repairs };
+	if (raw === undefined) return { repairs };
 	if (!isObject(raw)) {
 		return { repairs: ['the saved state is not an object, so where the trigger had got to is unknown'] };
 	}
@@ -127,21 +127,22 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const ceiling = now + BOUNDS.futureAllowanceMs;
 	const instant = (v: unknown) => (plausibleInstant(v) ? v : undefined);
 
-	// seen: keep each readable entry, hash long ids
+	// seen: keep every readable id (hashing long ones); an unreadable time is repaired below
 	let seen: Array<[string, number]> = [];
+	const timeless: string[] = [];
 	let seenReadable = true;
 	if (Array.isArray(raw.seen)) {
 		let bad = 0;
 		for (const entry of raw.seen) {
-			if (
-				Array.isArray(entry) &&
-				entry.length === 2 &&
-				typeof entry[0] === 'string' &&
-				entry[0] !== '' &&
-				instant(entry[1]) !== undefined
-			) {
-				seen.push([idKey(entry[0]), Math.min(entry[1] as number, ceiling)]);
-			} else bad++;
+			if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || entry[0] === '') {
+				bad++;
+			} else if (instant(entry[1]) === undefined) {
+				timeless.push(idKey(entry[0]));
+			} else {
+				// the real collectedAt, even ahead of the clock: the id must stay remembered until the
+				// watermark passes it, or a mention dated in the future would come back as new
+				seen.push([idKey(entry[0]), entry[1] as number]);
+			}
 		}
 		if (bad > 0) repairs.push(`${bad} remembered id${bad === 1 ? ' was' : 's were'} unreadable and dropped`);
 	} else if (raw.seen !== undefined) {
@@ -161,7 +162,8 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	} else {
 		const newest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at > m ? at : m), undefined);
 		const floorValue = instant(raw.floor);
-		watermark = newest ?? floorValue ?? null;
+		const candidate = newest ?? floorValue;
+		watermark = candidate === undefined ? null : Math.min(candidate, ceiling);
 		if (watermark === null) {
 			return {
 				repairs: [...repairs, `the watermark (${JSON.stringify(raw.watermark)?.slice(0, 40)}) was unreadable and nothing else tells where the trigger had got to`],
@@ -169,12 +171,24 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 		}
 		repairs.push(`the watermark was unreadable; it was taken from the newest mention remembered (${new Date(watermark).toISOString()})`);
 	}
+	if (timeless.length > 0) {
+		// still remembered (so never passed on twice), at the watermark: kept through the late window
+		const at = watermark ?? Math.min(now, ceiling);
+		for (const id of timeless) seen.push([id, at]);
+		repairs.push(`${timeless.length} remembered id${timeless.length === 1 ? ' had' : 's had'} an unreadable time and ${timeless.length === 1 ? 'is' : 'are'} kept at the watermark`);
+	}
 
-	// floor
+	// floor: below the watermark by definition
 	let floor: number | null;
 	if (raw.floor === null || raw.floor === undefined) floor = null;
-	else if (instant(raw.floor) !== undefined) floor = Math.min(raw.floor as number, ceiling);
-	else {
+	else if (instant(raw.floor) !== undefined) {
+		floor = raw.floor as number;
+		const highest = watermark ?? ceiling;
+		if (floor > highest) {
+			repairs.push(`the floor (${new Date(floor).toISOString()}) was ahead of the watermark; it was lowered to it`);
+			floor = highest;
+		}
+	} else {
 		const oldest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at < m ? at : m), undefined);
 		floor = oldest ?? watermark;
 		repairs.push('the floor (below which ids may have been forgotten) was unreadable; it was raised to the oldest id remembered');
@@ -201,9 +215,11 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 			(r.top === undefined || instant(r.top) !== undefined)
 		) {
 			try {
-				JSON.parse(r.body);
-				round = { body: r.body, key: r.key, cursor: r.cursor };
-				if (r.top !== undefined) round.top = Math.min(r.top as number, ceiling);
+				const body = JSON.parse(r.body) as unknown;
+				if (isObject(body) && (body.filters === undefined || isObject(body.filters))) {
+					round = { body: r.body, key: r.key, cursor: r.cursor };
+					if (r.top !== undefined) round.top = Math.min(r.top as number, ceiling);
+				}
 			} catch {
 				round = undefined;
 			}
@@ -317,11 +333,13 @@ export function admit(state: PollState, mentions: Collected[], now: number, hold
 	let newest: number | undefined;
 	mentions.forEach((m, index) => {
 		const key = idKey(m.id);
-		const at = Math.min(m.collectedAt, ceiling);
 		if (!seen.has(key)) {
-			seen.set(key, at);
+			// remembered at its real collectedAt (even in the future), so it is kept until the
+			// watermark passes it and can never come back as new
+			seen.set(key, m.collectedAt);
 			fresh.push(index);
 		}
+		const at = Math.min(m.collectedAt, ceiling);
 		if (newest === undefined || at > newest) newest = at;
 	});
 	state.seen = Array.from(seen.entries());
