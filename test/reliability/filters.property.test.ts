@@ -15,6 +15,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MENTION_TYPES, RECENT_WINDOW_MS, RECENT_WINDOW_SAFETY_MARGIN_MS, SENTIMENTS, SOURCE_TYPES } from '../../nodes/SentiOne/shared/contract';
 import type { FilterScope } from '../../nodes/SentiOne/shared/filters';
+import { widenCollectedAt } from '../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../nodes/SentiOne/shared/filters';
 import { admin, ENTERPRISE, NOW_MS, startSim, type Sim } from '../../simulator/test/helpers';
 import { clearLog, loadWorkflow, NODE, requestLog, run, SimClock, withParameters } from '../actions/helpers';
@@ -271,7 +272,7 @@ describe.each(['recent', 'historical', 'live'] as FilterScope[])('%s: any valid 
 	});
 });
 
-test('a sample goes through the action node in n8n\'s engine: the body the simulator logged is the D-14 body, answered 200', async () => {
+test('a sample goes through the action node in n8n\'s engine: the body the simulator logged is the D-14 body (collectedAt widened), answered 200', async () => {
 	const samples = fc.sample(fc.tuple(fc.constantFrom('recent', 'historical') as fc.Arbitrary<'recent' | 'historical'>, fc.integer({ min: 0, max: 1_000_000 })), { numRuns: 16, seed: 7 });
 	for (const [scope, n] of samples) {
 		const [v] = fc.sample(validArb(scope), { numRuns: 1, seed: n });
@@ -285,7 +286,9 @@ test('a sample goes through the action node in n8n\'s engine: the body the simul
 		expect(result.nodeError(NODE)).toBeUndefined();
 		const [request] = await requestLog(sim);
 		expect(request.status).toBe(200);
-		expect(request.body.filters).toEqual(expectedBody(v));
+		// on the wire collectedAt is widened by whole seconds (verify.ts widenCollectedAt); the exact
+		// range is applied to what comes back
+		expect(request.body.filters).toEqual(widenCollectedAt({ filters: expectedBody(v) }).filters);
 		expectD14Shape(request.body.filters as IDataObject);
 	}
 	figures.engine = samples.length;

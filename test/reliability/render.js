@@ -9,7 +9,7 @@
 const { existsSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const ORDER = ['poll', 'poll-limits', 'stream', 'stream-soak', 'stream-repair', 'paging', 'bad-input', 'hostile', 'hostile-soak', 'shutdown', 'properties', 'properties-stream'];
+const ORDER = ['redirects', 'deadlines', 'deadlines-soak', 'caps', 'resets', 'inputs', 'poll-state', 'poll', 'poll-limits', 'stream', 'stream-soak', 'stream-repair', 'paging', 'bad-input', 'hostile', 'hostile-soak', 'shutdown', 'properties', 'properties-stream'];
 
 function readJson(path) {
 	try {
@@ -23,6 +23,103 @@ const cell = (value) =>
 	value === undefined || value === null || value === ''
 		? '—'
 		: String(value).replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * One section per class of server-controlled value (issue 12): what was tried, the bound that now
+ * holds (bounds.ts and the mechanism that applies it), and the figure the suite measured.
+ */
+function serverBounds(parts) {
+	const part = (name) => parts.find((p) => p.part === name);
+	const fig = (name) => part(name)?.figures ?? {};
+	const group = (name) => (fig('inputs').byGroup ?? {})[name];
+	const hold = (name, key) => {
+		const ms = (fig(name).longestHoldMs ?? {})[key];
+		return ms === undefined ? '—' : `${(ms / 1000).toFixed(1)} s`;
+	};
+	const most = fig('resets').mostRequestsPerVirtualHour ?? {};
+	const caps = fig('caps');
+	const sse20k = caps['endless export, cap 20,000 mentions (SSE, full mentions)'] ?? {};
+	const future = (fig('poll-state').future ?? []).map((f) => `${f.ahead} ahead: passed on ${f.futureTimes} time(s), ${f.lost} lost, ${f.duplicated} duplicated`).join('; ');
+	const classes = [
+		[
+			'1. Redirects',
+			'301/302/303/307/308 to another host, port or scheme, the same origin, a relative, missing, credential-carrying or 10 kB Location; through every request kind (project list, searches, exports, create, tags, the project picker, both triggers, the credential).',
+			'No redirect is followed, on any request (the transport and the credential\'s authenticate both set disableFollowRedirect); a 3xx is an error naming the status and the target origin; the key goes only to the Base URL\'s origin.',
+			`${fig('redirects').runs ?? '—'} cases: ${fig('redirects').requestsToOtherOrigins ?? '—'} requests, ${fig('redirects').connectionsToOtherOrigins ?? '—'} connections and ${fig('redirects').keysToOtherOrigins ?? '—'} keys reached another origin.`,
+		],
+		[
+			'2. Path segments from input',
+			'Mention IDs `.`, `..`, `%2e%2e`, `a/b`, `a?b`, `a#b`, `a%2Fb`, unicode, 600 characters, control characters; project IDs like `1001/../1002`, `-1`, `1e3`, `0x10`.',
+			'Every path value goes through contract.ts pathSegment: a project ID must be a positive safe integer, anything else is percent-encoded, dot segments and empty values are refused before any request.',
+			`${group('path: refused ids') ?? '—'} ids refused, ${group('path: encoded ids') ?? '—'} sent encoded as exactly one segment (the simulator's raw request target proves it), ${group('path: project IDs') ?? '—'} project IDs refused.`,
+		],
+		[
+			'3. Secrets typed into a field',
+			'A password, a token or the API key in the Base URL, in six placements; checked in message, description, cause and stack.',
+			'Base URL errors quote the value through safeBaseUrlText (credentials, query and key-shaped text removed); API-key errors never quote the key.',
+			`${group('Base URL: a secret typed into it') ?? '—'} cases, 0 secrets in any error.`,
+		],
+		[
+			'4. Rate-limit resets',
+			'x-rate-limit-reset in the year 3000, 1e15, in milliseconds, in the past, zero, negative, garbage, several values; absurd resets in 429 messages; remaining negative or huge; limit 0 — through the transport, the pager, the poll trigger\'s saved budget and the stream trigger\'s reconnects.',
+			'A reset counts only when it lies within 65 minutes ahead and 5 minutes behind (seconds, or milliseconds when only that reading is plausible); otherwise it is unknown and the top of the next hour (D-07) stands in. Every hourly-429 wait is at least 5 s, then 20 s, 80 s …, at most 65 min; no wait reaches the timer limit. A saved budget is re-checked on every load.',
+			`most requests or connections in any virtual hour: transport waiting ${most['transport, 429 waits'] ?? '—'}, poll trigger ${most['poll trigger, 429 with a broken reset (a poll every 5 min)'] ?? '—'}, stream trigger after hourly 429s ${most['stream trigger, reconnects after hourly 429s'] ?? '—'}, stream connections ending at once with no usable reset ${most['stream trigger, accepted connections ending at once (remaining 0, broken reset)'] ?? '—'}; longest wait asked of the clock ${Math.round((fig('resets').longestClockWaitMs ?? 0) / 60000)} min; ${fig('resets').timeoutOverflowWarnings ?? '—'} timer overflows.`,
+		],
+		[
+			'5. Servers that never finish',
+			'A JSON page dripping a byte at a time; headers then silence; an export dripping; a stream with one endless line, only comments, only heartbeats, or bytes without events.',
+			'A JSON answer has 3 minutes from headers to last byte (and 60 s of silence per attempt, 2 retries for a read); an export has Options → Timeout (Minutes), default 30, and is judged stalled after 120 s without a complete event; a live stream after its Stall Timeout without a complete event — liveness is counted in events and heartbeats, never bytes.',
+			`longest hold through the nodes: Search Recent ${hold('deadlines-soak', 'action node (Mention → Search Recent)')}, poll trigger ${hold('deadlines-soak', 'SentiOne Trigger')}, Project → Create ${hold('deadlines-soak', 'action node (Project → Create)')}, export with Timeout 1 min ${hold('deadlines-soak', 'action node (Mention → Export)')}; a stream trigger connection without events ${hold('deadlines', 'stream trigger connection without a complete event (stall 0.3 s)')} with Stall Timeout 0.3 s.`,
+		],
+		[
+			'6. Unbounded memory and requests',
+			'An endless export with Return All; endless stream data that never forms an event; the same mentions under ever-new cursors; empty pages under ever-new cursors; cursors over 4,096 characters; ever-new huge ids on the live stream.',
+			'One export run holds at most Options → Max Mentions per Run (default 100,000) and reads at most Max Size (MB) (default 256, counted per chunk); paging stops after 3 pages without anything new, on a cursor seen before or longer than 4,096 characters; one run holds at most 100,000 listed items; the stream trigger\'s id memory holds 20,000 ids and 4 MB (long ids as SHA-256).',
+			`endless export capped at 20,000 mentions: peak heap +${sse20k.heapPeakMb ?? '—'} MB, ${sse20k.seconds ?? '—'} s; Max Size 1 MB against an endless line: stopped after ${caps['Max Size 1 MB against a JSON line that never ends (≈ 12 MB/s): MB read before the run ended'] ?? '—'} MB.`,
+		],
+		[
+			'7. A watermark that follows the server',
+			'One mention collectedAt an hour or a year ahead, then ordinary mentions.',
+			'The watermark never passes n8n\'s clock plus 5 minutes; the future mention is remembered at its real time, so it is passed on once.',
+			future || '—',
+		],
+		[
+			'8. Corrupt saved state',
+			'Each field of the poll trigger\'s static data corrupted in turn (watermark, version, ids, floor, round, budget, mode, the whole state).',
+			'loadState checks every field; what is readable is kept, the rest repaired conservatively and reported once (pollState.ts).',
+			`${fig('poll-state').cases ?? '—'} cases, ${fig('poll-state').checksAfterCorruption ?? '—'} checks, ${fig('poll-state').mentionsAfterCorruption ?? '—'} mentions after the corruption: ${fig('poll-state').lost ?? '—'} lost, ${fig('poll-state').duplicated ?? '—'} duplicated.`,
+		],
+		[
+			'9. Dates',
+			'Impossible dates with and without a zone, junk around a date, Unix seconds, huge and negative numbers, NaN, invalid Date and Luxon values, years outside 1990–2100.',
+			'One strict reader (time.ts readDate) for parameters, expressions, server answers (readServerInstant) and saved state; every refusal names the field and the accepted forms.',
+			`${group('dates: refused') ?? '—'} refusals, ${group('dates: accepted') ?? '—'} accepted forms, ${group('dates: readDate (unit)') ?? '—'} unit cases; never "Invalid time value".`,
+		],
+		[
+			'10. Types from expressions',
+			'Lists and objects where text is expected (query, name, mention ID, tag names).',
+			'parameters.ts readText refuses them naming the field; a number where an ID is expected is taken as its digits.',
+			`${group('types: a list or object where text is expected') ?? '—'} cases refused, 0 requests sent.`,
+		],
+		[
+			'11. Entries that are not objects',
+			'null, numbers, strings, lists mixed into pages of searches, projects, tags and the poll trigger.',
+			'The pager skips and counts them; the action node shows one notice per execution, the poll trigger one notice.',
+			`${group('pages: entries that are not objects') ?? '—'} cases, never a crash, 0 lost.`,
+		],
+		[
+			'12. Base URL mistakes',
+			'An endpoint pasted beyond the API root; a host without a scheme at a plain-http server.',
+			'resolveApiRoot refuses the first with the host and API root to type; a TLS failure is worded (type http:// for a plain-http server).',
+			`${group('Base URL: an endpoint beyond the API root') ?? '—'} + ${group('Base URL: no scheme at a plain-http server') ?? '—'} cases.`,
+		],
+	];
+	const out = ['## Bounds on what the server controls', '', 'Each class of value the server (or a saved state, or an expression) controls, what the hostile-server suites tried, the bound that now holds, and what they measured. The parts below hold the details.', ''];
+	for (const [title, tried, bound, figure] of classes) {
+		out.push(`### ${title}`, '', `- **Tried:** ${tried}`, `- **Bound:** ${bound}`, `- **Measured:** ${figure}`, '');
+	}
+	return out;
+}
 
 function render(repoRoot) {
 	const dir = join(repoRoot, 'test', 'reliability', '.results');
@@ -51,6 +148,7 @@ function render(repoRoot) {
 	out.push('- `npm run test:reliability` runs the soaks: the 100-drop live stream and servers that never answer, bounded only by the nodes\' own timeouts (about 4 minutes; `.ci/run` runs it after `npm test`).');
 	out.push('- "Lost" and "Duplicated" compare what the nodes emitted with the simulator\'s ground truth (`GET /__admin/mentions`); "—" where the fault concerns no mentions.');
 	out.push('');
+	out.push(...serverBounds(parts));
 	out.push('## Summary');
 	out.push('');
 	out.push('| Part | Fault | Through | Cases tried | Items | Lost | Duplicated | Outcome |');

@@ -26,12 +26,9 @@ export const projectLocator: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 1001',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A project ID is a whole number, e.g. 1001' },
-				},
-			],
+			// no `validation` regex: n8n runs those with a 250 ms limit and, on a busy machine, fails
+			// the execution before any node runs; the ID is checked when the node runs (parseProjectId)
+			hint: 'A whole number, e.g. 1001 (the number in brackets in the list)',
 		},
 	],
 };

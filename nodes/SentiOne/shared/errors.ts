@@ -56,7 +56,7 @@ export interface SentiOneErrorDetails {
 	resetAt?: number;
 	fieldErrors?: Record<string, string[]>;
 	/** set on errors of a stream that ended other than by a normal close */
-	streamInterrupted?: 'dropped' | 'stalled' | 'deadline';
+	streamInterrupted?: 'dropped' | 'stalled' | 'deadline' | 'oversize';
 	/** set when a 404/405 came from a route the specification only announces */
 	routeMaybeAbsent?: boolean;
 }
@@ -425,7 +425,7 @@ export function credentialProblem(node: INode, error: unknown, itemIndex?: numbe
 /** A stream that ended other than by a normal close: dropped or silent. */
 export function streamInterrupted(
 	node: INode,
-	reason: 'dropped' | 'stalled' | 'deadline',
+	reason: 'dropped' | 'stalled' | 'deadline' | 'oversize',
 	detail: string,
 	itemIndex?: number,
 ): NodeOperationError {
@@ -435,7 +435,9 @@ export function streamInterrupted(
 			? `The SentiOne stream went silent: ${redact(detail)}`
 			: reason === 'deadline'
 				? `The SentiOne stream took too long: ${redact(detail)}`
-				: `The SentiOne stream broke off before its end: ${redact(detail)}`,
+				: reason === 'oversize'
+					? `The SentiOne stream brought too much data: ${redact(detail)}`
+					: `The SentiOne stream broke off before its end: ${redact(detail)}`,
 		{
 			itemIndex,
 			description:

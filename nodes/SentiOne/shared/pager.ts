@@ -263,7 +263,7 @@ export async function paginate<T = IDataObject>(
 		}
 		if (pagesWithoutProgress >= BOUNDS.maxPagesWithoutProgress) {
 			throw serverFault(
-				`SentiOne returned ${pagesWithoutProgress} pages in a row with nothing new (${entries.length === 0 ? 'empty pages' : 'only items it had already returned'}) under ever-new cursors, after ${pages} pages; paging stopped so as not to loop.`,
+				`SentiOne returned ${pagesWithoutProgress} pages in a row with nothing new (${entries.length === 0 ? 'empty pages' : objects.length === 0 ? 'no records, only entries that are not objects' : 'only items it had already returned'}) under ever-new cursors, after ${pages} pages; paging stopped so as not to loop.`,
 			);
 		}
 		cursorsSeen.add(cursorKey);

@@ -124,6 +124,8 @@ export interface StreamRequest {
 	idleTimeoutMs?: number;
 	/** Longest the whole stream may stay open (an export); none for a live stream. */
 	deadlineMs?: number;
+	/** Most bytes the whole stream may bring (an export's cap), counted as they arrive, events or not. */
+	maxBytes?: number;
 	maxEventBytes?: number;
 }
 
@@ -145,6 +147,8 @@ interface Chunked {
 class StallError extends Error {}
 
 class DeadlineError extends Error {}
+
+class SizeError extends Error {}
 
 /** When a body last made progress: bytes arriving, or (streams) a complete event. */
 interface Liveness {
@@ -666,7 +670,11 @@ export class SentiOneTransport {
 			try {
 				try {
 					for await (const chunk of guardedChunks(source, guard)) {
-						for (const item of reader.push(chunk)) {
+						const items = reader.push(chunk);
+						if (req.maxBytes !== undefined && reader.stats.bytes > req.maxBytes) {
+							throw new SizeError(`${formatBytes(reader.stats.bytes)} arrived, more than the ${formatBytes(req.maxBytes)} allowed`);
+						}
+						for (const item of items) {
 							// liveness is complete, readable events (heartbeats included), never bytes alone
 							if (item.type !== 'malformed') guard.liveness.at = Date.now();
 							yield item;
@@ -674,6 +682,7 @@ export class SentiOneTransport {
 					}
 				} catch (error) {
 					if (closed) return;
+					if (error instanceof SizeError) throw streamInterrupted(node, 'oversize', error.message, req.itemIndex);
 					if (error instanceof DeadlineError) {
 						throw streamInterrupted(
 							node,

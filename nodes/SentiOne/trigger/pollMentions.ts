@@ -30,6 +30,7 @@ import { endpoint, FILTER_FIELDS, FILTER_SHAPES, HOURLY_LIMITS, PATHS, SEARCH_RE
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { PaginateResult } from '../shared/pager';
 import { paginate } from '../shared/pager';
+import { nextHourStart } from '../shared/bounds';
 import { clock, readServerInstant, toIso } from '../shared/time';
 import type { ApiRequest } from '../shared/transport';
 import { SentiOneTransport } from '../shared/transport';
@@ -260,10 +261,17 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	 * finds more than the last one did (a burst) keeps paging up to Max Requests per Poll.
 	 */
 	const expected = state.lastNew;
-	const enoughForNow = (fresh: number, stale: number) =>
-		expected !== undefined &&
-		fresh > 0 &&
-		Math.abs(expected - fresh) <= Math.max(TAIL_SLACK, stale);
+	const tailBefore = state.tail ?? 0;
+	let tail: number | undefined;
+	const enoughForNow = (fresh: number, stale: number) => {
+		if (expected === undefined || fresh === 0) return false;
+		// short by no more than the slots mentions read again took; over by no more than the tail
+		// the last check left for this one (a burst goes on paging)
+		const short = Math.max(TAIL_SLACK, stale);
+		if (fresh < expected - short || fresh > expected + Math.max(TAIL_SLACK, tailBefore)) return false;
+		tail = Math.max(short, expected - fresh);
+		return true;
+	};
 
 	const ascending = async (body: IDataObject, cursor: string | undefined): Promise<Scan> => {
 		const sent = ((body[SEARCH_REQUEST_FIELDS.filters] as IDataObject)?.[FILTER_FIELDS.collectedAt] as IDataObject)?.[FILTER_FIELDS.from];
@@ -378,7 +386,9 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (result.items.length === 0 && result.stopped) {
 		// 429 before anything was fetched: nothing moves.
 		const budget: PollBudget = { ...(state.budget ?? {}), remaining: 0 };
-		if (result.stopped.resetAt !== undefined) budget.resetAt = result.stopped.resetAt;
+		// an unknown or implausible reset: the top of the next hour (D-07), so the refusal is
+		// reported once and later checks wait quietly instead of asking again on every poll
+		budget.resetAt = result.stopped.resetAt ?? nextHourStart(now);
 		budget.reported = budget.resetAt;
 		state.budget = budget;
 		saveState(staticData, state);
@@ -407,6 +417,8 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore)) state.lateAt = now;
 	// new mentions per check, averaged over the last checks (sizes the next re-read and paging)
 	state.lastNew = Math.round(state.lastNew === undefined ? admitted.length : (state.lastNew + admitted.length) / 2);
+	if (tail !== undefined && state.round) state.tail = tail;
+	else delete state.tail;
 
 	const told = verificationNotice(
 		verifier,

@@ -77,6 +77,8 @@ export interface PollState {
 	mode?: ScanMode;
 	/** new mentions per check, averaged over the last checks (sizes the re-read and the paging of the next one) */
 	lastNew?: number;
+	/** mentions a check left for the next one when it stopped paging at the arrival rate */
+	tail?: number;
 	/** when a mention last arrived late (behind the watermark) */
 	lateAt?: number;
 	/** unconfirmed filters SentiOne refused the shape of: not sent any more, applied locally */
@@ -252,6 +254,8 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	if (mode) state.mode = mode;
 	const lastNew = wholeIn(raw.lastNew, 0, 1_000_000);
 	if (lastNew !== undefined) state.lastNew = lastNew;
+	const tail = wholeIn(raw.tail, 0, 1_000_000);
+	if (tail !== undefined) state.tail = tail;
 	const lateAt = instant(raw.lateAt);
 	if (lateAt !== undefined && lateAt <= ceiling) state.lateAt = lateAt;
 	if (Array.isArray(raw.unsent)) {

@@ -8,7 +8,7 @@
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
  */
-import { BOUNDS, boundedDelay } from '../shared/bounds';
+import { BOUNDS, boundedDelay, nextHourStart } from '../shared/bounds';
 import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../shared/contract';
 import type { RateLimitState } from '../shared/errors';
 import { errorDetails } from '../shared/errors';
@@ -41,6 +41,10 @@ export function reconnectWait(level: number, budget: RateLimitState | undefined,
 	const delay = backoffDelay(level);
 	const remaining = budget?.remaining;
 	const resetAt = budget?.resetAt;
+	if (remaining !== undefined && remaining <= 0 && (resetAt === undefined || resetAt <= now)) {
+		// no connection left and no usable reset: the top of the next hour (D-07), not a loop
+		return { waitMs: Math.max(delay, boundedDelay(nextHourStart(now) - now + 1000, 0, BOUNDS.rateLimitMaxWaitMs)), budget: true };
+	}
 	if (remaining === undefined || resetAt === undefined || resetAt <= now) return { waitMs: delay, budget: false };
 	// resetAt is plausible (transport.readRateLimit): within the hour; bounded again all the same
 	const untilReset = boundedDelay(resetAt - now, 0, BOUNDS.rateLimitMaxWaitMs);

@@ -86,7 +86,7 @@ export interface SessionStats {
 	lastBackfillMinutes: number;
 }
 
-type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'closed';
+type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
 
 export class StreamSession {
 	readonly stats: SessionStats = {

@@ -166,6 +166,7 @@ export async function execute(
 				itemIndex: i,
 				idleTimeoutMs: EXPORT_CAPS.idleMs,
 				deadlineMs: timeoutMs,
+				maxBytes,
 			}),
 		notes.refused,
 	);
@@ -180,12 +181,6 @@ export async function execute(
 		new NodeOperationError(node, message, { itemIndex: i, description });
 	try {
 		for await (const item of stream.items) {
-			if (stream.stats.bytes > maxBytes) {
-				throw stop(
-					`The export stopped at ${mb(maxBytes)} of stream data (Options → Max Size (MB)) after ${rows.length} mentions`,
-					'Nothing is returned, so a partial export is never taken for the whole. Set a Limit, narrow the filters, or raise Max Size (MB).',
-				);
-			}
 			if (item.type === 'mention') {
 				let mention = item.mention;
 				if (anonymization) {
@@ -216,6 +211,12 @@ export async function execute(
 		}
 	} catch (error) {
 		const interrupted = errorDetails(error)?.streamInterrupted;
+		if (interrupted === 'oversize') {
+			throw stop(
+				`The export stopped at ${mb(maxBytes)} of stream data (Options → Max Size (MB)) after ${rows.length} mentions`,
+				'Nothing is returned, so a partial export is never taken for the whole. Set a Limit, narrow the filters, or raise Max Size (MB).',
+			);
+		}
 		if (interrupted) {
 			throw new NodeOperationError(
 				node,
