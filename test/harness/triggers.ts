@@ -200,6 +200,8 @@ export class PollHarness {
 export interface ActiveStreamTrigger {
 	/** every batch handed to emit, in order */
 	emitted: IDataObject[][];
+	/** a JSON copy of the node's static data, as n8n has saved it (it saves with every emit) */
+	savedStaticData(): IDataObject;
 	/** errors handed to emitError */
 	errors: Error[];
 	/** errors handed to saveFailedExecution */
@@ -215,9 +217,10 @@ export interface ActiveStreamTrigger {
 export async function activateStreamTrigger(
 	parameters: INodeParameters,
 	credentials: EngineCredentials,
+	staticData?: IDataObject,
 ): Promise<ActiveStreamTrigger> {
 	const node = triggerNode(STREAM_TYPE, parameters);
-	const { workflow, data } = workflowOf(node);
+	const { workflow, data } = workflowOf(node, staticData);
 	const emitted: IDataObject[][] = [];
 	const errors: Error[] = [];
 	const failures: Error[] = [];
@@ -255,6 +258,11 @@ export async function activateStreamTrigger(
 	let closed = false;
 	return {
 		emitted,
+		savedStaticData: () => {
+			const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+			delete saved.__dataChanged;
+			return saved;
+		},
 		errors,
 		failures,
 		response,

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Servers that never finish, through the nodes with their real bounds (deadlines.test.ts runs the
  * same threats at the transport with small bounds): how long can a dripping or silent server hold

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Threat: a server that keeps a connection alive without ever finishing — a JSON page dripping a
  * byte at a time, a page whose headers come and then nothing, a stream of comments only, a stream

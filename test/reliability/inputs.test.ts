@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Every input as untrusted (issue 12): what the user types, what an expression gives, and what the
  * server sends back, each class tried with several examples through the real engine and the

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * The poll trigger's saved state as hostile input. n8n keeps the state in the workflow's static
  * data: a database row anyone with access can edit, an old version can have written, a bug can

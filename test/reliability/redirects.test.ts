@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Threat: a server at the Base URL answers with a redirect (301/302/303/307/308) meant to carry the
  * API key to another origin. The policy is "no redirects at all": whatever the Location says

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Threat: rate-limit values no hourly window can have — a reset in the year 3000 (in seconds), at
  * 1e15, given in milliseconds, in the past, zero, negative, not a number, several values at once,

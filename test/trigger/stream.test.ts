@@ -247,11 +247,26 @@ test('401 (and other refusals) at activation fail activation with a clear messag
 		activateStreamTrigger(streamParameters({ event: 'engagementUpdate' }), credentials(sim, BASIC)),
 	).rejects.toThrow(/Enterprise tier/);
 	await expect(activateStreamTrigger(mentionParams(987654), credentials(sim, BASIC))).rejects.toThrow(/404/);
-	await admin(sim, 'POST', '/limits', { hourly: { live: 0 } });
-	await expect(activateStreamTrigger(mentionParams(projectId), credentials(sim, BASIC))).rejects.toThrow(
-		/live stream budget is used up \(429\).*It resets at/,
-	);
 	expect(await openStreams()).toBe(streamsBefore);
+	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+});
+
+test('a spent stream budget at activation activates all the same and says when it connects; closing leaves nothing open', async () => {
+	const projectId = await emptyProject(sim);
+	const baseline = await settle();
+	await admin(sim, 'POST', '/limits', { hourly: { live: 0 } });
+	try {
+		const trigger = await activateStreamTrigger(mentionParams(projectId), credentials(sim, BASIC));
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.failures.map((e) => e.message)).toEqual([
+			expect.stringMatching(/^SentiOne's live stream budget is used up \(429\): .* It resets at .* The trigger is active and connects at \S+ \(in \d+ min\), when the budget resets\.$/),
+		]);
+		expect((trigger.failures[0] as Error & { description?: string }).description).toMatch(/fetched then with a search/);
+		expect(await openStreams()).toBe(streamsBefore);
+		await trigger.close();
+	} finally {
+		await admin(sim, 'POST', '/limits', { hourly: { live: 5 } });
+	}
 	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
 });
 
@@ -306,13 +321,20 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 	await closeCleanly(trigger, baseline);
 });
 
-test('"Listen for test event" passes on the first mention (from the 5-minute backfill, or the next to arrive) and closes', async () => {
+test('"Listen for test event" passes on the newest matching mention found by one search (no live connection spent), or the next to arrive on the stream, and closes', async () => {
 	const projectId = await emptyProject(sim);
 	const [recent] = await inject(sim, projectId, 1, { collectedAt: new Date(Date.now() - 60_000).toISOString() });
 	const baseline = await settle();
-	const fromBackfill = await runStreamTriggerManually(mentionParams(projectId), credentials(sim, BASIC));
-	expect(fromBackfill.error).toBeUndefined();
-	expect(idsOf(fromBackfill.items ?? [])).toEqual([recent.id]);
+	const fromSearch = await runStreamTriggerManually(mentionParams(projectId), credentials(sim, BASIC));
+	expect(fromSearch.error).toBeUndefined();
+	expect(idsOf(fromSearch.items ?? [])).toEqual([recent.id]);
+	expect(await connections()).toEqual([]);
+	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
+
+	// with anonymization asked for, the sample comes from the stream (a search is never anonymized)
+	const anonymized = await runStreamTriggerManually(mentionParams(projectId, { anonymization: 'author' }), credentials(sim, BASIC));
+	expect(anonymized.error).toBeUndefined();
+	expect(idsOf(anonymized.items ?? [])).toEqual([recent.id]);
 	expect((await connections())[0].query.backfillMinutes).toBe('5');
 	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
 

@@ -114,3 +114,20 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 		budgetResetAt: result.stopped?.resetAt,
 	};
 }
+
+/** The newest mentions matching the stream's filters, by one recent search (a test event's sample). */
+export async function searchLatest(search: Omit<GapSearch, 'range' | 'maxRequests'>): Promise<IDataObject[]> {
+	const verifier = new FilterVerifier(search.filters);
+	const result = await paginate<IDataObject>(
+		search.transport,
+		{
+			...endpoint('recentSearch'),
+			path: PATHS.recentSearch(search.projectId),
+			body: { [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING },
+			retry: { maxRateLimitWaitMs: 0 },
+			signal: search.signal,
+		},
+		{ returnAll: true, onRateLimit: 'fail', pageBudget: 1, keep: verifier.keep },
+	);
+	return result.items;
+}

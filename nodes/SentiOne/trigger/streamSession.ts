@@ -28,7 +28,8 @@ import { FilterVerifier, refusedNotice, verificationNotice, withFilterFallback, 
 import { attempt } from './attempt';
 import { DedupMemory } from './dedupMemory';
 import type { CollectedRange } from './gapFill';
-import { searchCollected } from './gapFill';
+import { searchCollected, searchLatest } from './gapFill';
+import type { StreamMemory } from './streamState';
 import { engagementJson, idAndCollectedAt, mentionJson } from './output';
 import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
 import type { StreamSettings, StreamTarget } from './streamSettings';
@@ -54,9 +55,19 @@ export interface SessionHooks {
 	log(message: string): void;
 }
 
+/** Where the session keeps what it needs to resume after a restart of n8n (streamState.ts). */
+export interface SessionMemoryStore {
+	load(): StreamMemory | undefined;
+	save(memory: StreamMemory): void;
+}
+
 export interface SessionOptions {
 	/** "Listen for test event": pass on the first item, then stop */
 	manual: boolean;
+	/** persisted memory (active workflows only): last-alive instant and recent ids */
+	store?: SessionMemoryStore;
+	/** the key the memory is filed under (event and project) */
+	memoryTarget?: string;
 	/** resolves when items may be emitted (n8n wires `emit` after `trigger()` returns) */
 	ready?: Promise<void>;
 	dedupCapacity?: number;
@@ -84,6 +95,8 @@ export interface SessionStats {
 	gapRequests: number;
 	/** backfillMinutes asked for on the last reconnect */
 	lastBackfillMinutes: number;
+	/** the session resumed from the memory a previous run of n8n left */
+	resumed: boolean;
 }
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
@@ -107,6 +120,7 @@ export class StreamSession {
 		gapFills: 0,
 		gapRequests: 0,
 		lastBackfillMinutes: 0,
+		resumed: false,
 	};
 
 	private readonly abort = new AbortController();
@@ -136,6 +150,9 @@ export class StreamSession {
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
 	private unsent: UnconfirmedFilter[] = [];
 
+	/** what is persisted for a restart: updated right before every emit (streamState.ts) */
+	private persisted: StreamMemory | undefined;
+
 	private connectedAt = 0;
 
 	private connectedBackfill = 0;
@@ -158,21 +175,79 @@ export class StreamSession {
 	 * a transient failure (network, 5xx) activates and keeps trying.
 	 */
 	async start(): Promise<void> {
-		this.lastAliveAt = clock.now();
-		const first = await attempt(async () => await this.connect(this.settings.startBackfillMinutes));
+		const now = clock.now();
+		// after a restart of n8n: the memory it left says when the stream was last alive and what it
+		// passed on; the first connection asks for a backfill covering the outage, a search fills a
+		// longer one, and the ids already passed on are dropped
+		const saved = this.options.manual ? undefined : this.options.store?.load();
+		if (saved) {
+			for (const [id] of saved.ids) this.memory.add(id);
+			this.lastAliveAt = saved.lastAliveAt;
+			this.stats.resumed = true;
+		} else {
+			this.lastAliveAt = now;
+		}
+		if (!this.options.manual && this.options.store) {
+			this.persisted = { target: this.options.memoryTarget ?? '', lastAliveAt: this.lastAliveAt, ids: saved?.ids ?? [] };
+			this.options.store.save(this.persisted);
+		}
+		const resume = saved ? recoveryPlan(saved.lastAliveAt, now) : undefined;
+		const backfill = Math.max(this.settings.startBackfillMinutes, resume?.backfillMinutes ?? 0);
+		if (this.sampleFirst()) {
+			// "Listen for test event": the latest matching mention by one search, not one of the 5 live
+			// connections an hour; the stream is opened only when the search finds none
+			this.loop = this.run(undefined, undefined, true).then(
+				() => undefined,
+				(error: unknown) => this.fail(error),
+			);
+			return;
+		}
+		const first = await attempt(async () => await this.connect(backfill));
+		let waitForBudget = false;
 		if (!first.ok) {
 			const kind = failureKind(first.error);
-			if (kind !== 'transient') {
+			if (kind === 'hourlyLimit' || kind === 'busy') {
+				if (this.options.manual) {
+					this.stopped = true;
+					throw asNodeError(this.node, first.error);
+				}
+				// the stream budget is spent (or every connection taken): active all the same, it
+				// connects after the reset and a search fetches what was collected meanwhile
+				waitForBudget = true;
+				if (kind === 'hourlyLimit') this.hourlyRefusals = 1;
+				this.hooks.report(this.activationDeferred(first.error, kind));
+			} else if (kind !== 'transient') {
 				this.stopped = true;
 				throw asNodeError(this.node, first.error);
+			} else {
+				this.stats.failedOpens++;
+				this.hooks.log(`SentiOne stream: first connection failed, retrying: ${String((first.error as Error)?.message)}`);
 			}
-			this.stats.failedOpens++;
-			this.hooks.log(`SentiOne stream: first connection failed, retrying: ${String((first.error as Error)?.message)}`);
 		}
-		this.loop = this.run(first.ok ? first.value : undefined).then(
+		this.loop = this.run(first.ok ? first.value : undefined, first.ok ? resume?.gap : undefined, false, waitForBudget).then(
 			() => undefined,
 			(error: unknown) => this.fail(error),
 		);
+	}
+
+	/** A manual test of new mentions without anonymization starts with a search for a sample. */
+	private sampleFirst(): boolean {
+		return this.options.manual && this.settings.event === 'newMention' && !this.settings.anonymization && this.settings.projectId !== undefined;
+	}
+
+	/** What the user is told when activation found the stream budget spent: when it connects. */
+	private activationDeferred(error: unknown, kind: 'hourlyLimit' | 'busy'): NodeOperationError {
+		const resetAt = errorDetails(error)?.resetAt;
+		const when =
+			kind === 'busy'
+				? 'as soon as a connection of this key is free (it retries with backoff)'
+				: resetAt !== undefined
+					? `at ${formatInstant(resetAt)}, when the budget resets`
+					: 'at the top of the next hour, when the budget resets';
+		return new NodeOperationError(this.node, `${(error as Error).message} The trigger is active and connects ${when}.`, {
+			description:
+				'Mentions collected until it connects are fetched then with a search (Options → Fill Gaps with Search), so nothing is lost. Testing the trigger ("Listen for test event") does not spend a live connection when a search can show a sample. Each activation of a workflow with this trigger opens one connection; the budget is per API key, shared by every workflow using it.',
+		});
 	}
 
 	/** Stops everything and resolves once the connection, waits and searches are gone. */
@@ -234,11 +309,28 @@ export class StreamSession {
 		return !this.stopped;
 	}
 
-	private async run(first: OpenStream | undefined): Promise<void> {
+	private async run(
+		first: OpenStream | undefined,
+		resumeGap?: CollectedRange,
+		sample = false,
+		waitForBudget = false,
+	): Promise<void> {
 		let open = first;
 		let level = open ? 0 : 1;
-		let failedOpens = open ? 0 : 1;
+		let failedOpens = open || waitForBudget || sample ? 0 : 1;
 		if (this.options.ready) await this.options.ready;
+		if (sample) {
+			await this.sample();
+			if (this.stopped) return;
+			const opened = await attempt(async () => await this.connect(this.settings.startBackfillMinutes));
+			if (!opened.ok) {
+				this.fail(opened.error);
+				return;
+			}
+			open = opened.value;
+			level = 0;
+		}
+		if (resumeGap) await this.fillGap(resumeGap, 'outage');
 		while (!this.stopped) {
 			if (open) {
 				const openedAt = Date.now();
@@ -317,8 +409,15 @@ export class StreamSession {
 		}
 	}
 
-	private pass(rows: IDataObject[]): void {
+	private pass(rows: IDataObject[], keys: string[] = []): void {
 		if (rows.length === 0 || this.stopped) return;
+		if (this.persisted && this.options.store) {
+			// saved with this emit: on disk before these mentions are processed
+			const at = clock.now();
+			this.persisted.lastAliveAt = Math.max(this.lastAliveAt, at);
+			for (const key of keys) this.persisted.ids.push([key, at]);
+			this.options.store.save(this.persisted);
+		}
 		if (this.options.manual) {
 			this.hooks.emit(rows.slice(0, 1));
 			this.stats.emitted++;
@@ -338,7 +437,7 @@ export class StreamSession {
 				this.pendingRepair.delete(idKey(item.id));
 				const mention = this.admissible(item.id, item.mention);
 				if (mention === undefined) return;
-				if (this.memory.add(item.id)) this.pass([mentionJson(mention, this.settings.simplify)]);
+				if (this.memory.add(item.id)) this.pass([mentionJson(mention, this.settings.simplify)], [item.id]);
 				else this.stats.duplicates++;
 				return;
 			}
@@ -348,7 +447,7 @@ export class StreamSession {
 				// The event id (mention id and time) plus the metrics: a backfill repeats an update
 				// exactly, while two changes of one mention in the same millisecond differ in their metrics.
 				const key = `${item.id ?? `${String(update.mentionId)}:${String(update.updatedAt)}`}#${fingerprint(JSON.stringify(update.engagementMetrics ?? null))}`;
-				if (this.memory.add(key)) this.pass([engagementJson(update)]);
+				if (this.memory.add(key)) this.pass([engagementJson(update)], [key]);
 				else this.stats.duplicates++;
 				return;
 			}
@@ -424,6 +523,37 @@ export class StreamSession {
 		if (this.pendingRepair.size === 0) return false;
 		const first = Math.min(...this.pendingRepair.values());
 		return clock.now() - first >= REPAIR_DELAY_MS;
+	}
+
+	/**
+	 * "Listen for test event" without a live connection: the newest mention matching the filters,
+	 * by one recent search. When there is none, the session goes on to open the stream and waits for
+	 * the first one, as before.
+	 */
+	private async sample(): Promise<void> {
+		const outcome = await attempt(
+			async () =>
+				await searchLatest({
+					transport: this.transport,
+					projectId: this.settings.projectId as number,
+					filters: this.settings.filters,
+					signal: this.abort.signal,
+				}),
+		);
+		if (this.stopped) return;
+		if (!outcome.ok) {
+			this.fail(outcome.error);
+			return;
+		}
+		for (const found of outcome.value) {
+			const { id } = idAndCollectedAt(found);
+			const mention = this.admissible(id, found);
+			if (mention !== undefined) {
+				this.pass([mentionJson(mention, this.settings.simplify)]);
+				return;
+			}
+		}
+		this.hooks.log('SentiOne stream: no matching mention found by search for the test event; opening the live stream');
 	}
 
 	/** Looks malformed mentions up by the moments they arrived in. */
@@ -517,15 +647,18 @@ export class StreamSession {
 		const result = outcome.value;
 		this.stats.gapRequests += result.requests;
 		const fresh: IDataObject[] = [];
+		const keys: string[] = [];
 		for (const found of result.mentions) {
 			const { id } = idAndCollectedAt(found);
 			if (id !== undefined) this.pendingRepair.delete(idKey(id));
 			const mention = this.admissible(id, found);
 			if (mention === undefined) continue;
-			if (id === undefined || this.memory.add(id)) fresh.push(mentionJson(mention, this.settings.simplify));
-			else this.stats.duplicates++;
+			if (id === undefined || this.memory.add(id)) {
+				fresh.push(mentionJson(mention, this.settings.simplify));
+				if (id !== undefined) keys.push(id);
+			} else this.stats.duplicates++;
 		}
-		this.pass(fresh);
+		this.pass(fresh, keys);
 		if (!result.complete && !this.options.manual) {
 			this.hooks.report(
 				new NodeOperationError(this.node, `Only part of the ${what} could be searched for after the SentiOne stream was interrupted`, {

@@ -1,19 +1,24 @@
 /**
  * `trigger()` of the SentiOne Stream Trigger: reads the settings, opens the stream (activation
- * fails here when SentiOne refuses it) and hands n8n the function that closes it.
+ * fails here when SentiOne refuses it for good; a spent stream budget activates and connects after
+ * the reset) and hands n8n the function that closes it. An active trigger keeps what it needs to
+ * resume after a restart of n8n in the node's static data (streamState.ts).
  */
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { clock } from '../shared/time';
 import { SentiOneTransport } from '../shared/transport';
 import { asItems } from './output';
 import { StreamSession } from './streamSession';
 import { readStreamSettings, streamTarget } from './streamSettings';
+import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';
 
 export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const settings = readStreamSettings(this);
 	const manual = this.getMode() === 'manual';
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
+	const target = streamMemoryTarget(settings.event, settings.projectId);
 	// In a test run n8n wires `emit` only once trigger() has returned: hold items until then.
 	let returned: () => void = () => undefined;
 	const ready = new Promise<void>((resolve) => {
@@ -34,7 +39,17 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 			},
 			log: (message: string) => this.logger.info(message),
 		},
-		{ manual, ready },
+		{
+			manual,
+			ready,
+			memoryTarget: target,
+			store: manual
+				? undefined
+				: {
+						load: () => loadStreamMemory(this.getWorkflowStaticData('node'), target, clock.now()),
+						save: (memory) => saveStreamMemory(this.getWorkflowStaticData('node'), memory),
+					},
+		},
 	);
 	await session.start();
 	returned();
