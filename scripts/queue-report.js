@@ -26,7 +26,7 @@ function render(f) {
 	const out = [];
 	const m = f.machine ?? {};
 	out.push(
-		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min.`,
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min${f.setup?.n8nInstallSeconds ? ', the n8n install included' : ''}.`,
 	);
 	out.push('');
 	out.push('### Executions per minute');
@@ -104,7 +104,7 @@ function render(f) {
 		out.push('### A worker stops');
 		out.push('');
 		out.push(
-			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s) and live collection ran: it finished its running executions and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
+			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s), 60 more had just arrived at once and live collection ran: ${w.runningWhenStopped ? `it finished the ${w.runningWhenStopped} executions it was running` : 'no execution was running on it at that instant'} and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
 		);
 		out.push('');
 	}
@@ -134,7 +134,7 @@ function render(f) {
 	}
 	const s = f.setup ?? {};
 	out.push(
-		`Setup: apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; credentials and workflows imported and published ${s.importAndPublishSeconds} s; main ready ${s.mainStartSeconds} s; workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
+		`Setup: ${s.n8nInstallSeconds ? `n8n installed into an empty cache ${s.n8nInstallSeconds} s; ` : 'n8n from the cache; '}apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; credentials and workflows imported and published ${s.importAndPublishSeconds} s; main ready ${s.mainStartSeconds} s; workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
 	);
 	return out.join('\n');
 }
