@@ -3,8 +3,9 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator/test'],
 	testMatch: ['**/*.test.ts'],
-	// the long soaks of the reliability suite run with `npm run test:reliability` (jest.soak.config.js)
-	testPathIgnorePatterns: ['/node_modules/', '\\.soak\\.test\\.ts$'],
+	// the long soaks of the reliability suite run with `npm run test:reliability` (jest.soak.config.js),
+	// the queue-mode tier with `jest -c jest.queue.config.js` (.ci/run)
+	testPathIgnorePatterns: ['/node_modules/', '\\.soak\\.test\\.ts$', '/test/e2e/queue/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -9,7 +9,10 @@
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
  *   community-package install (`.n8n/nodes/node_modules/n8n-nodes-sentione`), so node types are
  *   `n8n-nodes-sentione.<node>` as for any user.
- * - `n8nEnv()`, `runN8n()`, `startN8n()`, `setupOwner()` drive it headless on 127.0.0.1.
+ * - `n8nEnv()`, `runN8n()`, `startN8n()`, `setupOwner()`, `login()` drive it headless on 127.0.0.1.
+ * - Queue mode (main + workers): `ensureQueueBackends()` installs Redis and PostgreSQL from Debian's
+ *   packages when missing, `startRedis()` / `startPostgres()` run private instances on loopback
+ *   ports, `queueEnv()` / `workerEnv()` give the environment, `startWorker()` runs `n8n worker`.
  *
  * Plain CommonJS so the gulpfile and the jest suites can both require it.
  */
@@ -186,35 +189,44 @@ function runN8n(args, env, { timeoutMs = 120_000 } = {}) {
 	});
 }
 
-/** Starts `n8n start` and resolves once it is ready; `stop()` ends it (and its task runner). */
-async function startN8n(env, { timeoutMs = 120_000 } = {}) {
+/**
+ * Starts a long-running n8n command and resolves once it is ready; `stop()` ends it (and its task
+ * runner). `command`: `start` (main, ready when /healthz/readiness of N8N_PORT answers 200) or
+ * `worker` (queue mode: ready when `readyUrl`, the worker's health server, answers 200; without
+ * it, when the log says the worker is ready). `args` are appended (`--concurrency=N`).
+ */
+async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = [], readyUrl } = {}) {
 	const { bin } = ensureN8n();
-	const child = spawn(process.execPath, [bin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(process.execPath, [bin, command, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
 	const base = `http://127.0.0.1:${env.N8N_PORT}`;
+	const probe = readyUrl ?? (command === 'start' ? `${base}/healthz/readiness` : undefined);
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`n8n exited early (${child.exitCode}):\n${output.slice(-4000)}`);
-		try {
-			const res = await fetch(`${base}/healthz/readiness`);
-			if (res.status === 200) break;
-		} catch {}
+		if (child.exitCode !== null) throw new Error(`n8n ${command} exited early (${child.exitCode}):\n${output.slice(-4000)}`);
+		if (probe) {
+			try {
+				const res = await fetch(probe);
+				if (res.status === 200) break;
+			} catch {}
+		} else if (/n8n worker is now ready/i.test(output)) break;
 		if (Date.now() > deadline) {
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch {}
-			throw new Error(`n8n was not ready after ${timeoutMs} ms:\n${output.slice(-4000)}`);
+			throw new Error(`n8n ${command} was not ready after ${timeoutMs} ms:\n${output.slice(-4000)}`);
 		}
-		await new Promise((r) => setTimeout(r, 500));
+		await new Promise((r) => setTimeout(r, 250));
 	}
-	const stop = () =>
+	/** SIGTERM (n8n shuts down gracefully: a worker finishes its running executions first); SIGKILL after `graceMs`. */
+	const stop = ({ signal = 'SIGTERM', graceMs = 15_000 } = {}) =>
 		new Promise((resolve) => {
-			if (child.exitCode !== null) return resolve();
+			if (child.exitCode !== null || child.signalCode !== null) return resolve();
 			child.once('exit', () => resolve());
 			try {
-				process.kill(-child.pid, 'SIGTERM');
+				process.kill(-child.pid, signal);
 			} catch {
 				resolve();
 			}
@@ -222,9 +234,9 @@ async function startN8n(env, { timeoutMs = 120_000 } = {}) {
 				try {
 					process.kill(-child.pid, 'SIGKILL');
 				} catch {}
-			}, 15_000).unref();
+			}, graceMs).unref();
 		});
-	return { base, child, stop, output: () => output };
+	return { base, child, pid: child.pid, stop, output: () => output };
 }
 
 /** Creates the instance owner (first start) so the editor opens with a known login. */
@@ -238,6 +250,17 @@ async function setupOwner(base, owner) {
 	return res.headers.get('set-cookie');
 }
 
+/** Signs in as an existing user (the owner on a later start); resolves with the session cookie header. */
+async function login(base, { email, password }) {
+	const res = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+	return res.headers.get('set-cookie');
+}
+
 /**
  * The run data of an execution as n8n's REST API returns it (`flatted`-encoded text, the format
  * n8n stores), parsed with n8n's own copy of `flatted`.
@@ -246,6 +269,207 @@ function parseExecutionData(data) {
 	if (typeof data !== 'string') return data;
 	const flatted = require(require.resolve('flatted', { paths: [path.join(ensureN8n().dir, 'node_modules', 'n8n')] }));
 	return flatted.parse(data);
+}
+
+// ---------------------------------------------------------------- queue mode (main + workers)
+
+/** The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/<major>/bin`), if any. */
+function postgresBin() {
+	const root = '/usr/lib/postgresql';
+	if (!fs.existsSync(root)) return undefined;
+	const majors = fs
+		.readdirSync(root)
+		.filter((v) => /^\d+$/.test(v) && fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
+	return majors.length ? path.join(root, majors[0], 'bin') : undefined;
+}
+
+function onPath(name) {
+	return spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).status === 0;
+}
+
+/**
+ * Redis and PostgreSQL for n8n's queue mode, from Debian's packages: installs them
+ * (`apt-get update && apt-get install -y redis-server postgresql`, as root) when missing. The
+ * packages' own services are not used (`startRedis`/`startPostgres` start private instances).
+ */
+function ensureQueueBackends() {
+	const missing = [];
+	if (!onPath('redis-server')) missing.push('redis-server');
+	if (!postgresBin() || !onPath('psql')) missing.push('postgresql');
+	let seconds = 0;
+	if (missing.length > 0) {
+		if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+			throw new Error(`queue mode needs ${missing.join(' and ')}: run \`apt-get install -y redis-server postgresql\` as root first`);
+		}
+		log(`installing ${missing.join(' and ')} from Debian's packages (apt-get) ...`);
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+		seconds += run('apt-get', ['update'], { env, timeout: 10 * 60_000 }).seconds;
+		seconds += run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'], { env, timeout: 20 * 60_000 }).seconds;
+		log(`apt-get took ${seconds} s`);
+	}
+	const pgBin = postgresBin();
+	if (!pgBin || !onPath('redis-server')) throw new Error('redis-server or PostgreSQL is still missing after apt-get install');
+	return { pgBin, installed: missing, seconds };
+}
+
+/** Resolves once something answers on 127.0.0.1:port (or rejects after timeoutMs). */
+async function waitForPort(port, timeoutMs, isAlive = () => true) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const open = await new Promise((resolve) => {
+			const socket = net.connect(port, '127.0.0.1');
+			socket.once('connect', () => {
+				socket.destroy();
+				resolve(true);
+			});
+			socket.once('error', () => resolve(false));
+		});
+		if (open) return;
+		if (!isAlive() || Date.now() > deadline) throw new Error(`nothing answered on 127.0.0.1:${port}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+/** A private Redis on a loopback port: no persistence, its own temp folder; `stop()` ends it and removes the folder. */
+async function startRedis({ port } = {}) {
+	const p = port ?? (await freePort());
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-redis-'));
+	const child = spawn(
+		'redis-server',
+		['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--logfile', ''],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	child.stdout.on('data', (d) => (output += d));
+	child.stderr.on('data', (d) => (output += d));
+	try {
+		await waitForPort(p, 20_000, () => child.exitCode === null);
+	} catch (error) {
+		child.kill('SIGKILL');
+		fs.rmSync(dir, { recursive: true, force: true });
+		throw new Error(`redis-server did not start: ${error.message}\n${output.slice(-2000)}`);
+	}
+	const stop = () =>
+		new Promise((resolve) => {
+			const done = () => {
+				fs.rmSync(dir, { recursive: true, force: true });
+				resolve();
+			};
+			if (child.exitCode !== null || child.signalCode !== null) return done();
+			child.once('exit', done);
+			child.kill('SIGTERM');
+			setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+		});
+	/** for a process 'exit' handler: kills at once, synchronously */
+	const stopSync = () => {
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	return { host: '127.0.0.1', port: p, pid: child.pid, child, stop, stopSync, output: () => output };
+}
+
+/**
+ * A private PostgreSQL: `initdb` and `pg_ctl` (run as the `postgres` user) in a temp folder, on a
+ * loopback port, with a database and a user (password authentication over TCP). `query(sql)`
+ * runs psql as that user and returns the rows (tab-separated fields); `stop()` stops the server
+ * and removes the folder.
+ */
+async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 'n8n-queue-test' } = {}) {
+	const { pgBin } = ensureQueueBackends();
+	const p = port ?? (await freePort());
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-pg-'));
+	const data = path.join(dir, 'data');
+	const logFile = path.join(dir, 'postgres.log');
+	const uid = Number(run('id', ['-u', 'postgres']).stdout.trim());
+	const gid = Number(run('id', ['-g', 'postgres']).stdout.trim());
+	const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	if (asRoot) fs.chownSync(dir, uid, gid);
+	// initdb refuses to run as root: the server runs as the `postgres` user, as Debian's own does
+	const as = (cmd, args, options) => (asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { cwd: dir, ...options }) : run(cmd, args, { cwd: dir, ...options }));
+	const stopServer = (mode = 'fast') => {
+		if (!fs.existsSync(path.join(data, 'postmaster.pid'))) return;
+		try {
+			as(path.join(pgBin, 'pg_ctl'), ['-D', data, 'stop', '-m', mode, '-w', '-t', '60']);
+		} catch (error) {
+			log(`pg_ctl stop failed: ${error.message.slice(0, 500)}`);
+		}
+	};
+	try {
+		as(path.join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--auth-local=trust', '--auth-host=scram-sha-256']);
+		as(path.join(pgBin, 'pg_ctl'), [
+			'-D',
+			data,
+			'-l',
+			logFile,
+			'-w',
+			'-t',
+			'60',
+			'-o',
+			`-p ${p} -k ${dir} -c listen_addresses=127.0.0.1`,
+			'start',
+		]);
+		const superuser = (sql) => run('psql', ['-h', dir, '-p', String(p), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql]);
+		superuser(`CREATE ROLE ${user} LOGIN PASSWORD '${password.replace(/'/g, "''")}'`);
+		superuser(`CREATE DATABASE ${database} OWNER ${user}`);
+	} catch (error) {
+		stopServer();
+		fs.rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+	const pgEnv = { ...process.env, PGPASSWORD: password };
+	const query = (sql) =>
+		run('psql', ['-h', '127.0.0.1', '-p', String(p), '-U', user, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-F', '\t', '-c', sql], { env: pgEnv })
+			.stdout.split('\n')
+			.filter((line) => line !== '')
+			.map((line) => line.split('\t'));
+	const postmasterPid = () => {
+		try {
+			return Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+		} catch {
+			return undefined;
+		}
+	};
+	const stop = async () => {
+		stopServer();
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	/** for a process 'exit' handler: stops at once (pg_ctl -m immediate), synchronously */
+	const stopSync = () => {
+		stopServer('immediate');
+		fs.rmSync(dir, { recursive: true, force: true });
+	};
+	return { host: '127.0.0.1', port: p, database, user, password, dir, query, postmasterPid, stop, stopSync, log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '') };
+}
+
+/**
+ * The environment every n8n instance of a queue-mode setup shares: queue mode, the Redis queue,
+ * the Postgres database and the one encryption key (n8nEnv's extra).
+ */
+function queueEnv({ redis, postgres, encryptionKey }) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+	};
+}
+
+/** What a worker adds to queueEnv: its health server on a loopback port (GET /healthz/readiness). */
+function workerEnv(healthPort) {
+	return { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
+}
+
+/** Starts `n8n worker --concurrency=N` (env from n8nEnv + queueEnv + workerEnv) and resolves once its health server is ready. */
+async function startWorker(env, { concurrency = 10, timeoutMs } = {}) {
+	const readyUrl = `http://127.0.0.1:${env.QUEUE_HEALTH_CHECK_PORT}/healthz/readiness`;
+	return await startN8n(env, { command: 'worker', args: [`--concurrency=${concurrency}`], readyUrl, timeoutMs });
 }
 
 module.exports = {
@@ -259,5 +483,12 @@ module.exports = {
 	runN8n,
 	startN8n,
 	setupOwner,
+	login,
 	parseExecutionData,
+	ensureQueueBackends,
+	startRedis,
+	startPostgres,
+	queueEnv,
+	workerEnv,
+	startWorker,
 };

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: not shipped in the package */
 /**
  * A real n8n (the pinned version, installed once into a cache folder) with this package installed
  * the way a user's n8n has it: `.n8n/nodes/node_modules/n8n-nodes-sentione`. Workflows and
@@ -17,8 +17,9 @@ const n8nHost = require('../../scripts/n8n-host.js') as {
 	freePort(): Promise<number>;
 	n8nEnv(userFolder: string, port: number, extra?: Record<string, string>): NodeJS.ProcessEnv;
 	runN8n(args: string[], env: NodeJS.ProcessEnv, options?: { timeoutMs?: number }): Promise<{ code: number; stdout: string; stderr: string }>;
-	startN8n(env: NodeJS.ProcessEnv, options?: { timeoutMs?: number }): Promise<{ base: string; stop(): Promise<void>; output(): string }>;
+	startN8n(env: NodeJS.ProcessEnv, options?: { timeoutMs?: number }): Promise<{ base: string; pid: number; stop(): Promise<void>; output(): string }>;
 	setupOwner(base: string, owner: Record<string, string>): Promise<string | null>;
+	login(base: string, user: { email: string; password: string }): Promise<string | null>;
 	parseExecutionData(data: unknown): unknown;
 };
 
@@ -72,8 +73,11 @@ export interface Host {
 	publish(id: string): Promise<void>;
 	/** `n8n execute --id --rawOutput`: the run data, or the error text when it failed */
 	execute(id: string): Promise<ExecuteResult>;
-	/** `n8n start` + owner setup; returns a REST client carrying the session cookie */
-	start(): Promise<RunningN8n>;
+	/**
+	 * `n8n start` + owner setup (or, when the owner exists, a login: a restart); returns a REST
+	 * client carrying the session cookie. `extraEnv` is added to this start's environment only.
+	 */
+	start(extraEnv?: Record<string, string>): Promise<RunningN8n>;
 	dispose(): void;
 }
 
@@ -130,6 +134,8 @@ export interface ExecutionSummary {
 
 export interface RunningN8n {
 	base: string;
+	/** the `n8n start` process (its task runner is a child of it) */
+	pid: number;
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
 	/** "Execute workflow" in the editor: starts a manual run from a trigger node; resolves with its execution once finished */
 	run(workflowId: string, triggerName: string, timeoutMs?: number): Promise<Execution>;
@@ -201,9 +207,16 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 			}
 			return { code: r.code ?? -1, run, stdout: r.stdout, stderr: r.stderr };
 		},
-		async start() {
-			const running = await n8nHost.startN8n(env);
-			const cookieHeader = await n8nHost.setupOwner(running.base, OWNER);
+		async start(extraEnv = {}) {
+			const running = await n8nHost.startN8n({ ...env, ...extraEnv });
+			let cookieHeader: string | null;
+			try {
+				cookieHeader = await n8nHost.setupOwner(running.base, OWNER);
+			} catch (error) {
+				// the owner exists: this is a restart of an instance set up before
+				if (!/owner setup failed: 400/.test((error as Error).message)) throw error;
+				cookieHeader = await n8nHost.login(running.base, OWNER);
+			}
 			const cookie = (cookieHeader ?? '').split(';')[0];
 			const rest = async <T>(method: string, path: string, body?: unknown) => {
 				const res = await fetch(`${running.base}/rest${path}`, {
@@ -227,6 +240,7 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 			};
 			return {
 				base: running.base,
+				pid: running.pid,
 				output: running.output,
 				stop: running.stop,
 				rest,

@@ -27,63 +27,18 @@
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
-import { CREDENTIALS, sentiOneCredentials, template } from './workflows';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startInbox, demoVariant } = require('../../scripts/demo-inbox.js') as {
-	startInbox(o?: { port?: number }): Promise<Inbox>;
-	demoVariant(t: WorkflowJson, o: { inbox: string }): WorkflowJson;
-};
-
-interface Inbox {
-	base: string;
-	state: {
-		slack: Array<{ channel: string; text: string }>;
-		sheet: { header: string[] | null; records: Array<Record<string, unknown>>; mismatches: unknown[] };
-	};
-	stop(): Promise<void>;
-}
+import { CREDENTIALS, sentiOneCredentials, slackIds, startInbox, templateForTest, withStreamTrigger, type Inbox } from './workflows';
 
 const DAY = 24 * 3_600_000;
-/** The shortest Poll Times n8n accepts: four once-a-minute crons, a check every 15 seconds. */
-const EVERY_15_SECONDS = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
 
 let sim: Sim;
 let host: Host;
 let n8n: RunningN8n;
 let inbox: Inbox;
 
-function forTest(tpl: WorkflowJson, id: string, credential: { id: string; name: string }): WorkflowJson {
-	const w = demoVariant(tpl, { inbox: inbox.base });
-	w.id = id;
-	for (const n of w.nodes) {
-		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
-			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS };
-			n.credentials = { sentiOneApi: credential };
-		}
-	}
-	return w;
-}
-
 let slackWorkflow: WorkflowJson;
 let sheetsWorkflow: WorkflowJson;
 let liveWorkflow: WorkflowJson;
-
-/** The Slack template with the Stream Trigger instead of the poll trigger, posting to #live-alerts. */
-function withStreamTrigger(w: WorkflowJson): WorkflowJson {
-	for (const n of w.nodes) {
-		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
-			const { project, filters } = n.parameters;
-			n.type = 'n8n-nodes-sentione.sentiOneStreamTrigger';
-			n.parameters = { event: 'newMention', project, filters, options: {} };
-		}
-		if (n.type === 'n8n-nodes-base.httpRequest') {
-			const body = n.parameters.bodyParameters as { parameters: Array<{ name: string; value: unknown }> };
-			body.parameters = body.parameters.map((p) => (p.name === 'channel' ? { ...p, value: '#live-alerts' } : p));
-		}
-	}
-	return w;
-}
 
 interface Logged {
 	seq: number;
@@ -117,10 +72,10 @@ beforeAll(async () => {
 	inbox = await startInbox();
 	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString(), '--mentions', '1500', '--seed', '9']);
 	host = await createHost();
-	slackWorkflow = forTest(template('negative-mention-slack-alert.json'), 'e2eSlackAlert001', CREDENTIALS.basic);
-	sheetsWorkflow = forTest(template('new-mentions-google-sheets.json'), 'e2eSheetsRows001', CREDENTIALS.enterprise);
+	slackWorkflow = templateForTest('negative-mention-slack-alert.json', 'e2eSlackAlert001', CREDENTIALS.basic, inbox.base);
+	sheetsWorkflow = templateForTest('new-mentions-google-sheets.json', 'e2eSheetsRows001', CREDENTIALS.enterprise, inbox.base);
 	await host.importCredentials(sentiOneCredentials(sim.base));
-	liveWorkflow = withStreamTrigger(forTest(template('negative-mention-slack-alert.json'), 'e2eLiveAlert0001', CREDENTIALS.basic));
+	liveWorkflow = withStreamTrigger(templateForTest('negative-mention-slack-alert.json', 'e2eLiveAlert0001', CREDENTIALS.basic, inbox.base));
 	await host.importWorkflows([slackWorkflow, sheetsWorkflow, liveWorkflow]);
 	for (const w of [slackWorkflow, sheetsWorkflow, liveWorkflow]) await host.publish(w.id);
 	n8n = await host.start();
@@ -177,14 +132,12 @@ test('active in n8n start: every negative mention collected during the run reach
 	expect(negatives.length).toBeGreaterThanOrEqual(6); // 6 injected; live collection adds some
 	expect(all.length).toBeGreaterThan(negatives.length + 3);
 
-	const idsIn = (channel: string) =>
-		inbox.state.slack.filter((m) => m.channel === channel).map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
-	const slackIds = () => idsIn('#social-alerts');
-	const liveIds = () => idsIn('#live-alerts');
+	const alertIds = () => slackIds(inbox, '#social-alerts');
+	const liveIds = () => slackIds(inbox, '#live-alerts');
 	const sheetIds = () => inbox.state.sheet.records.map((r) => String(r.id));
 	await until(
 		'every negative mention in Slack (polled and live) and every mention in the sheet',
-		async () => slackIds().length >= negatives.length && liveIds().length >= negatives.length && sheetIds().length >= all.length,
+		async () => alertIds().length >= negatives.length && liveIds().length >= negatives.length && sheetIds().length >= all.length,
 		150_000,
 	);
 
@@ -201,7 +154,7 @@ test('active in n8n start: every negative mention collected during the run reach
 	);
 
 	// 1. Slack: exactly the negative mentions, each once, as Slack messages built by the template's text
-	expect(slackIds().slice().sort()).toEqual(negatives.slice().sort());
+	expect(alertIds().slice().sort()).toEqual(negatives.slice().sort());
 	// 3. the same over the live stream
 	expect(liveIds().slice().sort()).toEqual(negatives.slice().sort());
 	const byId = new Map(collected.map((m) => [m.id as string, m]));

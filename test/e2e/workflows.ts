@@ -77,3 +77,71 @@ export const project = (id: number | string) => ({ __rl: true, value: String(id)
 export function template(file: string): WorkflowJson {
 	return JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
 }
+
+/** The shortest Poll Times n8n accepts: four once-a-minute crons, a check every 15 seconds. */
+export const EVERY_15_SECONDS = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
+
+/** The local inbox (scripts/demo-inbox.js): the Slack and Google Sheets stand-in the demo variants post to. */
+export interface Inbox {
+	base: string;
+	state: {
+		slack: Array<{ channel: string; text: string }>;
+		sheet: { header: string[] | null; records: Array<Record<string, unknown>>; mismatches: unknown[] };
+	};
+	stop(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const demoInbox = require('../../scripts/demo-inbox.js') as {
+	startInbox(o?: { port?: number }): Promise<Inbox>;
+	demoVariant(t: WorkflowJson, o: { inbox: string }): WorkflowJson;
+};
+const { demoVariant } = demoInbox;
+export const startInbox = demoInbox.startInbox;
+
+/** The mention ids of the Slack messages the inbox got on `channel` (the templates' text ends with "· id <id>"). */
+export function slackIds(inbox: Inbox, channel: string): string[] {
+	return inbox.state.slack.filter((m) => m.channel === channel).map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
+}
+
+/**
+ * A template as the end-to-end tests run it: its demo variant (the Slack and Google Sheets nodes
+ * post the same content to the local inbox, scripts/demo-inbox.js), this id, its SentiOne Trigger
+ * on `credential` and checking every 15 seconds.
+ */
+export function templateForTest(file: string, id: string, credential: { id: string; name: string }, inbox: string): WorkflowJson {
+	const w = demoVariant(template(file), { inbox });
+	w.id = id;
+	for (const n of w.nodes) {
+		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
+			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS };
+			n.credentials = { sentiOneApi: credential };
+		}
+	}
+	return w;
+}
+
+/**
+ * The Slack template with the SentiOne Stream Trigger instead of the poll trigger (what the
+ * template's note suggests for alerts within seconds), posting to `channel`; `project` and
+ * `filters` replace the template's when given.
+ */
+export function withStreamTrigger(w: WorkflowJson, channel = '#live-alerts', o: { project?: string; filters?: Record<string, unknown> } = {}): WorkflowJson {
+	for (const n of w.nodes) {
+		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
+			const { filters } = n.parameters;
+			n.type = 'n8n-nodes-sentione.sentiOneStreamTrigger';
+			n.parameters = {
+				event: 'newMention',
+				project: o.project === undefined ? n.parameters.project : project(o.project),
+				filters: o.filters ?? filters,
+				options: {},
+			};
+		}
+		if (n.type === 'n8n-nodes-base.httpRequest') {
+			const body = n.parameters.bodyParameters as { parameters: Array<{ name: string; value: unknown }> };
+			body.parameters = body.parameters.map((p) => (p.name === 'channel' ? { ...p, value: channel } : p));
+		}
+	}
+	return w;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+/**
+ * Renders the figures of the queue-mode tier (test/e2e/queue/.results/queue-mode.json, written by
+ * `jest -c jest.queue.config.js`) into docs/queue-mode.md, between the markers
+ * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`; the rest of the page is
+ * written by hand. A test run never touches the page: run this after it.
+ *
+ *   node scripts/queue-report.js [results.json]
+ */
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const DOC = path.join(ROOT, 'docs', 'queue-mode.md');
+const START = '<!-- queue-figures:start -->';
+const END = '<!-- queue-figures:end -->';
+
+const cell = (v) => (v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|'));
+const row = (values) => `| ${values.map(cell).join(' | ')} |`;
+const lostDup = (t) => (t ? `${t.lost} / ${t.duplicated} (of ${t.expected})` : '—');
+const mb = (v) => (v === undefined ? '—' : `${v} MB`);
+
+function render(f) {
+	const out = [];
+	const m = f.machine ?? {};
+	out.push(
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min${f.setup?.n8nInstallSeconds ? ', the n8n install included' : ''}.`,
+	);
+	out.push('');
+	out.push('### Executions per minute');
+	out.push('');
+	out.push(
+		`A burst of ${f.config?.burst} mentions collected at once on the project the *Burst* workflow streams (SentiOne Stream Trigger → HTTP Request): one execution each, timed from the injection until the last execution finished (\`stoppedAt\` in Postgres). Each worker runs \`--concurrency=${f.config?.concurrency}\`.`,
+	);
+	out.push('');
+	out.push(row(['Workers', 'Executions', 'Succeeded', 'Time', 'Executions per minute', 'Main had enqueued them all after', 'Ran on', 'Load average']).replace(/^/, ''));
+	out.push('|---|---|---|---|---|---|---|---|');
+	for (const t of f.throughput ?? []) {
+		out.push(
+			row([
+				t.workers,
+				t.mentions,
+				t.succeeded,
+				`${t.seconds} s`,
+				t.executionsPerMinute,
+				`${t.enqueuedWithinSeconds} s`,
+				Object.entries(t.perWorker ?? {})
+					.map(([w, n]) => `${w}: ${n}`)
+					.join(', '),
+				t.loadAverage?.[0],
+			]),
+		);
+	}
+	out.push('');
+	out.push('### Memory (resident, RSS)');
+	out.push('');
+	out.push('Idle: after setup, all four workflows active, nothing running. Peak: the largest of the samples taken every second during the whole run (bursts, restarts).');
+	out.push('');
+	out.push('| Process | Idle | Peak |');
+	out.push('|---|---|---|');
+	const names = [...new Set([...Object.keys(f.memory?.idle ?? {}), ...Object.keys(f.memory?.peak ?? {})])];
+	for (const name of names) out.push(row([name, mb(f.memory?.idle?.[name]), mb(f.memory?.peak?.[name])]));
+	out.push('');
+	out.push('### Restarts of main');
+	out.push('');
+	out.push(
+		'Live collection ran (12 mentions a minute per project) before, during and after each restart, and 3 negative mentions of project 1001 and 3 of project 1002 were collected while main was down. Lost / duplicated compare what reached the Slack channel or the sheet with every mention the simulator collected in the phase (`GET /__admin/mentions`).',
+	);
+	out.push('');
+	out.push(
+		row([
+			'Restart',
+			'Main down (stop → ready)',
+			'Collected (1001 / 1002)',
+			'Slack alert (poll): lost / dup',
+			'Sheets rows (poll): lost / dup',
+			'Live alert (stream): lost / dup',
+			'Burst (stream): lost / dup',
+			'Live connections (Basic / Enterprise key)',
+			'Gap searches',
+		]),
+	);
+	out.push('|---|---|---|---|---|---|---|---|---|');
+	for (const r of f.restarts ?? []) {
+		out.push(
+			row([
+				r.name,
+				`${r.outageSeconds} s real${r.clockAdvanceSeconds ? ` + ${Math.round(r.clockAdvanceSeconds / 60)} min simulated` : ''} (stop ${r.stopSeconds} s, start ${r.startSeconds} s)`,
+				`${r.mentionsCollected?.project1001} / ${r.mentionsCollected?.project1002}`,
+				lostDup(r.poll?.slack),
+				lostDup(r.poll?.sheets),
+				lostDup(r.stream?.live),
+				lostDup(r.stream?.burst),
+				`${r.liveConnections?.basic} / ${r.liveConnections?.enterprise} (backfillMinutes ${[...new Set((r.liveConnections?.backfillMinutes ?? []).map((b) => b.split(':')[1]))].join(', ')})`,
+				r.gapSearchRequests,
+			]),
+		);
+	}
+	out.push('');
+	const w = f.workerStop;
+	if (w) {
+		out.push('### A worker stops');
+		out.push('');
+		out.push(
+			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s), 60 more had just arrived at once and live collection ran: ${w.runningWhenStopped ? `it finished the ${w.runningWhenStopped} executions it was running` : 'no execution was running on it at that instant'} and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
+		);
+		out.push('');
+	}
+	const e = f.executions;
+	if (e) {
+		out.push('### Who ran what');
+		out.push('');
+		out.push(
+			`${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
+				.map(([k, n]) => `${k} ${n}`)
+				.join(', ')}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(e.byWorker ?? {})
+				.map(([k, n]) => `${k} ${n}`)
+				.join(', ')} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}.`,
+		);
+		if (e.wholeRun) {
+			out.push('');
+			out.push(
+				`Over the whole run (lost / duplicated of expected): Slack alert ${lostDup(e.wholeRun.slack)}, Sheets rows ${lostDup(e.wholeRun.sheets)}, Live alert ${lostDup(e.wholeRun.live)}, Burst ${lostDup(e.wholeRun.burst)}.`,
+			);
+		}
+		out.push('');
+	}
+	const c = f.liveConnectionsPerKey;
+	if (c) {
+		out.push(`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (the initial one plus one per restart of main); refused: ${c.refused?.length ?? 0}.`);
+		out.push('');
+	}
+	const s = f.setup ?? {};
+	out.push(
+		`Setup: ${s.n8nInstallSeconds ? `n8n installed into an empty cache ${s.n8nInstallSeconds} s; ` : 'n8n from the cache; '}apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; credentials and workflows imported and published ${s.importAndPublishSeconds} s; main ready ${s.mainStartSeconds} s; workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
+	);
+	return out.join('\n');
+}
+
+function main() {
+	const file = process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
+	if (!fs.existsSync(file)) {
+		process.stderr.write(`no figures at ${file}: run the tier first (./dev npx jest -c jest.queue.config.js)\n`);
+		process.exit(1);
+	}
+	const figures = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const doc = fs.readFileSync(DOC, 'utf8');
+	const from = doc.indexOf(START);
+	const to = doc.indexOf(END);
+	if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers ${START} … ${END}`);
+	const next = `${doc.slice(0, from + START.length)}\n${render(figures)}\n${doc.slice(to)}`;
+	fs.writeFileSync(DOC, next);
+	process.stdout.write(`docs/queue-mode.md: figures of ${figures.runAt} rendered\n`);
+}
+
+if (require.main === module) main();
+
+module.exports = { render };
