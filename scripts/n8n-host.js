@@ -3,7 +3,8 @@
  *
  * - `LINES` are the n8n lines the package is tested on: the n8n version pinned for each and the
  *   Node.js major it runs on. `target()` picks one: a line's name, or by default
- *   `$SENTIONE_N8N_LINE` (`2.x` when unset), so one test file runs on any line.
+ *   `$SENTIONE_N8N_LINE` (`2.x` when unset), so one test file runs on any line;
+ *   `$SENTIONE_N8N_NODE` tries the line on another Node.js major.
  * - `ensureN8n(target)` installs a line's n8n once into a cache folder (reused by later runs; a
  *   `.complete` marker is written only after a whole install), and `nodeBinary(major)` the Node.js
  *   it runs on when that is not the Node running this script (`npm install node@<major>`, the
@@ -39,11 +40,19 @@ const DEFAULT_LINE = '2.x';
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 
-/** A line to run: `{ line, version, node, overrides }`; by name, or the one `$SENTIONE_N8N_LINE` names. */
-function target(which = process.env.SENTIONE_N8N_LINE || DEFAULT_LINE) {
+/**
+ * A line to run: `{ line, version, node, installNode, overrides }`, by name or the one
+ * `$SENTIONE_N8N_LINE` names. n8n is installed with the line's Node.js (`installNode`) and runs on
+ * `node`: the same, unless `$SENTIONE_N8N_NODE` names another major to try the line on (n8n's
+ * native modules are N-API or carry prebuilt binaries for several Node ABIs, so one install serves).
+ */
+function target(which = process.env.SENTIONE_N8N_LINE || DEFAULT_LINE, runOn = process.env.SENTIONE_N8N_NODE) {
 	if (typeof which === 'object') return which;
 	if (!LINES[which]) throw new Error(`unknown n8n line "${which}" (SENTIONE_N8N_LINE): one of ${Object.keys(LINES).join(', ')}`);
-	return { line: which, ...LINES[which] };
+	const line = LINES[which];
+	const node = runOn ? Number(runOn) : line.node;
+	if (!Number.isInteger(node) || node < 18) throw new Error(`SENTIONE_N8N_NODE must be a Node.js major version, not "${runOn}"`);
+	return { line: which, version: line.version, node, installNode: line.node, overrides: line.overrides };
 }
 
 /** The version of the line this process runs by default (`$SENTIONE_N8N_LINE`, else 2.x). */
@@ -156,14 +165,15 @@ function ensureN8n(which) {
 	const node = nodeBinary(t.node);
 	const done = () => fs.existsSync(marker) && fs.existsSync(n8nBin(dir));
 	if (done()) return { dir, bin: n8nBin(dir), node, target: t, installed: false };
+	const installNode = nodeBinary(t.installNode ?? t.node);
 	const installed = installOnce(dir, done, () => {
-		log(`installing n8n ${t.version} (Node.js ${t.node}) into ${dir} (first run only; a few minutes) ...`);
+		log(`installing n8n ${t.version} (Node.js ${t.installNode ?? t.node}) into ${dir} (first run only; a few minutes) ...`);
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify({ name: 'n8n-host', private: true, dependencies: { n8n: t.version }, overrides: t.overrides }, null, 2),
 		);
 		// npm itself runs on the line's Node.js, so the native modules are built for it
-		const env = { ...process.env, PATH: pathWith(node), npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+		const env = { ...process.env, PATH: pathWith(installNode), npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
 		const install = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env });
 		log(`npm install took ${install.seconds} s; rebuilding isolated-vm and sqlite3 ...`);
 		const rebuild = run('npm', ['rebuild', 'isolated-vm', 'sqlite3'], { cwd: dir, env });
