@@ -134,7 +134,30 @@ test('every icon a node or the credential names (file:…) is in the tarball', (
 	for (const icon of icons) expect(packed).toContain(icon);
 });
 
-test('the tarball is small: the figures the README gives', () => {
+test('package.json points npm, the provenance check and the scanner at one GitHub repository', () => {
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		homepage: string;
+		repository: { type: string; url: string };
+		bugs: { url: string };
+		engines: { node: string };
+	};
+	// npm compares repository.url with the repository in the provenance statement; n8n's scanner
+	// downloads the attested commit from it
+	const repo = /^https:\/\/github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec(pkg.repository.url)?.[1];
+	expect(pkg.repository.type).toBe('git');
+	expect(repo).toBeDefined();
+	expect(pkg.homepage).toBe(`https://github.com/${repo}#readme`);
+	expect(pkg.bugs.url).toBe(`https://github.com/${repo}/issues`);
+	const changelogLinks = [...readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^\[[^\]]+\]: (\S+)$/gm)].map((m) => m[1]);
+	expect(changelogLinks.length).toBeGreaterThan(0);
+	for (const link of changelogLinks) expect(link.startsWith(`https://github.com/${repo}/`)).toBe(true);
+	// the oldest Node.js of a tested n8n line (scripts/n8n-host.js LINES)
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { LINES } = require('../../scripts/n8n-host.js') as { LINES: Record<string, { node: number }> };
+	expect(pkg.engines.node).toBe(`>=${Math.min(...Object.values(LINES).map((l) => l.node))}`);
+});
+
+test('the tarball stays small (the README gives the figures of this release)', () => {
 	const distBytes = walk('dist').reduce((sum, p) => sum + statSync(join(ROOT, p)).size, 0);
 	process.stdout.write(
 		`npm pack: ${pack.entryCount} files, ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked (dist/: ${distBytes} bytes)\n`,
