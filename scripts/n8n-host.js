@@ -27,10 +27,11 @@ const os = require('node:os');
 const path = require('node:path');
 
 /**
- * The tested lines (README → Compatibility). n8n 2.41 needs Node 24; n8n 1.123 supports Node
- * 20.19 to 24 and is tested on 22. Overrides: linkedom 0.18.15 needs `cssomnom`, missing from
- * the registry here; n8n 1.x's spreadsheet library comes from cdn.sheetjs.com, outside the
- * registry, so the registry's last xlsx stands in (no test uses the Spreadsheet File node).
+ * The tested lines (README → Compatibility). n8n 2.41 needs Node 24. n8n 1.123 declares Node
+ * 20.19 to 24, but its expression engine (isolated-vm 6) needs 22 or newer: tested on 22.
+ * Overrides: linkedom 0.18.15 needs `cssomnom`, missing from the registry here; n8n 1.x's
+ * spreadsheet library comes from cdn.sheetjs.com, outside the registry, so the registry's last
+ * xlsx stands in (no test uses the Spreadsheet File node).
  */
 const LINES = {
 	'2.x': { version: '2.41.1', node: 24, overrides: { linkedom: '0.18.14' } },
