@@ -98,43 +98,64 @@ test('control: the parser and actionlint catch a broken workflow', () => {
 
 describe('publish.yml', () => {
 	const { value: wf } = parse(text('publish.yml'));
-	const jobs = Object.values(wf.jobs);
-	const steps = jobs.flatMap((j) => j.steps);
+	const publish = wf.jobs.publish;
+	const scan = wf.jobs.scan as Job & { needs?: string };
+	const runsOf = (job: Job) => job.steps.map((s) => s.run ?? '');
 
 	test('runs only when a version tag is pushed (the tags release-it makes)', () => {
 		expect(wf.on).toEqual({ push: { tags: ['*.*.*'] } });
+		expect(Object.keys(wf.jobs)).toEqual(['publish', 'scan']);
 	});
 
-	test('least privilege: nothing by default, the publish job reads the repository and mints an OIDC token', () => {
+	test('least privilege: nothing by default; publish reads the repository and mints an OIDC token, scan only reads', () => {
 		expect(wf.permissions).toEqual({});
-		expect(jobs).toHaveLength(1);
-		expect(jobs[0].permissions).toEqual({ contents: 'read', 'id-token': 'write' });
-		expect(jobs[0].environment).toBe('npm');
-		const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout@'));
-		expect(checkout?.with).toEqual({ 'persist-credentials': false });
-		// the only secret is the token of the first publish, as npm's NODE_AUTH_TOKEN
+		expect(publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+		expect(publish.environment).toBe('npm');
+		expect(scan.permissions).toEqual({ contents: 'read' });
+		expect(scan.environment).toBeUndefined();
+		for (const job of [publish, scan]) {
+			const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'));
+			expect(checkout?.with).toEqual({ 'persist-credentials': false });
+		}
+		// the only secret is the token of the first publish, as npm's NODE_AUTH_TOKEN of the release step
 		const secrets = [...text('publish.yml').matchAll(/secrets\.([A-Z_]+)/g)].map((m) => m[1]);
 		expect(secrets).toEqual(['NPM_TOKEN']);
-		expect(steps.find((s) => s.env?.NODE_AUTH_TOKEN)?.run).toBe('npm run release');
+		expect(publish.steps.find((s) => s.env?.NODE_AUTH_TOKEN)?.run).toBe('npm run release');
+		expect(JSON.stringify(scan)).not.toMatch(/secrets\.|NODE_AUTH_TOKEN/);
 	});
 
-	test('Node 24 for the npm registry, no dependency cache, no install scripts', () => {
-		const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
-		expect(setup?.with).toEqual({ 'node-version': '24', 'registry-url': 'https://registry.npmjs.org', 'package-manager-cache': false });
-		expect(steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(false);
-		const install = steps.find((s) => /npm (install|ci)\b/.test(s.run ?? ''));
-		expect(install?.run).toMatch(/--ignore-scripts/);
+	test('Node 24 (publish: for the npm registry), no dependency cache, no install scripts', () => {
+		const setup = (job: Job) => job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with;
+		expect(setup(publish)).toEqual({ 'node-version': '24', 'registry-url': 'https://registry.npmjs.org', 'package-manager-cache': false });
+		expect(setup(scan)).toEqual({ 'node-version': '24', 'package-manager-cache': false });
+		for (const job of [publish, scan]) {
+			expect(job.steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(false);
+			const install = job.steps.find((s) => /npm (install|ci)\b/.test(s.run ?? ''));
+			expect(install?.run).toMatch(/--ignore-scripts/);
+		}
 	});
 
 	test('publishes through the node-cli release flow, after checking the tag and the package', () => {
-		const runs = steps.map((s) => s.run ?? '');
+		const runs = runsOf(publish);
 		const at = (pattern: RegExp) => runs.findIndex((r) => pattern.test(r));
 		expect(at(/GITHUB_REF_NAME" != "\$version"/)).toBeGreaterThanOrEqual(0);
 		expect(at(/npx jest --maxWorkers=1 test\/packaging/)).toBeGreaterThan(at(/npm install/));
 		expect(at(/^npm run release$/)).toBe(runs.length - 1);
 		expect(at(/npx jest/)).toBeLessThan(at(/^npm run release$/));
 		// no publishing around the release flow (it runs npm publish with NPM_CONFIG_PROVENANCE=true)
-		expect(runs.filter((r) => /npm publish/.test(r))).toEqual([]);
+		expect([...runs, ...runsOf(scan)].filter((r) => /npm publish/.test(r))).toEqual([]);
+	});
+
+	test('then runs the pinned scanner on the published version and goes by its verdict', () => {
+		expect(scan.needs).toBe('publish');
+		const last = runsOf(scan).at(-1)!;
+		expect(last).toContain('node node_modules/@n8n/scan-community-package/scanner/cli.mjs "$spec"');
+		expect(last).toContain('spec="n8n-nodes-sentione@$(node -p "require(\'./package.json\').version")"');
+		expect(last).toContain('grep -q "has passed all security checks" scan.log');
+		expect(last.trimEnd()).toMatch(/exit 1$/);
+		// the verdict line the test greps for is the scanner's own
+		const cli = readFileSync(join(ROOT, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'cli.mjs'), 'utf8');
+		expect(cli).toContain('has passed all security checks');
 	});
 });
 
