@@ -1,15 +1,22 @@
 /**
  * A real n8n, the way a user runs it, for the demo and the end-to-end tests.
  *
- * - `ensureN8n()` installs the pinned n8n once into a cache folder (reused by later runs; a
- *   `.complete` marker is written only after a whole install). The recipe is the one that works on
- *   these machines (../shared/guides/toolchain.md): Node 24, `--ignore-scripts` (some optional
- *   native modules try to download binaries), an override for a package the registry lacks, then a
- *   rebuild of the two native modules n8n needs.
+ * - `LINES` are the n8n lines the package is tested on: the n8n version pinned for each and the
+ *   Node.js major it runs on. `target()` picks one: a line's name, or by default
+ *   `$SENTIONE_N8N_LINE` (`2.x` when unset), so one test file runs on any line;
+ *   `$SENTIONE_N8N_NODE` tries the line on another Node.js major.
+ * - `ensureN8n(target)` installs a line's n8n once into a cache folder (reused by later runs; a
+ *   `.complete` marker is written only after a whole install), and `nodeBinary(major)` the Node.js
+ *   it runs on when that is not the Node running this script (`npm install node@<major>`, the
+ *   npm registry's Node.js builds, like scripts/node24.sh). The recipe is the one that works on
+ *   these machines (../shared/guides/toolchain.md): `--ignore-scripts` (some optional native
+ *   modules try to download binaries), overrides for packages the registry lacks or that come
+ *   from outside it, then a rebuild of the two native modules n8n needs.
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
  *   community-package install (`.n8n/nodes/node_modules/n8n-nodes-sentione`), so node types are
  *   `n8n-nodes-sentione.<node>` as for any user.
- * - `n8nEnv()`, `runN8n()`, `startN8n()`, `setupOwner()`, `login()` drive it headless on 127.0.0.1.
+ * - `n8nEnv()`, `runN8n()`, `startN8n()`, `setupOwner()`, `login()` drive it headless on 127.0.0.1,
+ *   with the target's n8n on the target's Node.js.
  * - Queue mode (main + workers): `ensureQueueBackends()` installs Redis and PostgreSQL from Debian's
  *   packages when missing, `startRedis()` / `startPostgres()` run private instances on loopback
  *   ports, `queueEnv()` / `workerEnv()` give the environment, `startWorker()` runs `n8n worker`.
@@ -22,13 +29,46 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const N8N_VERSION = '2.41.1';
+/**
+ * The tested lines (README → Compatibility). n8n 2.41 needs Node 24. n8n 1.123 declares Node
+ * 20.19 to 24, but its expression engine (isolated-vm 6) needs 22 or newer: tested on 22.
+ * Overrides: linkedom 0.18.15 needs `cssomnom`, missing from the registry here; n8n 1.x's
+ * spreadsheet library comes from cdn.sheetjs.com, outside the registry, so the registry's last
+ * xlsx stands in (no test uses the Spreadsheet File node).
+ */
+const LINES = {
+	'2.x': { version: '2.41.1', node: 24, overrides: { linkedom: '0.18.14' } },
+	'1.x': { version: '1.123.81', node: 22, overrides: { xlsx: '0.18.5' } },
+};
+const DEFAULT_LINE = '2.x';
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 
-function cacheRoot() {
-	const base = process.env.SENTIONE_N8N_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-sentione');
-	return path.join(base, `n8n-${N8N_VERSION}`);
+/**
+ * A line to run: `{ line, version, node, installNode, overrides }`, by name or the one
+ * `$SENTIONE_N8N_LINE` names. n8n is installed with the line's Node.js (`installNode`) and runs on
+ * `node`: the same, unless `$SENTIONE_N8N_NODE` names another major to try the line on (n8n's
+ * native modules are N-API or carry prebuilt binaries for several Node ABIs, so one install serves).
+ */
+function target(which = process.env.SENTIONE_N8N_LINE || DEFAULT_LINE, runOn = process.env.SENTIONE_N8N_NODE) {
+	if (typeof which === 'object') return which;
+	if (!LINES[which]) throw new Error(`unknown n8n line "${which}" (SENTIONE_N8N_LINE): one of ${Object.keys(LINES).join(', ')}`);
+	const line = LINES[which];
+	const node = runOn ? Number(runOn) : line.node;
+	if (!Number.isInteger(node) || node < 18) throw new Error(`SENTIONE_N8N_NODE must be a Node.js major version, not "${runOn}"`);
+	return { line: which, version: line.version, node, installNode: line.node, overrides: line.overrides };
+}
+
+/** The version of the line this process runs by default (`$SENTIONE_N8N_LINE`, else 2.x). */
+const N8N_VERSION = target().version;
+
+function cacheBase() {
+	return process.env.SENTIONE_N8N_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-sentione');
+}
+
+/** Where a line's n8n is installed: `<cache>/n8n-<version>`. */
+function cacheRoot(t = target()) {
+	return path.join(cacheBase(), `n8n-${target(t).version}`);
 }
 
 function n8nBin(dir = cacheRoot()) {
@@ -48,15 +88,13 @@ function run(cmd, args, options) {
 	return { ...result, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
-/** Installs n8n once (about 5 min cold, 2.9 GB); later calls return at once. */
-function ensureN8n() {
-	const dir = cacheRoot();
-	const marker = path.join(dir, '.complete');
-	if (fs.existsSync(marker) && fs.existsSync(n8nBin(dir))) return { dir, bin: n8nBin(dir), installed: false };
-	if (Number(process.versions.node.split('.')[0]) < 24) throw new Error('n8n 2.x needs Node 24: run through ./dev');
+/**
+ * Runs `work` once per folder across processes (parallel jest workers, two CI steps): the first
+ * caller takes `<dir>/.installing` and runs it; the others wait until `done()` holds.
+ */
+function installOnce(dir, done, work) {
 	fs.mkdirSync(dir, { recursive: true });
 	const lock = path.join(dir, '.installing');
-	// a parallel installer (another test worker) holds the lock: wait for it
 	const waitUntil = Date.now() + 20 * 60 * 1000;
 	for (;;) {
 		try {
@@ -73,31 +111,80 @@ function ensureN8n() {
 				fs.rmSync(lock, { force: true });
 				continue;
 			}
-			if (Date.now() > waitUntil) throw new Error('timed out waiting for another n8n install');
+			if (Date.now() > waitUntil) throw new Error(`timed out waiting for another install into ${dir}`);
 			spawnSync('sleep', ['2']);
-			if (fs.existsSync(marker)) return { dir, bin: n8nBin(dir), installed: false };
+			if (done()) return false;
 		}
 	}
 	try {
-		log(`installing n8n ${N8N_VERSION} into ${dir} (first run only; a few minutes) ...`);
+		if (done()) return false;
+		work();
+		return true;
+	} finally {
+		fs.rmSync(lock, { force: true });
+	}
+}
+
+function majorOf(version) {
+	return Number(String(version).replace(/^v/, '').split('.')[0]);
+}
+
+/**
+ * The Node.js binary of a major version: the one running this script when it is that major,
+ * else `node@<major>` from the npm registry, installed once into `<cache>/node-<major>`.
+ */
+function nodeBinary(major) {
+	if (majorOf(process.versions.node) === major) return process.execPath;
+	const dir = path.join(cacheBase(), `node-${major}`);
+	const bin = path.join(dir, 'node_modules', 'node', 'bin', 'node');
+	const marker = path.join(dir, '.complete');
+	const done = () => fs.existsSync(marker) && fs.existsSync(bin);
+	if (done()) return bin;
+	installOnce(dir, done, () => {
+		log(`installing Node.js ${major} into ${dir} (npm install node@${major}) ...`);
+		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `node${major}-holder`, private: true }));
+		const env = { ...process.env, npm_config_yes: 'true' };
+		const install = run('npm', ['install', '--no-audit', '--no-fund', `node@${major}`], { cwd: dir, env });
+		const version = run(bin, ['--version'], {}).stdout.trim();
+		if (majorOf(version) !== major) throw new Error(`npm install node@${major} gave ${version}`);
+		log(`Node.js ${version} installed in ${install.seconds} s`);
+		fs.writeFileSync(marker, new Date().toISOString());
+	});
+	return bin;
+}
+
+/** PATH with a Node.js binary's folder first, so `node`/`npm` children run on that Node. */
+function pathWith(nodeBin, envPath = process.env.PATH || '') {
+	return `${path.dirname(nodeBin)}${path.delimiter}${envPath}`;
+}
+
+/**
+ * Installs a line's n8n once (2.x: about 5 min cold, 2.9 GB; 1.x: about 4 min, 1.8 GB), with the
+ * line's Node.js; later calls return at once.
+ */
+function ensureN8n(which) {
+	const t = target(which);
+	const dir = cacheRoot(t);
+	const marker = path.join(dir, '.complete');
+	const node = nodeBinary(t.node);
+	const done = () => fs.existsSync(marker) && fs.existsSync(n8nBin(dir));
+	if (done()) return { dir, bin: n8nBin(dir), node, target: t, installed: false };
+	const installNode = nodeBinary(t.installNode ?? t.node);
+	const installed = installOnce(dir, done, () => {
+		log(`installing n8n ${t.version} (Node.js ${t.installNode ?? t.node}) into ${dir} (first run only; a few minutes) ...`);
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
-			JSON.stringify(
-				{ name: 'n8n-host', private: true, dependencies: { n8n: N8N_VERSION }, overrides: { linkedom: '0.18.14' } },
-				null,
-				2,
-			),
+			JSON.stringify({ name: 'n8n-host', private: true, dependencies: { n8n: t.version }, overrides: t.overrides }, null, 2),
 		);
-		const env = { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+		// npm itself runs on the line's Node.js, so the native modules are built for it
+		const env = { ...process.env, PATH: pathWith(installNode), npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
 		const install = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env });
 		log(`npm install took ${install.seconds} s; rebuilding isolated-vm and sqlite3 ...`);
 		const rebuild = run('npm', ['rebuild', 'isolated-vm', 'sqlite3'], { cwd: dir, env });
 		log(`rebuild took ${rebuild.seconds} s`);
 		fs.writeFileSync(marker, new Date().toISOString());
-	} finally {
-		fs.rmSync(lock, { force: true });
-	}
-	return { dir, bin: n8nBin(dir), installed: true };
+	});
+	return { dir, bin: n8nBin(dir), node, target: t, installed };
 }
 
 /** Copies the built package (package.json + dist) into the user folder as a community package. */
@@ -163,12 +250,12 @@ function n8nEnv(userFolder, port, extra = {}) {
  * pipe: the CLI ends with process.exit(), which cuts off a pipe still being written (a big
  * `execute --rawOutput` lost its end), while writes to a file are synchronous.
  */
-function runN8n(args, env, { timeoutMs = 120_000 } = {}) {
-	const { bin } = ensureN8n();
+function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
+	const { bin, node } = ensureN8n(which);
 	const outFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-cli-')), 'stdout');
 	const out = fs.openSync(outFile, 'w');
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', out, 'pipe'] });
+		const child = spawn(node, [bin, ...args], { env: { ...env, PATH: pathWith(node, env.PATH) }, stdio: ['ignore', out, 'pipe'] });
 		fs.closeSync(out);
 		let stderr = '';
 		child.stderr.on('data', (d) => (stderr += d));
@@ -191,22 +278,35 @@ function runN8n(args, env, { timeoutMs = 120_000 } = {}) {
 
 /**
  * Starts a long-running n8n command and resolves once it is ready; `stop()` ends it (and its task
- * runner). `command`: `start` (main, ready when /healthz/readiness of N8N_PORT answers 200) or
- * `worker` (queue mode: ready when `readyUrl`, the worker's health server, answers 200; without
- * it, when the log says the worker is ready). `args` are appended (`--concurrency=N`).
+ * runner). `command`: `start` (main: ready when its health check answers 200 and its REST API is
+ * mounted) or `worker` (queue mode: ready when `readyUrl`, the worker's health server, answers 200;
+ * without it, when the log says the worker is ready). `args` are appended (`--concurrency=N`).
+ * `target` picks the tested n8n line (its n8n on its Node.js).
  */
-async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = [], readyUrl } = {}) {
-	const { bin } = ensureN8n();
-	const child = spawn(process.execPath, [bin, command, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = [], readyUrl, target: which } = {}) {
+	const { bin, node } = ensureN8n(which);
+	const child = spawn(node, [bin, command, ...args], { env: { ...env, PATH: pathWith(node, env.PATH) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
 	const base = `http://127.0.0.1:${env.N8N_PORT}`;
 	const probe = readyUrl ?? (command === 'start' ? `${base}/healthz/readiness` : undefined);
 	const deadline = Date.now() + timeoutMs;
+	// ready: the health check says so and the REST API is mounted (n8n 1.x answers the health
+	// check before its REST routes exist: a POST /rest/owner/setup right then gets a 404)
+	const ready = async () => {
+		try {
+			if ((await fetch(`${base}/healthz/readiness`)).status !== 200) return false;
+			return (await fetch(`${base}/rest/settings`)).status !== 404;
+		} catch {
+			return false;
+		}
+	};
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`n8n ${command} exited early (${child.exitCode}):\n${output.slice(-4000)}`);
-		if (probe) {
+		if (command === 'start') {
+			if (await ready()) break;
+		} else if (probe) {
 			try {
 				const res = await fetch(probe);
 				if (res.status === 200) break;
@@ -265,9 +365,9 @@ async function login(base, { email, password }) {
  * The run data of an execution as n8n's REST API returns it (`flatted`-encoded text, the format
  * n8n stores), parsed with n8n's own copy of `flatted`.
  */
-function parseExecutionData(data) {
+function parseExecutionData(data, which) {
 	if (typeof data !== 'string') return data;
-	const flatted = require(require.resolve('flatted', { paths: [path.join(ensureN8n().dir, 'node_modules', 'n8n')] }));
+	const flatted = require(require.resolve('flatted', { paths: [path.join(ensureN8n(which).dir, 'node_modules', 'n8n')] }));
 	return flatted.parse(data);
 }
 
@@ -473,9 +573,13 @@ async function startWorker(env, { concurrency = 10, timeoutMs } = {}) {
 }
 
 module.exports = {
+	LINES,
+	target,
 	N8N_VERSION,
 	PACKAGE_NAME,
+	cacheBase,
 	cacheRoot,
+	nodeBinary,
 	ensureN8n,
 	installPackage,
 	freePort,
@@ -492,3 +596,12 @@ module.exports = {
 	workerEnv,
 	startWorker,
 };
+
+// `node scripts/n8n-host.js lines`: the tested lines as `n8n2=2.41.1`, `node2=24`, … lines (CI's
+// cache keys, written to $GITHUB_OUTPUT)
+if (require.main === module && process.argv[2] === 'lines') {
+	for (const [name, line] of Object.entries(LINES)) {
+		const key = name.replace(/\.x$/, '');
+		process.stdout.write(`n8n${key}=${line.version}\nnode${key}=${line.node}\n`);
+	}
+}

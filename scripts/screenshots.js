@@ -6,7 +6,9 @@
  *   npm run screenshots                 build, start the demo on free ports, shoot, stop it
  *   npm run screenshots -- --url http://127.0.0.1:5678   use a demo that is already running
  *
- * Writes docs/images/*.png. Installs Chromium with apt-get when /usr/bin/chromium is missing.
+ * Writes .github/images/*.png (the README's pictures: outside the reach of `n8n-node build`, which
+ * copies every other png/svg of the repository into dist/). Installs Chromium with apt-get when
+ * /usr/bin/chromium is missing.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -16,7 +18,7 @@ const path = require('node:path');
 const host = require('./n8n-host');
 
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, 'docs', 'images');
+const OUT = path.join(ROOT, '.github', 'images');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-pass-1234' };
 const VIEWPORT = { width: 1440, height: 900 };
@@ -158,7 +160,7 @@ async function main() {
 		const shot = async (file, options = {}) => {
 			await page.waitForTimeout(700);
 			await page.screenshot({ path: path.join(OUT, file), ...options });
-			log(`docs/images/${file}`);
+			log(`.github/images/${file}`);
 		};
 		const open = async (route) => {
 			await page.goto(`${demo.base}${route}`, { waitUntil: 'networkidle' });

@@ -1,9 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: not shipped in the package */
 /**
- * A real n8n (the pinned version, installed once into a cache folder) with this package installed
- * the way a user's n8n has it: `.n8n/nodes/node_modules/n8n-nodes-sentione`. Workflows and
- * credentials go in through n8n's own CLI (`import:*`, `execute`, `publish:workflow`) or its REST
- * API under `n8n start` (the calls the editor makes: run a workflow, read its execution, activate).
+ * A real n8n (the pinned version of a tested line, installed once into a cache folder, run on that
+ * line's Node.js) with this package installed the way a user's n8n has it:
+ * `.n8n/nodes/node_modules/n8n-nodes-sentione`. Workflows and credentials go in through n8n's own
+ * CLI (`import:*`, `execute`, `publish:workflow`) or its REST API under `n8n start` (the calls the
+ * editor makes: run a workflow, read its execution, activate).
+ *
+ * The line is `$SENTIONE_N8N_LINE` (scripts/n8n-host.js `LINES`): 2.x (n8n 2.41.1 on Node 24) when
+ * unset, as in `npm test`; 1.x (n8n 1.123.81 on Node 22) for `npm run test:n8n1`. Where the two
+ * lines' CLI or REST API differ, the host speaks each one's.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,25 +16,36 @@ import { join } from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const n8nHost = require('../../scripts/n8n-host.js') as {
-	N8N_VERSION: string;
-	ensureN8n(): { dir: string; bin: string; installed: boolean };
+	target(line?: string): Target;
+	ensureN8n(target?: Target): { dir: string; bin: string; node: string; installed: boolean };
 	installPackage(userFolder: string): string;
 	freePort(): Promise<number>;
 	n8nEnv(userFolder: string, port: number, extra?: Record<string, string>): NodeJS.ProcessEnv;
-	runN8n(args: string[], env: NodeJS.ProcessEnv, options?: { timeoutMs?: number }): Promise<{ code: number; stdout: string; stderr: string }>;
-	startN8n(env: NodeJS.ProcessEnv, options?: { timeoutMs?: number }): Promise<{ base: string; pid: number; stop(): Promise<void>; output(): string }>;
+	runN8n(args: string[], env: NodeJS.ProcessEnv, options?: { timeoutMs?: number; target?: Target }): Promise<{ code: number; stdout: string; stderr: string }>;
+	startN8n(env: NodeJS.ProcessEnv, options?: { timeoutMs?: number; target?: Target }): Promise<{ base: string; pid: number; stop(): Promise<void>; output(): string }>;
 	setupOwner(base: string, owner: Record<string, string>): Promise<string | null>;
 	login(base: string, user: { email: string; password: string }): Promise<string | null>;
-	parseExecutionData(data: unknown): unknown;
+	parseExecutionData(data: unknown, target?: Target): unknown;
 };
 
-export const N8N_VERSION = n8nHost.N8N_VERSION;
+/** A tested n8n line: its n8n version and the Node.js major it runs on. */
+export interface Target {
+	line: string;
+	version: string;
+	node: number;
+}
+
+/** The line these tests run on ($SENTIONE_N8N_LINE, else 2.x). */
+export const TARGET = n8nHost.target();
+export const N8N_VERSION = TARGET.version;
+/** n8n's major version: 1 or 2 */
+export const N8N_MAJOR = Number(TARGET.version.split('.')[0]);
 export const PKG = 'n8n-nodes-sentione';
 export const OWNER = { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Tester', password: 'E2e-pass-12345' };
 
 /** Install (first run: minutes), so tests call this from a beforeAll with a long timeout. */
-export function ensureN8n(): void {
-	n8nHost.ensureN8n();
+export function ensureN8n(): { node: string } {
+	return n8nHost.ensureN8n(TARGET);
 }
 
 export const freePort = n8nHost.freePort;
@@ -160,7 +176,7 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 	const brokerPort = await n8nHost.freePort();
 	const env = n8nHost.n8nEnv(userFolder, port, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...extraEnv });
 	// CLI commands print their results through n8n's logger, at level info
-	const cli = (args: string[], timeoutMs = 180_000) => n8nHost.runN8n(args, { ...env, N8N_LOG_LEVEL: 'info' }, { timeoutMs });
+	const cli = (args: string[], timeoutMs = 180_000) => n8nHost.runN8n(args, { ...env, N8N_LOG_LEVEL: 'info' }, { timeoutMs, target: TARGET });
 	let files = 0;
 	const tempPath = (name: string) => join(userFolder, `${++files}-${name}`);
 	const importWorkflows = async (workflows: Array<Record<string, unknown>>) => {
@@ -184,8 +200,10 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 		},
 		importWorkflows,
 		async publish(id) {
-			const r = await cli(['publish:workflow', `--id=${id}`]);
-			if (r.code !== 0) throw new Error(`publish:workflow failed: ${r.stderr}\n${r.stdout}`);
+			// n8n 1.x has no publish:workflow; its update:workflow --active=true does the same
+			const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+			const r = await cli(args);
+			if (r.code !== 0) throw new Error(`${args[0]} failed: ${r.stderr}\n${r.stdout}`);
 		},
 		async execute(id) {
 			const r = await cli(['execute', `--id=${id}`, '--rawOutput']);
@@ -208,14 +226,21 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 			return { code: r.code ?? -1, run, stdout: r.stdout, stderr: r.stderr };
 		},
 		async start(extraEnv = {}) {
-			const running = await n8nHost.startN8n({ ...env, ...extraEnv });
-			let cookieHeader: string | null;
+			const running = await n8nHost.startN8n({ ...env, ...extraEnv }, { target: TARGET });
+			let cookieHeader: string | null = null;
+			let ownerSetUp = false;
 			try {
-				cookieHeader = await n8nHost.setupOwner(running.base, OWNER);
-			} catch (error) {
-				// the owner exists: this is a restart of an instance set up before
-				if (!/owner setup failed: 400/.test((error as Error).message)) throw error;
-				cookieHeader = await n8nHost.login(running.base, OWNER);
+				try {
+					cookieHeader = await n8nHost.setupOwner(running.base, OWNER);
+				} catch (error) {
+					// the owner exists: this is a restart of an instance set up before
+					if (!/owner setup failed: 400/.test((error as Error).message)) throw error;
+					cookieHeader = await n8nHost.login(running.base, OWNER);
+				}
+				ownerSetUp = true;
+			} finally {
+				// a failed start leaves no n8n running
+				if (!ownerSetUp) await running.stop();
 			}
 			const cookie = (cookieHeader ?? '').split(';')[0];
 			const rest = async <T>(method: string, path: string, body?: unknown) => {
@@ -236,7 +261,7 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 			const execution = async (id: string): Promise<Execution> => {
 				const r = await rest<{ data: Execution & { data: unknown } }>('GET', `/executions/${id}`);
 				if (r.status !== 200) throw new Error(`GET /executions/${id} → ${r.status}: ${JSON.stringify(r.json)}`);
-				return { ...r.json.data, data: n8nHost.parseExecutionData(r.json.data.data) as RunData };
+				return { ...r.json.data, data: n8nHost.parseExecutionData(r.json.data.data, TARGET) as RunData };
 			};
 			return {
 				base: running.base,
@@ -246,7 +271,15 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 				rest,
 				execution,
 				async run(workflowId, triggerName, timeoutMs = 120_000) {
+					// n8n 1.x's editor sends the whole workflow with the request; 2.x runs the saved one
+					let workflowData: unknown;
+					if (N8N_MAJOR < 2) {
+						const wf = await rest<{ data: unknown }>('GET', `/workflows/${workflowId}`);
+						if (wf.status !== 200) throw new Error(`GET /workflows/${workflowId} → ${wf.status}`);
+						workflowData = wf.json.data;
+					}
 					const started = await rest<{ data: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, {
+						...(workflowData ? { workflowData } : {}),
 						triggerToStartFrom: { name: triggerName },
 					});
 					const id = started.json?.data?.executionId;

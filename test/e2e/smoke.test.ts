@@ -1,0 +1,296 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
+/**
+ * The smoke set each cell of the compatibility matrix runs (README → Compatibility): the package
+ * installed as a community package into a real n8n of one tested line, on that line's Node.js
+ * (test/e2e/host.ts: `$SENTIONE_N8N_LINE`, 2.x in `npm test`, 1.x in `npm run test:n8n1`), with the
+ * simulator on this process's Node 24:
+ *
+ * 1. a search: Search Recent, Return All, run with `n8n execute`: exactly the mentions the
+ *    simulator counts, ⌈N/25⌉ pages;
+ * 2. an export: a historical range through one export stream, exactly the ground truth in order;
+ * 3. the credential test: n8n's own tester over REST passes a good key and words a wrong one;
+ * 4. the triggers: the poll trigger's "Fetch test event" (a manual run); the Stream Trigger
+ *    published with n8n's CLI before the start (1.x: `update:workflow --active=true`), the poll
+ *    trigger activated over REST while n8n runs (the editor's call): every new negative mention
+ *    emitted once by each.
+ */
+import { execFileSync } from 'node:child_process';
+
+import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
+import { N8N_VERSION, TARGET, createHost, ensureN8n, nodeOutput, type ExecuteResult, type Host, type RunningN8n, type WorkflowJson } from './host';
+import { CREDENTIALS, node, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Math.floor(Date.now() / 60_000) * 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(500);
+	}
+}
+
+interface Logged {
+	seq: number;
+	method: string;
+	path: string;
+	status: number | null;
+	tier: string;
+	body: Loose;
+}
+
+let sim: Sim;
+let host: Host;
+let nodeVersion = '';
+
+const requests = async (): Promise<Logged[]> => (await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter((r) => r.path.startsWith('/api/'));
+
+// ---------------------------------------------------------------- the workflows
+
+const searchWorkflow = workflow('smokeSearch00001', 'Smoke: Search Recent', [
+	sentiOne(
+		'Search',
+		{ resource: 'mention', operation: 'searchRecent', project: project(1001), returnAll: true, filters: { sentiments: ['Negative'] }, options: {} },
+		CREDENTIALS.basic,
+	),
+]);
+
+const EXPORT_FROM = NOW - 200 * DAY;
+const EXPORT_TO = NOW - 20 * DAY;
+const exportWorkflow = workflow('smokeExport00001', 'Smoke: Export', [
+	sentiOne(
+		'Export',
+		{
+			resource: 'mention',
+			operation: 'export',
+			project: project(1002),
+			exportScope: 'historical',
+			returnAll: true,
+			filters: { publishedAfter: iso(EXPORT_FROM), publishedBefore: iso(EXPORT_TO) },
+			sortType: 'PublishedAtAscending',
+			options: {},
+		},
+		CREDENTIALS.enterprise,
+	),
+]);
+
+/** Four once-a-minute crons: a check every 15 seconds (n8n refuses a sub-minute cron). */
+const EVERY_15_SECONDS = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
+
+/** A trigger followed by a No Operation node, the way a user starts a workflow. */
+function triggerWorkflow(id: string, name: string, trigger: WorkflowJson['nodes'][number]): WorkflowJson {
+	const done = node('Done', 'n8n-nodes-base.noOp', {});
+	return {
+		id,
+		name,
+		nodes: [trigger, { ...done, position: [220, 0] }],
+		connections: { [trigger.name]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
+		pinData: {},
+		active: false,
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+		versionId: `${id}-0000-4000-8000-000000000001`.slice(0, 36),
+		meta: { instanceId: 'e2e' },
+		tags: [],
+	};
+}
+
+const POLL = 'New negative mention';
+const pollWorkflow = triggerWorkflow(
+	'smokePollTrig001',
+	'Smoke: poll trigger',
+	node(
+		POLL,
+		'n8n-nodes-sentione.sentiOneTrigger',
+		{ pollTimes: EVERY_15_SECONDS, event: 'newMention', source: 'recent', project: project(1001), filters: { sentiments: ['Negative'] }, options: {} },
+		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
+	),
+);
+const STREAM = 'Live negative mention';
+const streamWorkflow = triggerWorkflow(
+	'smokeStreamTrg01',
+	'Smoke: stream trigger',
+	node(
+		STREAM,
+		'n8n-nodes-sentione.sentiOneStreamTrigger',
+		{ event: 'newMention', project: project(1001), filters: { sentiments: ['Negative'] }, options: {} },
+		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
+	),
+);
+
+// ---------------------------------------------------------------- setup
+
+beforeAll(async () => {
+	const { node: nodeBinary } = ensureN8n();
+	nodeVersion = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
+	sim = await startSim(['--clock', 'running', '--now', iso(NOW), '--mentions', '4000', '--seed', '11']);
+	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
+	host = await createHost();
+	await host.importCredentials(sentiOneCredentials(sim.base));
+	await host.importWorkflows([searchWorkflow, exportWorkflow, pollWorkflow, streamWorkflow]);
+	// active from the start of n8n on (the poll trigger is activated later, over REST)
+	await host.publish(streamWorkflow.id);
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await sim?.stop();
+	host?.dispose();
+});
+
+function expectSuccess(result: ExecuteResult): void {
+	if (result.code !== 0 || result.run?.data.resultData.error) {
+		throw new Error(`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+	}
+}
+
+test(`runs on n8n ${N8N_VERSION} (line ${TARGET.line}) on Node.js ${TARGET.node}`, () => {
+	expect(nodeVersion).toMatch(new RegExp(`^v${TARGET.node}\\.`));
+});
+
+// ---------------------------------------------------------------- n8n's CLI
+
+test('a search: Search Recent with Return All returns exactly what the simulator counts, one request per 25', async () => {
+	await admin(sim, 'DELETE', '/requests');
+	const result = await host.execute(searchWorkflow.id);
+	expectSuccess(result);
+	const rows = nodeOutput(result, 'Search');
+	const expected = (await admin<{ count: number }>(sim, 'POST', '/count', { projectId: 1001, mode: 'recent', filters: { content: { sentiment: ['Negative'] } } })).count;
+	expect(expected).toBeGreaterThan(25);
+	expect(rows).toHaveLength(expected);
+	expect(new Set(rows.map((r) => r.id)).size).toBe(expected);
+	for (const row of rows) {
+		expect(Object.keys(row)).toEqual([...SIMPLE_COLUMNS]);
+		expect(row.sentiment).toBe('Negative');
+	}
+	const sent = await requests();
+	expect(sent).toHaveLength(Math.ceil(expected / 25));
+	expect(sent.every((r) => r.path === '/api/public/v2/projects/1001/mentions/recent/search' && r.status === 200)).toBe(true);
+});
+
+test('an export: a historical range arrives through one export stream, exactly the ground truth in order', async () => {
+	await admin(sim, 'DELETE', '/requests');
+	const result = await host.execute(exportWorkflow.id);
+	expectSuccess(result);
+	const rows = nodeOutput(result, 'Export');
+	const truth = (await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')).mentions
+		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
+		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
+		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	expect(truth.length).toBeGreaterThan(500);
+	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
+	const sent = await requests();
+	expect(sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /api/public/v2/projects/1002/mentions/search/stream 200']);
+});
+
+// ---------------------------------------------------------------- n8n start, the editor's REST API
+
+describe('under n8n start', () => {
+	let n8n: RunningN8n;
+
+	beforeAll(async () => {
+		n8n = await host.start();
+	}, 5 * 60_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+	});
+
+	async function credentialTest(apiKey: string) {
+		const created = await n8n.rest<{ data: { id: string; name: string } }>('POST', '/credentials', {
+			name: `SentiOne ${Math.random().toString(36).slice(2)}`,
+			type: 'sentiOneApi',
+			data: { apiKey, baseUrl: sim.base },
+		});
+		expect(created.status).toBe(200);
+		const { id, name } = created.json.data;
+		const tested = await n8n.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
+			credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl: sim.base } },
+		});
+		expect(tested.status).toBe(200);
+		return tested.json.data;
+	}
+
+	test('the credential test: a good key passes, a wrong key is explained in words', async () => {
+		expect(await credentialTest('SENTIONE-APIKEY-basic-demo')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const wrong = await credentialTest('SENTIONE-APIKEY-nobody-knows-me');
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).toMatch(/does not recognise this API key/);
+		expect(wrong.message).not.toContain('nobody-knows-me');
+		const shape = await credentialTest('my-secret-key');
+		expect(shape.message).toMatch(/does not have the shape of a SentiOne key/);
+	});
+
+	test('the poll trigger: Fetch test event returns the latest negative mentions with one search', async () => {
+		await admin(sim, 'DELETE', '/requests');
+		const execution = await n8n.run(pollWorkflow.id, POLL);
+		expect(execution.status).toBe('success');
+		const items = nodeOutput(execution, POLL);
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.every((m) => typeof m.id === 'string')).toBe(true);
+		const sent = await requests();
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body.filters).toEqual({ content: { sentiment: ['Negative'] } });
+	});
+
+	test('the poll trigger activated over REST, the stream trigger published before the start: every new negative mention once, nothing else', async () => {
+		await admin(sim, 'DELETE', '/requests');
+		const activated = await n8n.activate(pollWorkflow.id);
+		if (activated.status !== 200) throw new Error(`activating ${pollWorkflow.name} → ${activated.status}: ${JSON.stringify(activated.json)}`);
+		// the poll trigger's first check notes where it starts; the stream is open
+		await until(
+			'the first poll and the live stream',
+			async () => {
+				const polled = (await requests()).some((r) => r.path.endsWith('/search') && r.body?.sortType === 'CollectedAtDescending');
+				const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+				return polled && live === 1;
+			},
+			90_000,
+		);
+
+		const inject = async (count: number, sentiment: string) =>
+			(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, overrides: { content: { sentiment } } })).mentions.map(
+				(m) => m.id as string,
+			);
+		const negatives = await inject(3, 'Negative');
+		await inject(2, 'Positive');
+		await sleep(20_000);
+		negatives.push(...(await inject(2, 'Negative')));
+		await inject(1, 'Neutral');
+
+		const emitted = async (w: WorkflowJson, trigger: string) => {
+			const ids: string[] = [];
+			// the executions the active trigger started (not the manual Fetch test event)
+			for (const summary of await n8n.executions(w.id)) {
+				if (summary.mode === 'manual' || ['new', 'running'].includes(summary.status)) continue;
+				const execution = await n8n.execution(summary.id);
+				expect([execution.status, execution.mode]).toEqual(['success', 'trigger']);
+				ids.push(...nodeOutput(execution, trigger).map((m) => String(m.id)));
+			}
+			return ids;
+		};
+		await until(
+			'every negative mention from both triggers',
+			async () => (await emitted(pollWorkflow, POLL)).length >= negatives.length && (await emitted(streamWorkflow, STREAM)).length >= negatives.length,
+			150_000,
+		);
+		// two more checks, so a repeat would have had its chance to arrive
+		const searches = async () => (await requests()).filter((r) => r.path.endsWith('/search'));
+		const checks = async () => (await searches()).length;
+		const soFar = await checks();
+		await until('two more checks', async () => (await checks()) >= soFar + 2, 60_000);
+
+		expect((await emitted(pollWorkflow, POLL)).sort()).toEqual(negatives.slice().sort());
+		expect((await emitted(streamWorkflow, STREAM)).sort()).toEqual(negatives.slice().sort());
+		// the stream kept the connection it opened at n8n's start: still open, no reconnect since
+		// (the simulator counts requests from the last DELETE /requests on)
+		const stats = await admin<{ groups: { live: { requests: number } }; openStreams: { live: number } }>(sim, 'GET', '/stats');
+		expect([stats.openStreams.live, stats.groups.live.requests]).toEqual([1, 0]);
+		expect((await searches()).every((r) => r.status === 200)).toBe(true);
+	}, 8 * 60_000);
+});
