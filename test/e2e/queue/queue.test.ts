@@ -62,7 +62,7 @@ import {
  * restarts are `test.failing`. Set it to true once the trigger persists its state; those tests
  * then have to pass.
  */
-const STREAM_KEEPS_STATE_ACROSS_RESTARTS = false;
+const STREAM_KEEPS_STATE_ACROSS_RESTARTS = true;
 
 /** Executions a worker runs at once (`n8n worker --concurrency`). */
 const CONCURRENCY = 5;
