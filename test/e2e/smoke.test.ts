@@ -108,7 +108,7 @@ const pollWorkflow = triggerWorkflow(
 	node(
 		POLL,
 		'n8n-nodes-sentione.sentiOneTrigger',
-		{ pollTimes: EVERY_15_SECONDS, event: 'newMention', source: 'recent', project: project(1001), filters: { sentiments: ['Negative'] }, options: {} },
+		{ pollTimes: EVERY_15_SECONDS, event: 'newMention', source: 'recent', project: project(1001), filters: { sentiments: ['Negative'] }, options: { requestsPerHour: 0 } },
 		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
 	),
 );

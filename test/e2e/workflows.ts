@@ -107,14 +107,17 @@ export function slackIds(inbox: Inbox, channel: string): string[] {
 /**
  * A template as the end-to-end tests run it: its demo variant (the Slack and Google Sheets nodes
  * post the same content to the local inbox, scripts/demo-inbox.js), this id, its SentiOne Trigger
- * on `credential` and checking every 15 seconds.
+ * on `credential` and checking every 15 seconds (no budget share of its own).
  */
 export function templateForTest(file: string, id: string, credential: { id: string; name: string }, inbox: string): WorkflowJson {
 	const w = demoVariant(template(file), { inbox });
 	w.id = id;
 	for (const n of w.nodes) {
 		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
-			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS };
+			// checks every 15 seconds, with no share of the key's budget of its own (Search Requests
+			// per Hour 0) so every check runs; the share has its own test (budgetShare.test.ts)
+			const options = (n.parameters.options ?? {}) as Record<string, unknown>;
+			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS, options: { ...options, requestsPerHour: 0 } };
 			n.credentials = { sentiOneApi: credential };
 		}
 	}

@@ -98,7 +98,12 @@ export async function stats(sim: Sim): Promise<Loose> {
 	return await admin(sim, 'GET', '/stats');
 }
 
+/**
+ * The poll trigger's parameters for a test. Tests poll as fast as they need, so the trigger gets
+ * no share of its own (Search Requests per Hour 0); the share has its own tests (budgetShare.test.ts).
+ */
 export function pollParameters(projectId: number, extra: INodeParameters = {}): INodeParameters {
+	const { options, ...rest } = extra as { options?: IDataObject } & INodeParameters;
 	return {
 		event: 'newMention',
 		project: projectParam(projectId),
@@ -106,8 +111,8 @@ export function pollParameters(projectId: number, extra: INodeParameters = {}): 
 		startFrom: 'now',
 		filters: {},
 		simplify: false,
-		options: {},
-		...extra,
+		...rest,
+		options: { requestsPerHour: 0, ...(options ?? {}) },
 	} as INodeParameters;
 }
 

@@ -5,12 +5,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator, simplifyProperty } from '../shared/descriptions';
 import { filtersCollection } from '../shared/filters';
-import { MAX_BACKFILL_HOURS, MAX_LATE_WINDOW_MINUTES, MAX_REQUESTS_PER_POLL } from './pollSettings';
+import { MAX_BACKFILL_HOURS, MAX_LATE_WINDOW_MINUTES, MAX_REQUESTS_PER_HOUR, MAX_REQUESTS_PER_POLL } from './pollSettings';
 
 export const pollProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Each check spends at least 1 of the 30 search requests an hour that your API key shares with every workflow using it (each request brings up to 25 mentions). Poll every 5 minutes or slower with the default Max Requests per Poll of 2; for busy projects or second-by-second alerts use the SentiOne Stream Trigger.',
+			'This trigger spends at most 12 of the 30 search requests an hour your API key shares with every workflow using it (Options → Search Requests per Hour): at most one check every 5 minutes, whatever Poll Times says — sooner checks return quietly, so the default "every minute" is safe. A check with nothing new costs 1 request; each request brings up to 25 mentions. For busy projects or alerts within seconds, use the SentiOne Stream Trigger.',
 		name: 'budgetNotice',
 		type: 'notice',
 		default: '',
@@ -112,7 +112,17 @@ export const pollProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_PER_POLL },
 				default: 2, // POLL_DEFAULTS.maxRequestsPerPoll
 				description:
-					'Most search requests one check may spend (25 mentions each). A bigger backlog continues on the next check without losing anything. Keep checks per hour × this value under 30: the default 2 fits a check every 5 minutes.',
+					'Most search requests one check may spend (25 mentions each). A bigger backlog continues on the next check without losing anything.',
+			},
+			{
+				displayName: 'Search Requests per Hour',
+				name: 'requestsPerHour',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_HOUR },
+				default: 12, // POLL_DEFAULTS.requestsPerHour
+				description:
+					'The share of the API key\'s 30 search requests an hour this trigger may spend. Checks are spaced to match (12: at most one every 5 minutes; 30: one every 2 minutes); a check that comes sooner, or after the share is spent, sends nothing and returns quietly. The rest of the 30 stays free for other workflows using the key. 0: no share of its own, every Poll Times check runs (only for a key no other workflow uses).',
+				hint: 'Expected: 1 request per check when nothing is new, at most this many an hour',
 			},
 		],
 	},

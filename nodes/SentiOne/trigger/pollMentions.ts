@@ -50,6 +50,9 @@ import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
+const HOUR_MS = 3_600_000;
+/** A check may come this share of the spacing early (n8n's schedule is not exact to the second). */
+const SPACING_TOLERANCE = 0.9;
 const DESCENDING: SortType = 'CollectedAtDescending';
 /** New mentions short of the last check's count at which a check stops paging (the tail waits one check). */
 const TAIL_SLACK = 2;
@@ -215,6 +218,9 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		if (settings.startFrom === 'now' || loaded.repairs.length > 0) {
 			state = await seed(transport, settings, now);
 			if (loaded.repairs.length > 0) addNotice(state, '', repairNotice(loaded.repairs, true));
+			// the first check counts against the trigger's share like any other
+			state.spent = { hour: Math.floor(now / HOUR_MS) * HOUR_MS, count: transport.requestsSent };
+			state.checkedAt = now;
 			saveState(staticData, state);
 			if (state.pending) {
 				const pending = state.pending;
@@ -229,6 +235,22 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	} else if (loaded.repairs.length > 0) {
 		addNotice(state, '', repairNotice(loaded.repairs, false));
 	}
+
+	// This trigger's share of the key's search budget (Options → Search Requests per Hour): checks
+	// are spaced to it and stop when it is spent; one that comes sooner sends nothing, quietly.
+	const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+	if (state.spent?.hour !== hour) state.spent = { hour, count: 0 };
+	const share = settings.requestsPerHour;
+	if (share > 0 && state.checkedAt !== undefined && now - state.checkedAt < (HOUR_MS / share) * SPACING_TOLERANCE) return null;
+	const shareLeft = share > 0 ? share - state.spent.count : Infinity;
+	if (shareLeft <= 0) return null;
+	const spent = state.spent;
+	/** counts what this check sent against the share (called before every save that follows a request) */
+	const account = () => {
+		if (transport.requestsSent === 0) return;
+		(state as PollState).spent = { hour, count: spent.count + transport.requestsSent };
+		(state as PollState).checkedAt = now;
+	};
 
 	// The budget is known to be spent: report it once per window, then wait quietly for the reset.
 	const known = state.budget;
@@ -247,7 +269,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const watermarkBefore = state.watermark;
 	const from = scanFrom(state, settings.lateWindowMs, rereadAllowance(state, now));
 	const floor = state.floor;
-	const pageBudget = pagesThisPoll(this, settings);
+	const pageBudget = Math.min(pagesThisPoll(this, settings), shareLeft);
 	let noId = 0;
 	/** a mention the scan must not pass on whatever it is: older than the scan or below the floor */
 	const outsideScan = (at: number | undefined) =>
@@ -371,12 +393,14 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		state.budget = rememberBudget(transport, state.budget);
 		const pending = state.pending ?? [];
 		delete state.pending;
+		account();
 		saveState(staticData, state);
 		if (pending.length === 0) return null;
 		throw noticeError(this, pending);
 	}
 	if (!outcome.ok) {
 		state.budget = rememberBudget(transport, state.budget);
+		account();
 		saveState(staticData, state);
 		throw asNodeError(node, outcome.error);
 	}
@@ -391,6 +415,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		budget.resetAt = result.stopped.resetAt ?? nextHourStart(now);
 		budget.reported = budget.resetAt;
 		state.budget = budget;
+		account();
 		saveState(staticData, state);
 		throw budgetError(this, budget, true);
 	}
@@ -441,9 +466,11 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (rows.length === 0 && state.pending && state.pending.length > 0) {
 		const pending = state.pending;
 		delete state.pending;
+		account();
 		saveState(staticData, state);
 		throw noticeError(this, pending);
 	}
+	account();
 	saveState(staticData, state);
 	return rows.length > 0 ? [asItems(rows)] : null;
 }

@@ -13,11 +13,14 @@ export type PollSource = 'recent' | 'historical';
 export const POLL_DEFAULTS = {
 	/** 12 polls an hour (every 5 minutes) × 2 = 24 of the 30 search requests an hour */
 	maxRequestsPerPoll: 2,
+	/** 12 of the 30 search requests an hour: a check at most every 5 minutes; 18 left for other workflows */
+	requestsPerHour: 12,
 	lateWindowMinutes: 10,
 	backfillHours: 24,
 } as const;
 
 export const MAX_REQUESTS_PER_POLL = 30;
+export const MAX_REQUESTS_PER_HOUR = 30;
 export const MAX_LATE_WINDOW_MINUTES = 24 * 60;
 export const MAX_BACKFILL_HOURS = RECENT_WINDOW_MS / 3_600_000;
 
@@ -30,6 +33,8 @@ export interface PollSettings {
 	startFrom: 'now' | 'backfill';
 	backfillHours: number;
 	maxRequestsPerPoll: number;
+	/** the share of the key's hourly search budget this trigger may spend; 0: none of its own */
+	requestsPerHour: number;
 	lateWindowMs: number;
 }
 
@@ -84,6 +89,13 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		1,
 		MAX_REQUESTS_PER_POLL,
 	);
+	const requestsPerHour = wholeNumber(
+		ctx,
+		options.requestsPerHour ?? POLL_DEFAULTS.requestsPerHour,
+		'Options → Search Requests per Hour',
+		0,
+		MAX_REQUESTS_PER_HOUR,
+	);
 	const lateWindowMinutes = wholeNumber(
 		ctx,
 		options.lateWindowMinutes ?? POLL_DEFAULTS.lateWindowMinutes,
@@ -99,6 +111,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		startFrom,
 		backfillHours,
 		maxRequestsPerPoll,
+		requestsPerHour,
 		lateWindowMs: lateWindowMinutes * 60_000,
 	};
 }

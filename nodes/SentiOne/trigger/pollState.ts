@@ -83,6 +83,10 @@ export interface PollState {
 	lateAt?: number;
 	/** unconfirmed filters SentiOne refused the shape of: not sent any more, applied locally */
 	unsent?: Array<'language' | 'country'>;
+	/** the search requests this trigger spent in the current hour (its share, pollSettings) */
+	spent?: { hour: number; count: number };
+	/** when the last check that sent a request ran */
+	checkedAt?: number;
 	/** kinds of notice already reported (each is reported once) */
 	told?: string[];
 	/** notices waiting to be reported */
@@ -262,6 +266,13 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 		const unsent = raw.unsent.filter((f): f is 'language' | 'country' => f === 'language' || f === 'country');
 		if (unsent.length > 0) state.unsent = Array.from(new Set(unsent));
 	}
+	if (isObject(raw.spent) && instant(raw.spent.hour) !== undefined) {
+		const count = wholeIn(raw.spent.count, 0, 10_000);
+		if (count !== undefined && (raw.spent.hour as number) <= ceiling) state.spent = { hour: raw.spent.hour as number, count };
+	}
+	const checkedAt = instant(raw.checkedAt);
+	// a check time ahead of the clock would silence the trigger: dropped
+	if (checkedAt !== undefined && checkedAt <= now) state.checkedAt = checkedAt;
 	const told = shortStrings(raw.told, 50);
 	if (told && told.length > 0) state.told = told;
 	const pending = shortStrings(raw.pending, MAX_NOTICES);
