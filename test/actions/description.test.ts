@@ -66,6 +66,28 @@ test('every operation has an action and a description naming its tier and its co
 	);
 });
 
+test('one notice per operation, first among its fields, naming the tier and the cost; Return All and Limit plain as in n8n', () => {
+	for (const resource of ['mention', 'project', 'tag']) {
+		for (const operation of operationsOf(resource)) {
+			const fields = properties.filter(
+				(p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation.value),
+			);
+			const notices = fields.filter((p) => p.type === 'notice');
+			expect(notices).toHaveLength(1);
+			expect(fields[0]).toBe(notices[0]);
+			expect(notices[0].displayName).toMatch(/(Basic|Enterprise) tier/);
+			expect(notices[0].displayName).toMatch(/\d+ (searches|project requests|tag requests|export streams|[a-z ]+) an hour|costs/i);
+			for (const name of ['returnAll', 'limit']) {
+				const field = fields.find((p) => p.name === name);
+				if (!field) continue;
+				// n8n's built-in wording, no cost note repeated on each
+				if (name === 'returnAll') expect(field.description).toBe('Whether to return all results or only up to a given limit');
+				else expect(field.description).toMatch(/^Max number of results to return( \([^)]{1,60}\))?$/);
+			}
+		}
+	}
+});
+
 test('every operation of the description has an execute function in its resource module', () => {
 	const modules: Record<string, Record<string, unknown>> = { project, mention, tag };
 	for (const resource of Object.keys(modules)) {
@@ -80,7 +102,7 @@ test('every operation of the description has an execute function in its resource
 test('search options: Return All / Limit, Filters, Sort By (default PublishedAtDescending), Simplify, rate-limit choice', () => {
 	for (const operation of ['searchRecent', 'searchHistorical']) {
 		const fields = properties.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
-		expect(fields.map((p) => p.name)).toEqual(['project', 'returnAll', 'limit', 'filters', 'sortType', 'simplify', 'options']);
+		expect(fields.map((p) => p.name)).toEqual([`${operation}Notice`, 'project', 'returnAll', 'limit', 'filters', 'sortType', 'simplify', 'options']);
 		expect(fields.find((p) => p.name === 'sortType')!.default).toBe('PublishedAtDescending');
 		expect((fields.find((p) => p.name === 'sortType')!.options as INodePropertyOptions[]).map((o) => o.value)).toHaveLength(9);
 		const options = fields.find((p) => p.name === 'options')!.options as INodeProperties[];
@@ -103,6 +125,7 @@ test('search options: Return All / Limit, Filters, Sort By (default PublishedAtD
 	}
 	const exportFields = properties.filter((p) => p.displayOptions?.show?.operation?.includes('export'));
 	expect(exportFields.map((p) => p.name)).toEqual([
+		'exportNotice',
 		'project',
 		'exportScope',
 		'returnAll',

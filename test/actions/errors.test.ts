@@ -58,22 +58,20 @@ describe('each error status, with the mapped message', () => {
 
 	test('401: a key without API access', async () => {
 		const error = await failure(recent(), NOACCESS);
-		expect(error.message).toBe(
-			'SentiOne refused the API key (401): your API key does not have the Basic tier this operation needs. Ask SentiOne to enable API access for this key.',
-		);
+		expect(error.message).toBe('Mention → Search Recent needs API access (SentiOne\'s Basic tier), and this API key has none (401)');
 	});
 
 	test('401: historical search with a Basic key says it needs the Enterprise tier', async () => {
 		const error = await failure(loadWorkflow('mention-search-historical'), BASIC);
-		expect(error.message).toContain('your API key does not have the Enterprise tier this operation needs. This needs the Enterprise tier');
-		expect(error.message).toContain('recent search covers the last 7 days');
+		expect(error.message).toBe("Mention → Search Historical needs SentiOne's Enterprise tier, and this API key does not have it (401)");
+		expect(error.description).toContain('With a Basic key, Mention → Search Recent covers the mentions published in the last 7 days.');
 	});
 
 	test('401: tagging and the historical export with a Basic key need the Enterprise tier too', async () => {
 		const tag = await failure(loadWorkflow('tag-get-many'), BASIC);
-		expect(tag.message).toContain('This needs the Enterprise tier');
+		expect(tag.message).toContain("needs SentiOne's Enterprise tier");
 		const exported = await failure(loadWorkflow('mention-export'), BASIC);
-		expect(exported.message).toContain('This needs the Enterprise tier');
+		expect(exported.message).toContain("needs SentiOne's Enterprise tier");
 	});
 
 	test('a missing or ill-shaped key is refused by the credential before any request', async () => {
@@ -127,7 +125,7 @@ describe('each error status, with the mapped message', () => {
 		await admin(sim, 'POST', '/limits', { hourly: { projects: 0 } });
 		const error = await failure(loadWorkflow('project-get-many'));
 		expect(error.message).toBe(
-			"SentiOne's projects API budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21T11:00:00.000Z (in 30 min).",
+			"SentiOne's projects API budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21 11:00 UTC (in 30 min).",
 		);
 		expect(error.httpCode).toBe('429');
 	});
@@ -136,7 +134,7 @@ describe('each error status, with the mapped message', () => {
 		await admin(sim, 'POST', '/limits', { monthlyCap: { enterprise: 0 } });
 		const error = await failure(recent());
 		expect(error.message).toBe(
-			"SentiOne's monthly mentions cap is reached (429): at most 0 mentions a month for this key. It resets at 2026-12-01T00:00:00.000Z (in 230 h).",
+			"SentiOne's monthly mentions cap is reached (429): at most 0 mentions a month for this key. It resets at 2026-12-01 00:00 UTC (in 230 h).",
 		);
 	});
 

@@ -186,13 +186,13 @@ test('a finished export leaves no connection open', async () => {
 
 test('Basic key on the historical export: needs the Enterprise tier', async () => {
 	const result = await run(sim, exportWorkflow(), { key: BASIC });
-	expect(result.nodeError(NODE)?.message).toContain('This needs the Enterprise tier');
+	expect(result.nodeError(NODE)?.message).toBe("Mention → Export (all time) needs SentiOne's Enterprise tier, and this API key does not have it (401)");
 });
 
 test('the export budget (5 an hour) used up: the mapped 429 with the reset time', async () => {
 	await admin(sim, 'POST', '/limits', { hourly: { export: 0 } });
 	const result = await run(sim, exportWorkflow(), { key: ENTERPRISE });
 	expect(result.nodeError(NODE)?.message).toBe(
-		"SentiOne's export stream budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21T11:00:00.000Z (in 30 min).",
+		"SentiOne's export stream budget is used up (429): at most 0 requests an hour for this key. It resets at 2026-11-21 11:00 UTC (in 30 min).",
 	);
 });

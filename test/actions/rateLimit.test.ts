@@ -26,8 +26,8 @@ let sim: Sim;
 let clock: SimClock;
 let projectId: number;
 
-const RESET = '2026-11-21T11:00:00.000Z'; // the top of the hour after NOW (10:30)
-const RESET_MS = Date.parse(RESET);
+const RESET_MS = Date.UTC(2026, 10, 21, 11); // the top of the hour after NOW (10:30)
+const RESET = '2026-11-21 11:00 UTC'; // RESET_MS as messages show it, in the workflow's zone
 
 useSimulator(['--mentions', '200'], (started, startedClock) => {
 	sim = started;

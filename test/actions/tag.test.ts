@@ -102,9 +102,7 @@ test('Get Many lists the project tags with their mention counts (Return All and 
 
 test('Basic tier: the tagging operations say they need the Enterprise tier', async () => {
 	const result = await run(sim, loadWorkflow('tag-add'), { key: BASIC, inputItems: [{ mentionId: mentionIds[0] }] });
-	expect(result.nodeError(NODE)?.message).toBe(
-		'SentiOne refused the API key (401): your API key does not have the Enterprise tier this operation needs. This needs the Enterprise tier: ask SentiOne to upgrade the key, or use the Basic-tier alternative (recent search covers the last 7 days).',
-	);
+	expect(result.nodeError(NODE)?.message).toBe("Tag → Add needs SentiOne's Enterprise tier, and this API key does not have it (401)");
 });
 
 test('an unknown mention: 404 naming it', async () => {

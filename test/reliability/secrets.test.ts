@@ -54,7 +54,7 @@ test('the recorder sees node outputs, node errors, polls, trigger emits, n8n log
 	console.log('secrets self-test: a line on the console');
 	expect(delta('console')).toBeGreaterThanOrEqual(1);
 	// the node error is recorded with its message and description
-	expect(watch.recent.some((r) => r.kind === 'run' && r.text.includes('SentiOne refused the API key (401)') && r.text.includes('"description"'))).toBe(true);
+	expect(watch.recent.some((r) => r.kind === 'run' && r.text.includes("needs SentiOne's Enterprise tier") && r.text.includes('"description"'))).toBe(true);
 	// the keys handed to the credential are searched for verbatim
 	for (const key of [BASIC, ENTERPRISE, NOACCESS]) expect(watch.secrets.has(key)).toBe(true);
 	expect(watch.leaks).toEqual([]);

@@ -11,6 +11,7 @@ import type { ApiRequest } from '../../nodes/SentiOne/shared/transport';
 import { readRateLimit, SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
 import { admin, api, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../simulator/test/helpers';
 import { withExecuteContext } from '../harness/engine';
+import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../harness/shownTime';
 import {
 	creds,
 	describeError,
@@ -64,6 +65,8 @@ function failing(request: ApiRequest, key = ENTERPRISE, baseUrl?: string, option
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** the workflow here has no time-zone setting, so messages use n8n's default zone */
+const shown = (ms: number) => shownAt(ms, N8N_DEFAULT_ZONE);
 
 describe('rate-limit headers', () => {
 	test('are parsed on every answer — successes, errors and stream opens — into the result and transport.rateLimits', async () => {
@@ -296,7 +299,7 @@ describe('error mapping', () => {
 				return await t.request(historicalSearch(1001, {}));
 			});
 			expect(error.message).toMatch(
-				new RegExp(`^SentiOne's search budget is used up \\(429\\): at most 1 request an hour for this key\\. It resets at ${iso(reset).replace(/\./g, '\\.')} \\(in \\d+ min\\)\\.$`),
+				new RegExp(`^SentiOne's search budget is used up \\(429\\): at most 1 request an hour for this key\\. It resets at ${shownAtPattern(reset, N8N_DEFAULT_ZONE)} \\(in \\d+ min\\)\\.$`),
 			);
 			expect(error.description).toMatch(/Recent search and historical search share one budget of 30 requests an hour per API key/);
 			expect(error.details).toEqual({ statusCode: 429, rateLimitKind: 'hourly', resetAt: reset });
@@ -315,7 +318,7 @@ describe('error mapping', () => {
 			});
 			const error = await failing(getProjects);
 			expect(error.message).toBe(
-				`SentiOne's projects API budget is used up (429): at most 300 requests an hour for this key. It resets at ${iso(resetSeconds * 1000)} (in 30 min).`,
+				`SentiOne's projects API budget is used up (429): at most 300 requests an hour for this key. It resets at ${shown(resetSeconds * 1000)} (in 30 min).`,
 			);
 			expect(error.description).toBe('The projects API allows 300 requests an hour per API key, shared by every workflow using it.');
 			expect(error.details).toEqual({ statusCode: 429, rateLimitKind: 'hourly', resetAt: resetSeconds * 1000 });
@@ -334,8 +337,8 @@ describe('error mapping', () => {
 			});
 			const error = await failing(recentSearch(1001, {}));
 			expect(error.message).toContain('at most 30 requests an hour');
-			expect(error.message).toContain(`It resets at ${iso(bodyReset)}`);
-			expect(error.message).not.toContain(iso(headerReset * 1000));
+			expect(error.message).toContain(`It resets at ${shown(bodyReset)}`);
+			expect(error.message).not.toContain(shown(headerReset * 1000));
 			expect(error.details?.resetAt).toBe(bodyReset);
 		});
 
@@ -377,7 +380,7 @@ describe('error mapping', () => {
 			expect(outcome.page).toBe(10);
 			const error = outcome.error!;
 			expect(error.message).toBe(
-				`SentiOne's monthly mentions cap is reached (429): at most 10 mentions a month for this key. It resets at ${iso(firstOfNextMonth)} (in ${Math.round((firstOfNextMonth - Date.now()) / 3_600_000)} h).`,
+				`SentiOne's monthly mentions cap is reached (429): at most 10 mentions a month for this key. It resets at ${shown(firstOfNextMonth)} (in ${Math.round((firstOfNextMonth - Date.now()) / 3_600_000)} h).`,
 			);
 			expect(error.description).toMatch(/resets on the 1st of the month/);
 			expect(error.details).toEqual({ statusCode: 429, rateLimitKind: 'monthlyCap', resetAt: firstOfNextMonth });

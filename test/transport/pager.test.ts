@@ -14,6 +14,7 @@ import { setClock } from '../../nodes/SentiOne/shared/time';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
 import { addMentions, admin, api, createProject, type Loose, type Sim } from '../../simulator/test/helpers';
 import { creds, expectNoKeysIn, failureOf, inNode, nextHourOf, requestLog, script, startRealTimeSim, valueOf } from './helpers';
+import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../harness/shownTime';
 
 let sim: Sim;
 /** project id by number of mentions */
@@ -182,7 +183,7 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 		expect(result.requests).toBe(2);
 		expect(result.stopped?.resetAt).toBe(reset);
 		expect(result.stopped?.message).toBe(
-			`Stopped after 50 items (2 pages): the hourly budget is used up until ${new Date(reset).toISOString()} (in ${Math.round((reset - Date.now()) / 60000)} min). The items fetched so far are returned; run again after the reset for the rest.`,
+			`Stopped after 50 items (2 pages): the hourly budget is used up until ${shownAt(reset, N8N_DEFAULT_ZONE)} (in ${Math.round((reset - Date.now()) / 60000)} min). The items fetched so far are returned; run again after the reset for the rest.`,
 		);
 		expect((await searchLog(projectId())).map((e) => e.status)).toEqual([200, 200]);
 	});
@@ -194,7 +195,7 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 		});
 		expect(error.constructorName).toBe('NodeOperationError');
 		expect(error.message).toMatch(
-			new RegExp(`^SentiOne's search budget is used up \\(2 requests an hour\\); it resets at ${new Date(reset).toISOString().replace(/\./g, '\\.')}`),
+			new RegExp(`^SentiOne's search budget is used up \\(2 requests an hour\\); it resets at ${shownAtPattern(reset, N8N_DEFAULT_ZONE)}`),
 		);
 		expect(error.description).toMatch(/^No request was sent, so no budget was wasted\. 50 item\(s\) had been fetched; nothing is returned\./);
 		expect((await searchLog(projectId())).map((e) => e.status)).toEqual([200, 200]);

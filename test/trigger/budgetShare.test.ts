@@ -8,7 +8,7 @@
  * it still passes every mention on exactly once. The same hour without a share of its own shows
  * what the share prevents.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PollHarness } from '../harness/triggers';
 import { jsonOf, loadWorkflow, NODE, run, SimClock, withParameters } from '../actions/helpers';
@@ -46,7 +46,7 @@ async function hour(triggerOptions: IDataObject): Promise<Hour> {
 	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
 	const projectId = await emptyProject(sim, `share ${JSON.stringify(triggerOptions)}`);
 	const trigger = new PollHarness(
-		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: triggerOptions },
+		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: triggerOptions as INodeParameters },
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
 	const other = withParameters(loadWorkflow('mention-search-recent'), {

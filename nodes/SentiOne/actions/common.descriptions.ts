@@ -4,16 +4,38 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Return All with the cost of paging spelled out (each page is one request of the budget). */
-export function returnAllProperty(cost: string): INodeProperties {
-	return {
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		hint: cost,
-	};
+import type { EndpointGroup } from '../shared/contract';
+import { HOURLY_LIMITS } from '../shared/contract';
+
+/** Return All, as in n8n's built-in nodes (the cost is in the operation's notice). */
+export const returnAllProperty: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+const BUDGET_WORDS: Record<EndpointGroup, string> = {
+	projects: 'project requests',
+	search: 'searches',
+	tags: 'tagging requests',
+	export: 'export streams',
+	live: 'live stream connections',
+	engagement: 'engagement stream connections',
+};
+
+/** "1 of the 30 searches an hour" — the figure from the contract module. */
+export function budgetShare(group: EndpointGroup): string {
+	return `1 of the ${HOURLY_LIMITS[group]} ${BUDGET_WORDS[group]} an hour`;
+}
+
+/**
+ * The one notice of an operation: the tier it needs and what it costs, where the user looks (n8n
+ * shows a notice at the top of the operation's fields).
+ */
+export function operationNotice(name: string, text: string): INodeProperties {
+	return { displayName: text, name, type: 'notice', default: '' };
 }
 
 export const limitProperty: INodeProperties = {

@@ -82,6 +82,8 @@ export interface EndpointDef {
 	confirmed: boolean;
 	/** the operation as the user knows it */
 	operation: string;
+	/** what a key without the tier can use instead, when something does */
+	alternative?: string;
 }
 
 export const ENDPOINTS: Record<EndpointName, EndpointDef> = {
@@ -90,18 +92,34 @@ export const ENDPOINTS: Record<EndpointName, EndpointDef> = {
 	updateProject: { method: 'PUT', group: 'projects', tier: 'Basic', read: false, confirmed: false, operation: 'Project → Update' },
 	deleteProject: { method: 'DELETE', group: 'projects', tier: 'Basic', read: false, confirmed: false, operation: 'Project → Delete' },
 	recentSearch: { method: 'POST', group: 'search', tier: 'Basic', read: true, confirmed: true, operation: 'Mention → Search Recent' },
-	historicalSearch: { method: 'POST', group: 'search', tier: 'Enterprise', read: true, confirmed: true, operation: 'Mention → Search Historical' },
+	historicalSearch: {
+		method: 'POST',
+		group: 'search',
+		tier: 'Enterprise',
+		read: true,
+		confirmed: true,
+		operation: 'Mention → Search Historical',
+		alternative: 'With a Basic key, Mention → Search Recent covers the mentions published in the last 7 days.',
+	},
 	recentExport: { method: 'POST', group: 'export', tier: 'Basic', read: true, confirmed: false, operation: 'Mention → Export (last 7 days)' },
-	historicalExport: { method: 'POST', group: 'export', tier: 'Enterprise', read: true, confirmed: true, operation: 'Mention → Export (all time)' },
-	liveStream: { method: 'POST', group: 'live', tier: 'Basic', read: true, confirmed: true, operation: 'the live stream of new mentions' },
-	engagementStream: { method: 'POST', group: 'engagement', tier: 'Enterprise', read: true, confirmed: false, operation: 'the engagement updates stream' },
+	historicalExport: {
+		method: 'POST',
+		group: 'export',
+		tier: 'Enterprise',
+		read: true,
+		confirmed: true,
+		operation: 'Mention → Export (all time)',
+		alternative: 'With a Basic key, Mention → Export with Mentions From: Last 7 Days covers the last 7 days.',
+	},
+	liveStream: { method: 'POST', group: 'live', tier: 'Basic', read: true, confirmed: true, operation: 'SentiOne Stream Trigger → New Mention' },
+	engagementStream: { method: 'POST', group: 'engagement', tier: 'Enterprise', read: true, confirmed: false, operation: 'SentiOne Stream Trigger → Engagement Update' },
 	listTags: { method: 'GET', group: 'tags', tier: 'Enterprise', read: true, confirmed: false, operation: 'Tag → Get Many' },
 	addTags: { method: 'POST', group: 'tags', tier: 'Enterprise', read: false, confirmed: false, operation: 'Tag → Add' },
 	removeTags: { method: 'DELETE', group: 'tags', tier: 'Enterprise', read: false, confirmed: false, operation: 'Tag → Remove' },
 };
 
 /** The request fields an endpoint fixes, to spread into a request: `{ ...endpoint('recentSearch'), path, body }`. */
-export function endpoint(name: EndpointName): { endpoint: EndpointName } & Omit<EndpointDef, 'confirmed' | 'operation'> {
+export function endpoint(name: EndpointName): { endpoint: EndpointName } & Omit<EndpointDef, 'confirmed' | 'operation' | 'alternative'> {
 	const def = ENDPOINTS[name];
 	return { endpoint: name, method: def.method, group: def.group, tier: def.tier, read: def.read };
 }

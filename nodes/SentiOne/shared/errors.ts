@@ -8,9 +8,9 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { plausibleReset, quoted } from './bounds';
-import type { EndpointGroup, EndpointName, Tier } from './contract';
+import type { EndpointDef, EndpointGroup, EndpointName, Tier } from './contract';
 import { CREDENTIAL_ERROR_PREFIX, ENDPOINTS, HOURLY_LIMITS, RATE_LIMIT_MESSAGE_MARKERS } from './contract';
-import { clock, readServerInstant, toIso } from './time';
+import { clock, formatLocal, readServerInstant } from './time';
 
 const KEY_PATTERN = /[A-Za-z0-9]+-APIKEY-[^\s"',;&]+/g;
 
@@ -46,6 +46,8 @@ export interface RequestInfo {
 	/** the tier the endpoint needs (D-06), for 401 wording */
 	tier: Tier;
 	itemIndex?: number;
+	/** the workflow's time zone, for the instants in messages */
+	zone?: string;
 }
 
 /** Extra facts a caller can read back from a mapped error. */
@@ -59,6 +61,8 @@ export interface SentiOneErrorDetails {
 	streamInterrupted?: 'dropped' | 'stalled' | 'deadline' | 'oversize';
 	/** set when a 404/405 came from a route the specification only announces */
 	routeMaybeAbsent?: boolean;
+	/** set when SentiOne refused the key the tier of the endpoint */
+	tierRefused?: Tier;
 }
 
 const DETAILS = Symbol('sentioneErrorDetails');
@@ -93,8 +97,9 @@ export function describeBody(body: unknown, contentType?: string): string {
 	return `${kind} ("${redact(snippet)}")`;
 }
 
-export function formatInstant(epochMs: number, now = clock.now()): string {
-	const iso = toIso(epochMs);
+/** An instant for a message: in the workflow's time zone, and how far away it is. */
+export function formatInstant(epochMs: number, now = clock.now(), zone = 'UTC'): string {
+	const iso = formatLocal(epochMs, zone);
 	if (!Number.isFinite(epochMs) || !Number.isFinite(now)) return iso;
 	const minutes = Math.round((epochMs - now) / 60000);
 	if (minutes <= 0) return `${iso} (now)`;
@@ -170,6 +175,33 @@ function apiError(
 	return attach(error, { statusCode: response.statusCode, ...details });
 }
 
+/**
+ * A key without the tier an operation needs: the headline names the operation and the tier (not
+ * "refused the key", which reads like a wrong key), an alternative only where one exists.
+ */
+function tierRefused(
+	node: INode,
+	request: RequestInfo,
+	response: ResponseInfo,
+	def: EndpointDef,
+	said: string,
+): NodeApiError {
+	const basic = def.tier === 'Basic';
+	const message = basic
+		? `${def.operation} needs API access (SentiOne's Basic tier), and this API key has none (401)`
+		: `${def.operation} needs SentiOne's Enterprise tier, and this API key does not have it (401)`;
+	const description = `${basic ? 'SentiOne recognises the key but its account has no API tier. Ask your SentiOne account manager to enable API access (Basic or Enterprise).' : `${def.alternative ?? `No operation of the Basic tier does what ${def.operation} does.`} To use ${def.operation}, ask SentiOne for an API key with the Enterprise tier.`} Later operations of this run that need the same tier are refused without a request. (SentiOne: ${said})`;
+	return apiError(node, request, response, message, description, { tierRefused: def.tier });
+}
+
+/** Refuses, without a request, an operation whose tier SentiOne already refused in this run. */
+export function tierKnownRefused(node: INode, request: RequestInfo): NodeApiError | undefined {
+	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
+	if (!def) return undefined;
+	const error = tierRefused(node, request, { statusCode: 401, body: undefined }, def, 'refused for an earlier operation of this run; nothing was sent this time');
+	return error;
+}
+
 /** Maps an HTTP answer that is not a success to the error the user sees. */
 export function mapHttpError(node: INode, request: RequestInfo, response: ResponseInfo): NodeApiError {
 	const { statusCode, body } = response;
@@ -195,6 +227,8 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 				unknown: 'SentiOne does not recognise the API key. It may have been regenerated or revoked: copy it again from Profile → API, and check the credential\'s Base URL.',
 				tier: `your API key does not have the ${request.tier} tier this operation needs. ${request.tier === 'Enterprise' ? 'This needs the Enterprise tier: ask SentiOne to upgrade the key, or use the Basic-tier alternative (recent search covers the last 7 days).' : 'Ask SentiOne to enable API access for this key.'}`,
 			};
+			const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
+			if (cause === 'tier' && def) return tierRefused(node, request, response, def, saidOrBody);
 			const message = cause
 				? `SentiOne refused the API key (401): ${text[cause]}`
 				: `SentiOne refused the API key (401): ${saidOrBody}`;
@@ -285,7 +319,7 @@ export function mapHttpError(node: INode, request: RequestInfo, response: Respon
 			const resetAt = kind === 'monthlyCap' ? bodyReset : (bodyReset ?? headerReset);
 			const resetText =
 				resetAt !== undefined
-					? ` It resets at ${formatInstant(resetAt, now)}.`
+					? ` It resets at ${formatInstant(resetAt, now, request.zone)}.`
 					: kind === 'monthlyCap'
 						? ' It resets on the 1st of next month.'
 						: ' SentiOne gave no usable reset time; hourly budgets reset at the top of each hour.';

@@ -9,6 +9,7 @@ import {
 	FILTER_FIELDS as F,
 	FILTER_SHAPES,
 	MENTION_TYPES,
+	QUERY_MAX_LENGTH,
 	RECENT_WINDOW_MS,
 	RECENT_WINDOW_SAFETY_MARGIN_MS,
 	SENTIMENTS,
@@ -18,7 +19,7 @@ import {
 import { invalidParameter, readChoice } from './errors';
 import { readText } from './parameters';
 import { checkQuery } from './queryLanguage';
-import { DATE_FORMS, readDate, showValue, toIso } from './time';
+import { DATE_FORMS, formatLocal, readDate, showValue, toIso } from './time';
 
 /** Which endpoint the filters go to: the date rules differ (D-18). */
 export type FilterScope = 'recent' | 'historical' | 'live';
@@ -48,8 +49,8 @@ const contentFilterFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '"customer service" AND (refund OR complaint*) NOT spam',
-		description:
-			'Listen query language: words, "exact phrases", AND, OR, NOT (upper case), parentheses, and a trailing * after at least 4 letters. Neighbouring words mean AND. At most 250 characters.',
+		hint: `Words, "exact phrases", AND, OR, NOT (upper case), parentheses, a trailing * after 4 or more letters; neighbouring words mean AND; at most ${QUERY_MAX_LENGTH} characters`,
+		description: 'The Listen query language, matched against the text, the title and (for contextual projects) the context of each mention',
 	},
 	{
 		displayName: 'Countries',
@@ -57,7 +58,8 @@ const contentFilterFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'PL, US, GB',
-		description: 'Country codes (ISO 3166-1 alpha-2), separated by commas',
+		hint: 'Two-letter country codes (ISO 3166-1 alpha-2), separated by commas',
+		description: 'Only mentions from these countries',
 	},
 	{
 		displayName: 'Languages',
@@ -65,7 +67,8 @@ const contentFilterFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'en, pl, de-at',
-		description: 'Language codes (ISO 639-1, optionally with a region such as en-gb), separated by commas',
+		hint: 'Language codes (ISO 639-1, optionally with a region: en-gb), separated by commas; en does not include en-gb',
+		description: 'Only mentions in these languages',
 	},
 	{
 		displayName: 'Mention Types',
@@ -310,7 +313,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published After'),
-				`${toIso(publishedFrom)} is more than 7 days ago; recent search only covers mentions published since ${toIso(earliestRecent)}. Use Search Historical (Enterprise tier) for older mentions.`,
+				`${formatLocal(publishedFrom, ctx.timezone)} is more than 7 days ago; recent search only covers mentions published since ${formatLocal(earliestRecent, ctx.timezone)}. Use Search Historical (Enterprise tier) for older mentions.`,
 				ctx.itemIndex,
 			);
 		}
@@ -318,7 +321,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published After'),
-				`${toIso(publishedFrom)} is in the future; historical search needs a start in the past.`,
+				`${formatLocal(publishedFrom, ctx.timezone)} is in the future; historical search needs a start in the past.`,
 				ctx.itemIndex,
 			);
 		}
@@ -326,7 +329,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published Before'),
-				`the end (${toIso(publishedTo)}) must be later than the start (${toIso(publishedFrom)}).`,
+				`the end (${formatLocal(publishedTo, ctx.timezone)}) must be later than the start (${formatLocal(publishedFrom, ctx.timezone)}).`,
 				ctx.itemIndex,
 			);
 		}
@@ -334,7 +337,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published Before'),
-				`${toIso(publishedTo)} is before the 7-day window of recent search, so nothing could match. Use Search Historical (Enterprise tier) for older mentions.`,
+				`${formatLocal(publishedTo, ctx.timezone)} is before the 7-day window of recent search, so nothing could match. Use Search Historical (Enterprise tier) for older mentions.`,
 				ctx.itemIndex,
 			);
 		}
@@ -347,7 +350,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Collected After'),
-				`${toIso(collectedFrom)} is in the future; nothing can have been collected then.`,
+				`${formatLocal(collectedFrom, ctx.timezone)} is in the future; nothing can have been collected then.`,
 				ctx.itemIndex,
 			);
 		}
@@ -355,7 +358,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Collected Before'),
-				`the end (${toIso(collectedTo)}) must be later than the start (${toIso(collectedFrom)}).`,
+				`the end (${formatLocal(collectedTo, ctx.timezone)}) must be later than the start (${formatLocal(collectedFrom, ctx.timezone)}).`,
 				ctx.itemIndex,
 			);
 		}

@@ -139,7 +139,7 @@ export async function paginate<T = IDataObject>(
 
 	const stopNotice = (resetAt: number | undefined) => ({
 		resetAt,
-		message: `Stopped after ${items.length} item${items.length === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'}): the hourly budget is used up${resetAt ? ` until ${formatInstant(resetAt)}` : ''}. The items fetched so far are returned; run again after the reset for the rest.`,
+		message: `Stopped after ${items.length} item${items.length === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'}): the hourly budget is used up${resetAt ? ` until ${formatInstant(resetAt, clock.now(), transport.zone)}` : ''}. The items fetched so far are returned; run again after the reset for the rest.`,
 	});
 
 	const serverFault = (message: string) =>
@@ -169,7 +169,7 @@ export async function paginate<T = IDataObject>(
 			} else {
 				throw new NodeOperationError(
 					node,
-					`SentiOne's ${request.group} budget is used up (${known.limit ?? '?'} requests an hour); it resets at ${formatInstant(known.resetAt)}.`,
+					`SentiOne's ${request.group} budget is used up (${known.limit ?? '?'} requests an hour); it resets at ${formatInstant(known.resetAt, clock.now(), transport.zone)}.`,
 					{
 						itemIndex: request.itemIndex,
 						description:

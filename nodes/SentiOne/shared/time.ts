@@ -184,6 +184,29 @@ export function toIso(epochMs: number): string {
 	return Number.isFinite(epochMs) && Math.abs(epochMs) <= 8.64e15 ? new Date(epochMs).toISOString() : 'an invalid instant';
 }
 
+/**
+ * An instant as a person reads it in the workflow's time zone: `2026-11-21 12:00 Europe/Warsaw`
+ * (seconds only when there are any; `UTC` when the zone is UTC or unknown).
+ */
+export function formatLocal(epochMs: number, zone = 'UTC'): string {
+	if (!Number.isFinite(epochMs) || Math.abs(epochMs) > 8.64e15) return 'an invalid instant';
+	const tz = zone && isValidZone(zone) ? zone : 'UTC';
+	const parts = new Intl.DateTimeFormat('en-CA', {
+		timeZone: tz,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(epochMs));
+	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+	const seconds = get('second');
+	const time = `${get('hour')}:${get('minute')}${seconds !== '00' ? `:${seconds}` : ''}`;
+	return `${get('year')}-${get('month')}-${get('day')} ${time} ${tz === 'Etc/UTC' || tz === 'UTC' ? 'UTC' : tz}`;
+}
+
 /** What the node reads the time from and waits with (date rules, rate-limit resets). */
 export interface Clock {
 	/** epoch milliseconds */

@@ -39,6 +39,7 @@ import {
 	mapNetworkError,
 	redirectRefused,
 	streamInterrupted,
+	tierKnownRefused,
 	unusableAnswer,
 } from './errors';
 import type { StreamFormat, StreamItem, StreamStats } from './streamReader';
@@ -308,6 +309,20 @@ export class SentiOneTransport {
 	/** HTTP requests sent through this transport (retries and stream opens included). */
 	requestsSent = 0;
 
+	/** tiers SentiOne refused this key in this run: operations needing them fail without a request */
+	private readonly refusedTiers = new Set<Tier>();
+
+	/** The error for a request whose tier was already refused in this run, if it is. */
+	private knownRefusal(request: RequestInfo): Error | undefined {
+		return this.refusedTiers.has(request.tier) ? tierKnownRefused(this.node, request) : undefined;
+	}
+
+	/** Remembers a tier refusal (learned from the first refusal, said before the next request). */
+	private learn(error: unknown): void {
+		const tier = errorDetails(error)?.tierRefused;
+		if (tier) this.refusedTiers.add(tier);
+	}
+
 	private readonly ctx: ApiContext;
 
 	private readonly options: TransportOptions;
@@ -319,6 +334,15 @@ export class SentiOneTransport {
 
 	get node(): INode {
 		return this.ctx.getNode();
+	}
+
+	/** The workflow's time zone, in which messages show instants. */
+	get zone(): string {
+		try {
+			return this.ctx.getTimezone();
+		} catch {
+			return 'UTC';
+		}
 	}
 
 	/**
@@ -448,6 +472,7 @@ export class SentiOneTransport {
 			group: req.group,
 			tier: req.tier,
 			itemIndex: req.itemIndex,
+			zone: this.zone,
 		};
 	}
 
@@ -494,6 +519,8 @@ export class SentiOneTransport {
 	async request<T = IDataObject>(req: ApiRequest): Promise<ApiResult<T>> {
 		const policy: RetryPolicy = { ...DEFAULT_RETRY, ...this.options.retry, ...req.retry };
 		const request = this.info(req);
+		const refused = this.knownRefusal(request);
+		if (refused) throw refused;
 		let attempts = 0;
 		let waitedMs = 0;
 		let rateLimitWaits = 0;
@@ -572,6 +599,7 @@ export class SentiOneTransport {
 				contentType,
 				rateLimit,
 			});
+			this.learn(error);
 			const details = errorDetails(error);
 			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && policy.maxRateLimitWaitMs > 0) {
 				// bounded whatever the server says: a reset far ahead, in the past, or missing (bounds.ts)
@@ -597,6 +625,8 @@ export class SentiOneTransport {
 	 */
 	async openStream(req: StreamRequest): Promise<OpenStream> {
 		const request = this.info({ ...req, method: 'POST' });
+		const refused = this.knownRefusal(request);
+		if (refused) throw refused;
 		// The connection's own abort signal, so close() can end a silent connection: n8n's HTTP
 		// stack hands the body over wrapped in a generator that notices a destroy only when the next
 		// chunk arrives, which on a stalled stream is never. The caller's signal still aborts it.
@@ -634,7 +664,9 @@ export class SentiOneTransport {
 			} catch {
 				body = text;
 			}
-			throw mapHttpError(this.node, request, { statusCode, body, contentType, rateLimit });
+			const error = mapHttpError(this.node, request, { statusCode, body, contentType, rateLimit });
+			this.learn(error);
+			throw error;
 		}
 		if (contentType !== undefined && streamFormatFromContentType(contentType) === undefined) {
 			// a proxy page or a plain document where the stream should be: never an empty stream

@@ -31,7 +31,7 @@ import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { PaginateResult } from '../shared/pager';
 import { paginate } from '../shared/pager';
 import { nextHourStart } from '../shared/bounds';
-import { clock, readServerInstant, toIso } from '../shared/time';
+import { clock, formatLocal, readServerInstant, toIso } from '../shared/time';
 import type { ApiRequest } from '../shared/transport';
 import { SentiOneTransport } from '../shared/transport';
 import {
@@ -89,7 +89,7 @@ function roundKey(settings: PollSettings, mode: ScanMode): string {
 
 function budgetError(ctx: IPollFunctions, budget: PollBudget, requestSent: boolean): NodeApiError {
 	const limit = budget.limit ?? HOURLY_LIMITS.search;
-	const reset = budget.resetAt !== undefined ? ` It resets at ${formatInstant(budget.resetAt)}.` : '';
+	const reset = budget.resetAt !== undefined ? ` It resets at ${formatInstant(budget.resetAt, clock.now(), ctx.getTimezone())}.` : '';
 	const message = `SentiOne's search budget is used up (429): at most ${limit} requests an hour for this API key.${reset}`;
 	const description = `${requestSent ? '' : 'No request was sent this time. '}The watermark was kept, so nothing is lost: the first check after the reset continues from the last mention passed on. Recent and historical search share this budget with every workflow using the key; poll less often, lower Max Requests per Poll, or use the SentiOne Stream Trigger for busy projects. This is reported once per hourly window.`;
 	return new NodeApiError(ctx.getNode(), { message, httpCode: '429' } as JsonObject, {
@@ -380,7 +380,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		delete state.round;
 		if (outcome.ok) {
 			switchToDescending(
-				`it returned mentions collected before ${toIso(requestedFrom(from ?? now, now))}, the earliest the check asked for`,
+				`it returned mentions collected before ${formatLocal(requestedFrom(from ?? now, now), this.getTimezone())}, the earliest the check asked for`,
 			);
 		} else {
 			if (refused.includes('collectedAt')) switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);

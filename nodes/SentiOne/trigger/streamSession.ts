@@ -20,7 +20,7 @@ import { fieldsInClear, removeIdentifyingFields } from '../shared/anonymization'
 import { boundedDelay, idKey, rateLimitWait } from '../shared/bounds';
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
 import type { StreamItem } from '../shared/streamReader';
-import { clock, toIso } from '../shared/time';
+import { clock, formatLocal } from '../shared/time';
 import type { OpenStream, SentiOneTransport } from '../shared/transport';
 import type { UnconfirmedFilter } from '../shared/contract';
 import { SEARCH_REQUEST_FIELDS } from '../shared/contract';
@@ -242,7 +242,7 @@ export class StreamSession {
 			kind === 'busy'
 				? 'as soon as a connection of this key is free (it retries with backoff)'
 				: resetAt !== undefined
-					? `at ${formatInstant(resetAt)}, when the budget resets`
+					? `at ${formatInstant(resetAt, clock.now(), this.transport.zone)}, when the budget resets`
 					: 'at the top of the next hour, when the budget resets';
 		return new NodeOperationError(this.node, `${(error as Error).message} The trigger is active and connects ${when}.`, {
 			description:
@@ -602,13 +602,14 @@ export class StreamSession {
 
 	/** Searches a collected-at range and passes on what was not passed on yet (one execution). */
 	private async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<void> {
-		const what = `mentions collected between ${toIso(range.from)} and ${toIso(range.to)}`;
+		const zone = this.transport.zone;
+		const what = `mentions collected between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`;
 		if (this.settings.event !== 'newMention' || !this.settings.fillGaps || this.settings.projectId === undefined) {
 			if (reason === 'outage' && !this.options.manual) {
 				this.hooks.report(
 					new NodeOperationError(
 						this.node,
-						`The SentiOne stream was down longer than its 5-minute backfill: ${this.settings.event === 'newMention' ? what : `engagement updates between ${toIso(range.from)} and ${toIso(range.to)}`} may be missing`,
+						`The SentiOne stream was down longer than its 5-minute backfill: ${this.settings.event === 'newMention' ? what : `engagement updates between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`} may be missing`,
 						{
 							description:
 								this.settings.event === 'newMention'
@@ -663,7 +664,7 @@ export class StreamSession {
 			this.hooks.report(
 				new NodeOperationError(this.node, `Only part of the ${what} could be searched for after the SentiOne stream was interrupted`, {
 					description: result.budgetStopped
-						? `The search budget (30 requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt)}` : ''}. Mentions of that range after the last one passed on may be missing.`
+						? `The search budget (30 requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt, clock.now(), this.transport.zone)}` : ''}. Mentions of that range after the last one passed on may be missing.`
 						: `The search stopped after ${result.requests} requests (Options → Max Search Requests per Gap). Mentions of that range after the last one passed on may be missing.`,
 				}),
 			);

@@ -19,13 +19,12 @@ import {
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { limitProperty } from '../common.descriptions';
+import { budgetShare, limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
 import { readPaging, readProjectId, readSearchBody } from '../helpers';
 import type { RunNotes } from '../notes';
 
 type ExportScope = 'recent' | 'historical';
 
-const EXPORT_COST = 'One export costs 1 of the 5 export streams an hour (at most 2 open at a time), whatever its size';
 
 /** What one export run may hold and take (Options): a stream that never ends cannot exhaust n8n. */
 export const EXPORT_CAPS = {
@@ -37,6 +36,10 @@ export const EXPORT_CAPS = {
 } as const;
 
 const properties: INodeProperties[] = [
+	operationNotice(
+		'exportNotice',
+		`One export costs ${budgetShare('export')} (at most 2 open at a time) this API key has, whatever its size: use it for bulk extraction instead of many search pages. Mentions From All Time needs the Enterprise tier.`,
+	),
 	projectLocator,
 	{
 		displayName: 'Mentions From',
@@ -57,15 +60,8 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		hint: `${EXPORT_COST}. Large exports arrive as one stream instead of pages of 25.`,
-	},
-	{ ...limitProperty, hint: 'Sent to SentiOne as the export limit, so the stream ends after this many mentions' },
+	returnAllProperty,
+	{ ...limitProperty, description: 'Max number of results to return (sent to SentiOne as the export limit)' },
 	filtersCollection({
 		dates: true,
 		description: 'Narrow the mentions down; the same filters as the searches',

@@ -12,19 +12,25 @@ import { paginate } from '../../shared/pager';
 import { simplifyMention } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { limitProperty, returnAllProperty, searchOptions } from '../common.descriptions';
+import { budgetShare, limitProperty, operationNotice, returnAllProperty, searchOptions } from '../common.descriptions';
 import { readPaging, readProjectId, readRateLimitHandling, readSearchBody } from '../helpers';
 import type { RunNotes } from '../notes';
 
 export type SearchScope = 'recent' | 'historical';
 
-const SEARCH_COST = 'Each page of 25 mentions costs 1 of the 30 searches an hour shared by recent and historical search';
+const SEARCH_COST = `Each page of 25 mentions costs ${budgetShare('search')} this API key shares with every workflow using it (recent and historical search share them).`;
 
 export function searchProperties(scope: SearchScope): INodeProperties[] {
 	return [
+		scope === 'recent'
+			? operationNotice('searchRecentNotice', `Basic tier: mentions published in the last 7 days. ${SEARCH_COST}`)
+			: operationNotice(
+					'searchHistoricalNotice',
+					`Enterprise tier: a Basic key is refused (with a Basic key, Search Recent covers the last 7 days). ${SEARCH_COST}`,
+				),
 		projectLocator,
-		returnAllProperty(`${SEARCH_COST}: a Return All of N mentions costs N/25 requests, rounded up`),
-		{ ...limitProperty, hint: SEARCH_COST },
+		returnAllProperty,
+		limitProperty,
 		filtersCollection({
 			dates: true,
 			description:

@@ -2,11 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { endpoint, PATHS } from '../../shared/contract';
+import { budgetShare, operationNotice } from '../common.descriptions';
 import { projectLocator } from '../../shared/descriptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { readProjectId } from '../helpers';
 
 const properties: INodeProperties[] = [
+	operationNotice('projectDeleteNotice', `Basic tier. Costs ${budgetShare('projects')}. Project create, update and delete are announced by SentiOne but not confirmed by its specification: a deployment without them says so.`),
 	{ ...projectLocator, description: 'The project to delete, with its mentions' },
 ];
 

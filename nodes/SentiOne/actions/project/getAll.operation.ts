@@ -4,12 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { endpoint, PATHS } from '../../shared/contract';
 import { paginate } from '../../shared/pager';
 import type { SentiOneTransport } from '../../shared/transport';
-import { limitProperty, returnAllProperty } from '../common.descriptions';
+import { budgetShare, limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
 import { readPaging } from '../helpers';
 import type { RunNotes } from '../notes';
 
 const properties: INodeProperties[] = [
-	returnAllProperty('Each page of 20 projects costs 1 of the 300 project requests an hour'),
+	operationNotice('projectGetManyNotice', `Basic tier. Each page of 20 projects costs ${budgetShare('projects')}.`),
+	returnAllProperty,
 	limitProperty,
 ];
 

@@ -5,13 +5,14 @@ import { endpoint, PATHS } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import { paginate } from '../../shared/pager';
 import type { SentiOneTransport } from '../../shared/transport';
-import { limitProperty, returnAllProperty } from '../common.descriptions';
+import { budgetShare, limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
 import { readPaging, readProjectId } from '../helpers';
 import type { RunNotes } from '../notes';
 
 const properties: INodeProperties[] = [
+	operationNotice('tagGetManyNotice', `Enterprise tier: a Basic key is refused. Each page of 100 tags costs ${budgetShare('tags')}.`),
 	{ ...projectLocator, description: 'The project whose tags to list' },
-	returnAllProperty('Each page of 100 tags costs 1 of the 300 tagging requests an hour'),
+	returnAllProperty,
 	limitProperty,
 ];
 

@@ -10,10 +10,15 @@ import { projectLocator } from '../../shared/descriptions';
 import { invalidParameter } from '../../shared/errors';
 import { readText } from '../../shared/parameters';
 import type { SentiOneTransport } from '../../shared/transport';
+import { budgetShare, operationNotice } from '../common.descriptions';
 import { readProjectId } from '../helpers';
 
 export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
+		operationNotice(
+			verb === 'add' ? 'tagAddNotice' : 'tagRemoveNotice',
+			`Enterprise tier: a Basic key is refused. Costs ${budgetShare('tags')}.`,
+		),
 		{ ...projectLocator, description: 'The project the mention belongs to' },
 		{
 			displayName: 'Mention ID',
