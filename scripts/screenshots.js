@@ -1,42 +1,37 @@
 #!/usr/bin/env node
 /**
  * The README's pictures: the n8n editor as a user meets this package, taken from the running demo
- * with headless Chromium (Debian's `chromium` package, driven by playwright-core).
+ * with headless Chromium (Debian's `chromium` package, driven by playwright-core; installed with
+ * apt-get when /usr/bin/chromium is missing: test/e2e/chromium.js).
  *
  *   npm run screenshots                 build, start the demo on free ports, shoot, stop it
  *   npm run screenshots -- --url http://127.0.0.1:5678   use a demo that is already running
  *
  * Writes .github/images/*.png (the README's pictures: outside the reach of `n8n-node build`, which
- * copies every other png/svg of the repository into dist/). Installs Chromium with apt-get when
- * /usr/bin/chromium is missing.
+ * copies every other png/svg of the repository into dist/):
+ *   node-panel.png         the nodes panel searched for "mentions": the SentiOne entry (actions and
+ *                          the poll trigger) and the SentiOne Stream Trigger, the canvas subtitles behind
+ *   search-filters.png     an operation: Search Recent with its filters, executed
+ *   tier-refusal.png       a Basic key running Search Historical: the error in the output panel
+ *   stream-trigger.png     the SentiOne Stream Trigger of the live Slack alert demo, "Fetch test event"
+ *   credential.png         the credential, tested against the simulator
+ *   executed-workflow.png  the weekly export demo, executed
+ *   ai-agent.png           the AI agent demo with the SentiOne tools, asked in the chat
  */
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
+const browser = require('../test/e2e/chromium');
 const host = require('./n8n-host');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.github', 'images');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-pass-1234' };
-const VIEWPORT = { width: 1440, height: 900 };
+const { VIEWPORT, closeToasts, dismissPopups } = browser;
 
 function log(message) {
 	process.stderr.write(`[screenshots] ${message}\n`);
-}
-
-function ensureChromium() {
-	if (fs.existsSync(CHROMIUM)) return;
-	log(`${CHROMIUM} is missing: installing Debian's chromium package ...`);
-	const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
-	const apt = (...args) => spawnSync(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-	if (apt('install', '-y', 'chromium').status !== 0) {
-		apt('update');
-		if (apt('install', '-y', 'chromium').status !== 0) throw new Error('could not install chromium (apt-get install -y chromium)');
-	}
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium installed, but ${CHROMIUM} is not there`);
 }
 
 /** Starts `gulp demo` in its own process group on free ports; resolves once it printed its banner. */
@@ -135,27 +130,48 @@ const SEARCH_WORKFLOW = {
 	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Search recent mentions', type: 'main', index: 0 }]] } },
 };
 
+/** The tier refusal: a Basic key asked for Search Historical (Enterprise), as a user might try it. */
+const TIER_WORKFLOW = {
+	name: 'SentiOne: last year with a Basic key',
+	active: false,
+	settings: { executionOrder: 'v1', timezone: 'UTC' },
+	nodes: [
+		{ id: '5c1e7b1a-0000-4000-8000-000000000011', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: '5c1e7b1a-0000-4000-8000-000000000012',
+			name: "Last year's mentions",
+			type: 'n8n-nodes-sentione.sentiOne',
+			typeVersion: 1,
+			position: [260, 0],
+			credentials: { sentiOneApi: { id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)' } },
+			parameters: {
+				resource: 'mention',
+				operation: 'searchHistorical',
+				project: { __rl: true, value: '1001', mode: 'list', cachedResultName: 'Acme Mobile (1001)' },
+				returnAll: false,
+				limit: 100,
+				filters: { publishedInLast: { period: { amount: 365, unit: 'days' } } },
+				options: {},
+			},
+		},
+	],
+	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: "Last year's mentions", type: 'main', index: 0 }]] } },
+};
+
 async function main() {
 	const urlFlag = process.argv.indexOf('--url');
-	ensureChromium();
-	const { chromium } = require('playwright-core');
+	browser.ensureChromium();
 	const demo = urlFlag > 0 ? { base: process.argv[urlFlag + 1].replace(/\/$/, ''), stop: async () => {} } : await startDemo();
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-chromium-'));
-	let context;
+	let chromium;
 	try {
 		const { cookie, rest } = await session(demo.base);
-		const existing = (await rest('GET', '/workflows')).find((w) => w.name === SEARCH_WORKFLOW.name);
-		const search = existing ?? (await rest('POST', '/workflows', SEARCH_WORKFLOW));
+		const workflows = await rest('GET', '/workflows');
+		const ensure = async (workflow) => workflows.find((w) => w.name === workflow.name) ?? (await rest('POST', '/workflows', workflow));
+		const search = await ensure(SEARCH_WORKFLOW);
+		const tier = await ensure(TIER_WORKFLOW);
 
-		context = await chromium.launchPersistentContext(userDataDir, {
-			executablePath: CHROMIUM,
-			headless: true,
-			viewport: VIEWPORT,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-		});
-		const [name, ...value] = cookie.split('=');
-		await context.addCookies([{ name, value: value.join('='), domain: '127.0.0.1', path: '/' }]);
-		const page = context.pages()[0] ?? (await context.newPage());
+		chromium = await browser.launch(demo.base, cookie);
+		const { page } = chromium;
 		fs.mkdirSync(OUT, { recursive: true });
 		const shot = async (file, options = {}) => {
 			await page.waitForTimeout(700);
@@ -173,12 +189,28 @@ async function main() {
 			await page.waitForFunction(() => !document.body.innerText.includes('Executing'), null, { timeout: 120_000 });
 			await page.waitForTimeout(1500);
 		};
+		/** Opens a node's details and moves the divider left: the parameters narrower, the output wider. */
+		const openNode = async (nodeName, { widen = 330 } = {}) => {
+			await node(nodeName).dblclick();
+			await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"]', { timeout: 30_000 });
+			await page.waitForTimeout(1000);
+			const handle = page.locator('[data-test-id="ndv"] [data-test-id="panel-drag-button"]').first();
+			const box = widen ? await handle.boundingBox() : null;
+			if (box) {
+				await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+				await page.mouse.down();
+				await page.mouse.move(box.x + box.width / 2 - widen, box.y + box.height / 2, { steps: 12 });
+				await page.mouse.up();
+			}
+		};
 
-		// 1. The nodes panel: search "SentiOne", open it: its actions by resource
-		await open(`/workflow/${search.id}`);
+		// 1. The nodes panel, searched for "mentions": the SentiOne entry (with the action node's
+		//    description) and the SentiOne Stream Trigger; behind it the canvas subtitle "Export mentions"
+		await open('/workflow/sentioneExport01Demo');
 		await page.click('[data-test-id="node-creator-plus-button"]');
-		await page.keyboard.type('SentiOne');
-		await page.locator('[data-test-id="node-creator-item-name"]', { hasText: /^SentiOne$/ }).first().click();
+		await page.keyboard.type('mentions');
+		await page.locator('[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-sentione.sentiOneStreamTrigger-"]').waitFor({ timeout: 30_000 });
+		await page.mouse.move(200, 450);
 		await shot('node-panel.png');
 
 		// 2. The credential: API key (hidden) and Base URL, tested against the simulator
@@ -194,29 +226,43 @@ async function main() {
 		await open(`/workflow/${search.id}`);
 		await executeWorkflow();
 		await page.setViewportSize({ width: 1600, height: 1300 });
-		await node('Search recent mentions').dblclick();
-		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"]', { timeout: 30_000 });
-		await page.waitForTimeout(1000);
-		// the manual trigger has no input to show: move the parameters left, give the rows the room
-		const handle = page.locator('[data-test-id="ndv"] [data-test-id="panel-drag-button"]').first();
-		const box = await handle.boundingBox();
-		if (box) {
-			await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-			await page.mouse.down();
-			await page.mouse.move(box.x + box.width / 2 - 330, box.y + box.height / 2, { steps: 12 });
-			await page.mouse.up();
-		}
+		await openNode('Search recent mentions');
 		await shot('search-filters.png');
 		await page.keyboard.press('Escape');
 		await page.setViewportSize(VIEWPORT);
 
-		// 4. An executed workflow: the weekly export (demo variant) run from the editor
+		// 4. A tier refusal: the Basic key running Search Historical, the error in the output panel
+		await open(`/workflow/${tier.id}`);
+		await executeWorkflow();
+		await closeToasts(page);
+		await openNode("Last year's mentions", { widen: 200 });
+		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-error-message"]', { timeout: 30_000 });
+		await shot('tier-refusal.png');
+		await page.keyboard.press('Escape');
+
+		// 5. The SentiOne Stream Trigger of the live Slack alert demo: "Fetch test event" (the
+		//    mentions of the last 5 minutes, over one live-stream connection), its events listed
+		await page.setViewportSize({ width: 1600, height: 1000 });
+		await open('/workflow/sentioneStream01Demo');
+		await openNode('Negative mention, live', { widen: 0 });
+		await page.locator('[data-test-id="ndv"] [data-test-id="trigger-execute-button"], [data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
+		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"] table, [data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="run-data-schema-item"], [data-test-id="ndv"] [data-test-id="node-error-message"]', { timeout: 120_000 });
+		await closeToasts(page);
+		// and its two events, open: "New Mention" and "Engagement Update" (the tier in its description)
+		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-event"]').click();
+		await page.getByText('Engagement Update', { exact: true }).waitFor({ timeout: 10_000 });
+		await shot('stream-trigger.png');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+		await page.setViewportSize(VIEWPORT);
+
+		// 6. An executed workflow: the weekly export (demo variant) run from the editor
 		await open('/workflow/sentioneExport01Demo');
 		await executeWorkflow();
 		await closeToasts(page);
 		await shot('executed-workflow.png');
 
-		// 5. The AI agent with the SentiOne tool, asked in the chat
+		// 7. The AI agent with the SentiOne tool, asked in the chat
 		await page.setViewportSize({ width: 1440, height: 1080 });
 		await open('/workflow/sentioneAgent001Demo');
 		await page.locator('[data-test-id="workflow-chat-button"]').click();
@@ -231,29 +277,8 @@ async function main() {
 		await shot('ai-agent.png');
 		await page.setViewportSize(VIEWPORT);
 	} finally {
-		await context?.close().catch(() => {});
-		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await chromium?.close();
 		await demo.stop();
-	}
-}
-
-/** Closes n8n's notifications ("Workflow executed successfully"). */
-async function closeToasts(page) {
-	const close = page.locator('.el-notification .el-notification__closeBtn');
-	for (let i = await close.count(); i > 0; i--) await close.nth(i - 1).click().catch(() => {});
-	await page.waitForTimeout(600);
-}
-
-/** Closes what n8n pops up over the canvas (checklists, surveys, banners) so the picture is the editor. */
-async function dismissPopups(page) {
-	await page.waitForTimeout(1500);
-	for (const selector of ['[data-test-id="production-checklist"] button[aria-label="Close"]', '[data-test-id="nps-survey-modal"] button[aria-label="Close"]', '[data-test-id="banner-stack"] [data-test-id="banner-close"]']) {
-		const el = page.locator(selector);
-		if ((await el.count()) && (await el.first().isVisible())) await el.first().click().catch(() => {});
-	}
-	const checklist = page.getByText('Production Checklist', { exact: true });
-	if ((await checklist.count()) && (await checklist.first().isVisible())) {
-		await checklist.first().locator('xpath=ancestor::div[.//button][1]').locator('button').first().click().catch(() => {});
 	}
 }
 

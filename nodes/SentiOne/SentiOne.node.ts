@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import { versionProperties } from './actions/versionDescription';
+import { operationSubtitle, versionProperties } from './actions/versionDescription';
 import { searchProjects } from './shared/listSearch';
 
 export class SentiOne implements INodeType {
@@ -12,9 +12,11 @@ export class SentiOne implements INodeType {
 		icon: { light: 'file:../../icons/sentione.svg', dark: 'file:../../icons/sentione.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description:
-			'Search, export and tag social-listening mentions and manage projects in SentiOne Listen (API v2), within its hourly request budgets',
+		// the canvas shows the operation as the nodes panel names it (each operation's `action`)
+		subtitle: operationSubtitle(versionProperties),
+		// also SentiOne Trigger's description: n8n's nodes panel groups that trigger under this node and
+		// shows the trigger's description for the group
+		description: 'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
 		defaults: { name: 'SentiOne' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -19,7 +19,7 @@ export class SentiOneStreamTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"] === "engagementUpdate" ? "Engagement update (live)" : "New mention (live)"}}',
-		description: 'Starts the workflow for each mention SentiOne collects, or each engagement change, as it happens',
+		description: 'Starts the workflow live for each new mention SentiOne collects, or for each engagement update (Enterprise tier)',
 		defaults: { name: 'SentiOne Stream Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -19,7 +19,10 @@ export class SentiOneTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"New mention · " + ($parameter["source"] === "historical" ? "historical search" : "recent search")}}',
-		description: 'Starts the workflow when SentiOne collects a new mention, checking its search on a schedule',
+		// n8n's nodes panel lists this trigger inside the SentiOne node's entry ("SentiOne Trigger" minus
+		// "Trigger") and shows this description for the whole entry: it is the action node's, word for
+		// word. The trigger itself is presented by its event, "On new mention".
+		description: 'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
 		defaults: { name: 'SentiOne Trigger' },
 		polling: true,
 		inputs: [],

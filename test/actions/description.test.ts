@@ -33,7 +33,7 @@ test('identity: name, display name, version, tool use, subtitle, icons, credenti
 		name: 'sentiOne',
 		version: 1,
 		usableAsTool: true,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: expect.stringMatching(/^=\{\{/), // what it reads: test/actions/subtitle.test.ts
 		icon: { light: 'file:../../icons/sentione.svg', dark: 'file:../../icons/sentione.dark.svg' },
 		credentials: [{ name: 'sentiOneApi', required: true }],
 	});

@@ -30,3 +30,25 @@ export const versionProperties: INodeProperties[] = [
 	...project.description,
 	...tag.description,
 ];
+
+/**
+ * The canvas subtitle: the operation as the nodes panel names it (each operation's `action`),
+ * looked up by resource and operation; n8n's usual "operation: resource" where none is found.
+ */
+export function operationSubtitle(properties: INodeProperties[]): string {
+	const table: Record<string, Record<string, string>> = {};
+	for (const p of properties) {
+		const resources = p.displayOptions?.show?.resource;
+		if (p.name !== 'operation' || !Array.isArray(resources)) continue;
+		for (const resource of resources) {
+			for (const option of p.options ?? []) {
+				if ('value' in option && 'action' in option && typeof option.action === 'string') {
+					(table[String(resource)] ??= {})[String(option.value)] = option.action;
+				}
+			}
+		}
+	}
+	// "}}" would end the expression early: nested objects' braces keep a space between them
+	const literal = JSON.stringify(table).replace(/\}(?=\})/g, '} ');
+	return `={{ (${literal}[$parameter["resource"]] || {})[$parameter["operation"]] || $parameter["operation"] + ": " + $parameter["resource"] }}`;
+}

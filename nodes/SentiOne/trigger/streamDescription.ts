@@ -31,10 +31,10 @@ export const streamProperties: INodeProperties[] = [
 				description: 'Each mention of the project as SentiOne collects it, within seconds (live stream)',
 			},
 			{
-				name: 'Engagement Update (Enterprise)',
+				name: 'Engagement Update',
 				value: 'engagementUpdate',
 				description:
-					'Each change of likes, shares, comments or views of a mention published in the last month, across all projects (Enterprise tier)',
+					'Enterprise tier: each change of likes, shares, comments or views of a mention published in the last month, across all projects',
 			},
 		],
 		default: 'newMention',
