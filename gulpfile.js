@@ -9,8 +9,9 @@
  * engagement updates), a local inbox standing in for Slack, Google Sheets and the chat model
  * (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a community
  * package, the SentiOne credentials pointing at the simulator, the templates of examples/ imported
- * as they are plus their runnable "Demo: …" variants (the Slack and Sheets ones active), and an
- * owner to log in with.
+ * as they are (the templates name no credential: the demo chooses one of its own for their
+ * SentiOne nodes as it imports them) plus their runnable "Demo: …" variants (the Slack, live Slack
+ * and Sheets ones active), and an owner to log in with.
  *
  * Ports: SIMULATOR_PORT (4010), INBOX_PORT (4011), N8N_PORT (5678). State lives in DEMO_DIR
  * (.demo/), fresh on each start unless --keep. --no-build skips `npm run build`.
@@ -32,15 +33,37 @@ const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', 
 const LIVE_RATE = 4;
 const MENTIONS = 3000;
 
-/** Credentials the example workflows reference by id. */
+/** The demo's SentiOne credentials, pointing at the simulator. */
 const DEMO_CREDENTIALS = [
 	{ id: 'sentioneDemoEnterprise', name: 'SentiOne (simulator, Enterprise key)', key: 'SENTIONE-APIKEY-enterprise-demo' },
 	{ id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)', key: 'SENTIONE-APIKEY-basic-demo' },
 ];
+const credentialRef = (id) => {
+	const { name } = DEMO_CREDENTIALS.find((c) => c.id === id);
+	return { id, name };
+};
+const ENTERPRISE_CREDENTIAL = credentialRef('sentioneDemoEnterprise');
+const BASIC_CREDENTIAL = credentialRef('sentioneDemoBasic');
+/**
+ * The credential the demo chooses for each template's SentiOne nodes: the tier the template needs
+ * (docs/templates.md, "Key tier"). The templates themselves name none, so a user's n8n asks for
+ * theirs. A template not listed gets the Enterprise key, which can do everything.
+ */
+const TEMPLATE_CREDENTIALS = {
+	'ai-agent-sentione-tool.json': BASIC_CREDENTIAL,
+	'negative-mention-slack-alert.json': BASIC_CREDENTIAL,
+	'negative-mentions-live-slack-alert.json': BASIC_CREDENTIAL,
+	'new-mentions-google-sheets.json': ENTERPRISE_CREDENTIAL,
+	'weekly-export-csv.json': ENTERPRISE_CREDENTIAL,
+};
 /** The OpenAI credential of the demo variant of the AI agent template: its Base URL is the inbox. */
 const CHAT_MODEL_CREDENTIAL = { id: 'sentioneDemoChatModel', name: 'Scripted chat model (local inbox)' };
-/** Demo variants activated at start: each checks every 5 minutes (12 of the 30 searches an hour of its key). */
-const ACTIVE_TEMPLATES = ['negative-mention-slack-alert.json', 'new-mentions-google-sheets.json'];
+/**
+ * Demo variants activated at start: the two poll triggers check every 5 minutes (12 of the 30
+ * searches an hour of their key), the Stream Trigger holds 1 of the 2 live-stream connections of
+ * the Basic key.
+ */
+const ACTIVE_TEMPLATES = ['negative-mention-slack-alert.json', 'negative-mentions-live-slack-alert.json', 'new-mentions-google-sheets.json'];
 
 /** What the demo started, newest last: `stop()` (async, graceful) and `kill()` (sync, last resort). */
 const children = [];
@@ -141,7 +164,20 @@ function templates() {
 		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
 }
 
-/** The runnable demo variant of a template; the active ones backfill the last hour at start. */
+/** A template as the demo imports it: its SentiOne nodes on the demo's credential for it. */
+function withDemoCredential(file, template) {
+	const workflow = structuredClone(template);
+	const credential = TEMPLATE_CREDENTIALS[file] ?? ENTERPRISE_CREDENTIAL;
+	for (const node of workflow.nodes) {
+		if (node.type.startsWith('n8n-nodes-sentione.')) node.credentials = { sentiOneApi: { ...credential } };
+	}
+	return workflow;
+}
+
+/**
+ * The runnable demo variant of a template; the active ones pass on what came before their start:
+ * a poll trigger the last hour, the Stream Trigger the last 5 minutes (the most it can ask for).
+ */
 function demoWorkflow(file, workflow, inboxBase, filesDir) {
 	const inRepo = !path.relative(ROOT, filesDir).startsWith('..');
 	const filesLabel = inRepo ? path.relative(ROOT, filesDir) : filesDir;
@@ -150,6 +186,9 @@ function demoWorkflow(file, workflow, inboxBase, filesDir) {
 		for (const node of variant.nodes) {
 			if (node.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 				node.parameters = { ...node.parameters, startFrom: 'backfill', backfillHours: 1 };
+			}
+			if (node.type === 'n8n-nodes-sentione.sentiOneStreamTrigger') {
+				node.parameters = { ...node.parameters, options: { ...node.parameters.options, backfillMinutes: 5 } };
 			}
 		}
 	}
@@ -185,7 +224,7 @@ async function demo() {
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		});
 		const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-		const all = templates();
+		const all = templates().map(({ file, workflow }) => ({ file, workflow: withDemoCredential(file, workflow) }));
 		const variants = all.map(({ file, workflow }) => ({ file, workflow: demoWorkflow(file, workflow, inbox.base, filesDir) }));
 		if (fresh) {
 			process.stderr.write('demo: importing credentials and workflows into n8n ...\n');
@@ -227,8 +266,9 @@ async function demo() {
 		line('', `3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mentions a minute per project`);
 		line('Local inbox:', `${inbox.base}   (stands in for Slack, Google Sheets and the chat model)`);
 		console.log('  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of');
-		console.log('  examples/ as they are, and their "Demo: …" variants that post to the local inbox; the Slack');
-		console.log('  and Google Sheets demos are active (a check every 5 minutes).');
+		console.log('  examples/ (their SentiOne nodes on these credentials), and their "Demo: …" variants that post');
+		console.log('  to the local inbox; the Slack and Google Sheets demos are active (a check every 5 minutes),');
+		console.log('  and so is the live Slack alert (SentiOne Stream Trigger: within seconds).');
 		console.log('Ctrl+C stops n8n, the simulator and the inbox.');
 		await waitForSignal();
 	} finally {

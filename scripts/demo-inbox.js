@@ -18,7 +18,8 @@
  * `demoVariant(template, …)` turns a template into its runnable demo variant: the Slack and Google
  * Sheets nodes become HTTP Request nodes posting the same content to the inbox, the OpenAI chat
  * model points at the inbox, files are written into the demo's folder. The SentiOne nodes stay as
- * they are. Plain CommonJS, no dependencies: the gulpfile, the tests and the screenshots use it.
+ * they are (the templates name no credential: whoever imports a variant chooses one, as the
+ * gulpfile does). Plain CommonJS, no dependencies: the gulpfile, the tests and the screenshots use it.
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -439,7 +440,7 @@ function demoVariant(template, { inbox, filesDir, filesLabel, openAiCredential }
 		note.parameters = {
 			...note.parameters,
 			height: 200,
-			content: `## Demo variant of “${template.name.replace(/^SentiOne: /, '')}”\nThe SentiOne nodes are the template's own and run against the local SentiOne simulator.${standIns.length ? ` The demo cannot reach the outside world, so ${standIns.join('; ')}.` : ''}${files} The template itself is imported too, unchanged: *${template.name}*.`,
+			content: `## Demo variant of “${template.name.replace(/^SentiOne: /, '')}”\nThe SentiOne nodes are the template's own, on a credential of the demo, and run against the local SentiOne simulator.${standIns.length ? ` The demo cannot reach the outside world, so ${standIns.join('; ')}.` : ''}${files} The template itself is imported too (only its SentiOne credential chosen): *${template.name}*.`,
 		};
 	}
 	return w;

@@ -14,12 +14,37 @@ import type { Attachment, EngagementMetrics, Location, Mention, Project, Rec, So
 
 // ---------------------------------------------------------------------------------------------
 // Vocabulary
+//
+// A mention is written in the language of its `content.language.code` (a mention without a
+// detected language is written in English), by an author with a name of that language, from a
+// country where it is spoken, about a topic of its own project: a phone maker's mentions talk
+// about batteries and cameras, a bank's about mortgages and account fees. Projects created
+// through the API (no template) talk about topics any brand has: customer service, prices, …
+
+/** The languages texts are written in (`en-gb` writes `en`; a null language writes `en`). */
+type TextLanguage = 'en' | 'pl' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'sv' | 'uk';
+type Mood = 'Positive' | 'Negative' | 'Neutral';
+type Topics = Record<TextLanguage, string[]>;
 
 interface ProjectTemplate {
 	name: string;
 	query: string;
+	/** Every phrase of the query a mention may hold (the project's display keywords). */
 	keywords: string[];
+	/** The names people write: each matches the query on its own. */
+	names: string[];
 	competitor: string;
+	/** What people say about this project, per language: noun phrases without an article. */
+	topics: Topics;
+	communities: Communities;
+}
+
+/** Where mentions of a project are posted, besides the social networks. */
+interface Communities {
+	subreddits: string[];
+	forums: string[];
+	blogs: string[];
+	reviews: string[];
 }
 
 const PROJECT_TEMPLATES: ProjectTemplate[] = [
@@ -27,160 +52,453 @@ const PROJECT_TEMPLATES: ProjectTemplate[] = [
 		name: 'Acme Mobile',
 		query: '"acme mobile" OR acme OR acmephone*',
 		keywords: ['Acme', 'Acme Mobile', 'AcmePhone', 'AcmePhone 12', 'acmephones'],
+		names: ['Acme', 'Acme Mobile', 'AcmePhone', 'AcmePhone 12'],
 		competitor: 'Globex',
+		topics: {
+			en: ['battery life', 'camera', '5G coverage', 'latest software update', 'screen', 'customer service'],
+			pl: ['bateria', 'aparat', 'zasięg 5G', 'najnowsza aktualizacja', 'ekran', 'obsługa klienta'],
+			de: ['Akkulaufzeit', 'Kamera', '5G-Empfang', 'neuestes Update', 'Display', 'Kundenservice'],
+			fr: ['autonomie de la batterie', 'appareil photo', 'couverture 5G', 'dernière mise à jour', 'écran', 'service client'],
+			es: ['batería', 'cámara', 'cobertura 5G', 'última actualización', 'pantalla', 'atención al cliente'],
+			it: ['batteria', 'fotocamera', 'copertura 5G', 'ultimo aggiornamento', 'schermo', 'assistenza clienti'],
+			pt: ['bateria', 'câmera', 'cobertura 5G', 'última atualização', 'tela', 'atendimento ao cliente'],
+			nl: ['batterijduur', 'camera', '5G-dekking', 'nieuwste update', 'scherm', 'klantenservice'],
+			sv: ['batteritid', 'kamera', '5G-täckning', 'senaste uppdateringen', 'skärm', 'kundtjänst'],
+			uk: ['батарея', 'камера', 'покриття 5G', 'останнє оновлення', 'екран', 'служба підтримки'],
+		},
+		communities: {
+			subreddits: ['Android', 'smartphones', 'technology'],
+			forums: ['forum.gsmspot.com', 'community.phonetalk.net'],
+			blogs: ['techwithtom', 'mobile-insider'],
+			reviews: ['www.trustpilot.com', 'play.google.com'],
+		},
 	},
 	{
 		name: 'Nordic Coffee Roasters',
 		query: '"nordic coffee" OR nordicbrew* OR (nordic AND (espresso OR roast))',
 		keywords: ['Nordic Coffee', 'NordicBrew', 'Nordic espresso', 'nordic coffee roasters'],
+		names: ['Nordic Coffee', 'NordicBrew', 'Nordic Coffee Roasters'],
 		competitor: 'Bean & Co',
+		topics: {
+			en: ['espresso blend', 'dark roast', 'fresh beans', 'café', 'coffee subscription', 'barista service'],
+			pl: ['mieszanka espresso', 'stopień palenia', 'świeże ziarna', 'kawiarnia', 'subskrypcja kawy', 'obsługa w kawiarni'],
+			de: ['Espressomischung', 'Röstung', 'frische Bohnen', 'Café', 'Kaffee-Abo', 'Service an der Bar'],
+			fr: ['mélange espresso', 'torréfaction', 'grains frais', 'coffee shop', 'abonnement café', 'service au comptoir'],
+			es: ['mezcla de espresso', 'tostado', 'granos frescos', 'cafetería', 'suscripción de café', 'atención en barra'],
+			it: ['miscela espresso', 'tostatura', 'chicchi freschi', 'caffetteria', 'abbonamento caffè', 'servizio al banco'],
+			pt: ['blend de espresso', 'torra', 'grãos frescos', 'cafeteria', 'assinatura de café', 'atendimento no balcão'],
+			nl: ['espressomelange', 'branding', 'verse bonen', 'koffiebar', 'koffieabonnement', 'service aan de bar'],
+			sv: ['espressoblandning', 'rostning', 'färska bönor', 'kafé', 'kaffeprenumeration', 'service i kaféet'],
+			uk: ['еспресо-суміш', 'обсмаження', 'свіже зерно', "кав'ярня", 'підписка на каву', 'обслуговування баристи'],
+		},
+		communities: {
+			subreddits: ['Coffee', 'espresso'],
+			forums: ['community.homebrewers.net', 'forum.coffeegeeks.net'],
+			blogs: ['kawa-i-ja', 'espresso-diaries'],
+			reviews: ['www.tripadvisor.com', 'www.trustpilot.com', 'www.yelp.com'],
+		},
 	},
 	{
 		name: 'Vistula Bank',
 		query: '"vistula bank" OR vistulabank OR (vistula AND (loan OR mortgage OR account))',
 		keywords: ['Vistula Bank', 'VistulaBank', 'Vistula mortgage', 'Vistula account'],
+		names: ['Vistula Bank', 'VistulaBank'],
 		competitor: 'Baltic Credit',
+		topics: {
+			en: ['mortgage', 'account fees', 'mobile banking app', 'card payments', 'savings account', 'loan application'],
+			pl: ['kredyt hipoteczny', 'opłaty za konto', 'aplikacja bankowa', 'płatności kartą', 'konto oszczędnościowe', 'wniosek kredytowy'],
+			de: ['Baufinanzierung', 'Kontoführungsgebühren', 'Banking-App', 'Kartenzahlung', 'Sparkonto', 'Kreditantrag'],
+			fr: ['prêt immobilier', 'frais de tenue de compte', 'application bancaire', 'paiement par carte', 'compte épargne', 'demande de crédit'],
+			es: ['hipoteca', 'comisiones de la cuenta', 'app del banco', 'pagos con tarjeta', 'cuenta de ahorro', 'solicitud de préstamo'],
+			it: ['mutuo', 'costi del conto', 'app della banca', 'pagamenti con carta', 'conto deposito', 'richiesta di prestito'],
+			pt: ['financiamento imobiliário', 'tarifas da conta', 'app do banco', 'pagamentos com cartão', 'conta poupança', 'pedido de empréstimo'],
+			nl: ['hypotheek', 'rekeningkosten', 'bankapp', 'kaartbetalingen', 'spaarrekening', 'leningaanvraag'],
+			sv: ['bolån', 'kontoavgifter', 'bankappen', 'kortbetalningar', 'sparkonto', 'låneansökan'],
+			uk: ['іпотека', 'комісія за рахунок', 'мобільний банкінг', 'оплата карткою', 'ощадний рахунок', 'заявка на кредит'],
+		},
+		communities: {
+			subreddits: ['personalfinance', 'banking', 'poland'],
+			forums: ['forum.money-talk.pl', 'community.savingsclub.net'],
+			blogs: ['finanse-bez-tajemnic', 'moneysmart-diary'],
+			reviews: ['www.opineo.pl', 'www.trustpilot.com', 'play.google.com'],
+		},
 	},
 	{
 		name: 'Orbit Airlines',
 		query: '"orbit airlines" OR orbitair* NOT "orbit gum"',
 		keywords: ['Orbit Airlines', 'OrbitAir', 'orbitair lounge'],
+		names: ['Orbit Airlines', 'OrbitAir'],
 		competitor: 'SkyJet',
+		topics: {
+			en: ['delayed flight', 'baggage allowance', 'online check-in', 'airport lounge', 'legroom', 'cabin crew'],
+			pl: ['opóźniony lot', 'limit bagażu', 'odprawa online', 'saloniki na lotnisku', 'miejsce na nogi', 'załoga pokładowa'],
+			de: ['Flugverspätung', 'Freigepäck', 'Online-Check-in', 'Lounge am Flughafen', 'Beinfreiheit', 'Kabinenpersonal'],
+			fr: ['vol retardé', 'franchise bagages', 'enregistrement en ligne', "salon à l'aéroport", 'espace pour les jambes', 'équipage'],
+			es: ['vuelo retrasado', 'equipaje permitido', 'check-in online', 'sala VIP del aeropuerto', 'espacio para las piernas', 'tripulación'],
+			it: ['volo in ritardo', 'franchigia bagaglio', 'check-in online', 'lounge in aeroporto', 'spazio per le gambe', 'equipaggio'],
+			pt: ['voo atrasado', 'franquia de bagagem', 'check-in online', 'sala VIP do aeroporto', 'espaço para as pernas', 'tripulação'],
+			nl: ['vertraagde vlucht', 'bagagelimiet', 'online inchecken', 'lounge op de luchthaven', 'beenruimte', 'cabinepersoneel'],
+			sv: ['försenat flyg', 'bagagegräns', 'incheckning online', 'lounge på flygplatsen', 'benutrymme', 'kabinpersonal'],
+			uk: ['затримка рейсу', 'норма багажу', 'онлайн-реєстрація', 'бізнес-зала в аеропорту', 'місце для ніг', 'екіпаж'],
+		},
+		communities: {
+			subreddits: ['travel', 'flights', 'europe'],
+			forums: ['flyertalk-like.example.com', 'forum.travelers-lounge.net'],
+			blogs: ['the-frequent-flyer', 'points-and-miles'],
+			reviews: ['www.tripadvisor.com', 'www.trustpilot.com', 'www.airlinequality.com'],
+		},
 	},
 	{
 		name: 'GreenCart Delivery',
 		query: 'greencart OR "green cart"',
 		keywords: ['GreenCart', 'Green Cart', 'greencart courier'],
+		names: ['GreenCart', 'Green Cart'],
 		competitor: 'QuickBasket',
+		topics: {
+			en: ['delivery time', 'courier', 'fresh produce', 'packaging', 'delivery slot', 'refund for missing items'],
+			pl: ['czas dostawy', 'kurier', 'świeże warzywa', 'opakowania', 'okno dostawy', 'zwrot za brakujące produkty'],
+			de: ['Lieferzeit', 'Kurier', 'frisches Obst und Gemüse', 'Verpackung', 'Lieferfenster', 'Erstattung fehlender Artikel'],
+			fr: ['délai de livraison', 'livreur', 'fruits et légumes frais', 'emballages', 'créneau de livraison', 'remboursement des articles manquants'],
+			es: ['tiempo de entrega', 'repartidor', 'fruta y verdura fresca', 'embalaje', 'franja de entrega', 'reembolso de productos que faltan'],
+			it: ['tempi di consegna', 'corriere', 'frutta e verdura fresca', 'imballaggi', 'fascia di consegna', 'rimborso dei prodotti mancanti'],
+			pt: ['prazo de entrega', 'entregador', 'hortifrúti fresco', 'embalagens', 'janela de entrega', 'reembolso de itens faltantes'],
+			nl: ['levertijd', 'bezorger', 'vers fruit en groente', 'verpakking', 'bezorgvenster', 'terugbetaling van ontbrekende producten'],
+			sv: ['leveranstid', 'budet', 'färska grönsaker', 'förpackningar', 'leveransfönster', 'återbetalning för saknade varor'],
+			uk: ['час доставки', "кур'єр", 'свіжі овочі', 'упаковка', 'інтервал доставки', 'повернення коштів за відсутні товари'],
+		},
+		communities: {
+			subreddits: ['groceries', 'mealprep', 'europe'],
+			forums: ['forum.zakupy-online.pl', 'community.homecooks.net'],
+			blogs: ['annareviews', 'fresh-at-home'],
+			reviews: ['www.trustpilot.com', 'play.google.com', 'www.opineo.pl'],
+		},
 	},
 	{
 		name: 'Helios Energy',
 		query: '"helios energy" OR heliossolar OR (helios AND (solar OR tariff))',
 		keywords: ['Helios Energy', 'HeliosSolar', 'Helios solar', 'Helios tariff'],
+		names: ['Helios Energy', 'HeliosSolar'],
 		competitor: 'Volta Power',
+		topics: {
+			en: ['solar panels', 'electricity tariff', 'energy bill', 'installation', 'heat pump', 'smart meter'],
+			pl: ['panele fotowoltaiczne', 'taryfa za prąd', 'rachunek za prąd', 'montaż instalacji', 'pompa ciepła', 'inteligentny licznik'],
+			de: ['Solaranlage', 'Stromtarif', 'Stromrechnung', 'Installation', 'Wärmepumpe', 'Smart Meter'],
+			fr: ['panneaux solaires', "tarif d'électricité", "facture d'énergie", 'installation', 'pompe à chaleur', 'compteur intelligent'],
+			es: ['paneles solares', 'tarifa eléctrica', 'factura de la luz', 'instalación', 'bomba de calor', 'contador inteligente'],
+			it: ['pannelli solari', 'tariffa elettrica', 'bolletta della luce', 'installazione', 'pompa di calore', 'contatore intelligente'],
+			pt: ['painéis solares', 'tarifa de energia', 'conta de luz', 'instalação', 'bomba de calor', 'medidor inteligente'],
+			nl: ['zonnepanelen', 'energietarief', 'energierekening', 'installatie', 'warmtepomp', 'slimme meter'],
+			sv: ['solpaneler', 'elavtal', 'elräkning', 'installation', 'värmepump', 'smart elmätare'],
+			uk: ['сонячні панелі', 'тариф на електроенергію', 'рахунок за світло', 'монтаж', 'тепловий насос', 'розумний лічильник'],
+		},
+		communities: {
+			subreddits: ['solar', 'energy', 'heatpumps'],
+			forums: ['forum.fotowoltaika-info.pl', 'community.solar-owners.net'],
+			blogs: ['green-home-diary', 'energy-explained'],
+			reviews: ['www.trustpilot.com', 'www.opineo.pl'],
+		},
 	},
 ];
 
-const TOPICS = [
-	'customer service',
-	'battery life',
-	'delivery time',
-	'mobile app',
-	'price increase',
-	'new update',
-	'loyalty program',
-	'support team',
-	'return policy',
-	'online store',
-	'checkout',
-	'website',
-	'subscription',
-	'packaging',
-];
-
-const OPINIONS: Record<'Positive' | 'Negative' | 'Neutral', string[]> = {
-	Positive: [
-		'is absolutely great',
-		'works like a charm',
-		'made my day',
-		'exceeded my expectations',
-		'is worth every penny',
-		'got so much better',
-		'is the best I have used',
-	],
-	Negative: [
-		'is a total disaster',
-		'keeps crashing',
-		'is way too expensive',
-		'let me down again',
-		'was terrible today',
-		'still has not been fixed',
-		'is a nightmare',
-	],
-	Neutral: [
-		'was announced today',
-		'is now available in more stores',
-		'changed its pricing',
-		'got a small update',
-		'is being discussed on the forum',
-		'will be presented next week',
-	],
+/** Topics of a project created through the API: what people say about any brand. */
+const GENERIC_TOPICS: Topics = {
+	en: ['customer service', 'prices', 'website', 'support team', 'latest announcement', 'newsletter'],
+	pl: ['obsługa klienta', 'ceny', 'strona internetowa', 'infolinia', 'najnowsze ogłoszenie', 'newsletter'],
+	de: ['Kundenservice', 'Preise', 'Website', 'Support-Team', 'neueste Ankündigung', 'Newsletter'],
+	fr: ['service client', 'prix', 'site web', 'équipe support', 'dernière annonce', 'newsletter'],
+	es: ['atención al cliente', 'precios', 'página web', 'equipo de soporte', 'último anuncio', 'boletín'],
+	it: ['assistenza clienti', 'prezzi', 'sito web', 'team di supporto', 'ultimo annuncio', 'newsletter'],
+	pt: ['atendimento ao cliente', 'preços', 'site', 'equipe de suporte', 'último anúncio', 'newsletter'],
+	nl: ['klantenservice', 'prijzen', 'website', 'supportteam', 'laatste aankondiging', 'nieuwsbrief'],
+	sv: ['kundtjänst', 'priser', 'webbplats', 'supportteam', 'senaste nyheten', 'nyhetsbrev'],
+	uk: ['служба підтримки', 'ціни', 'вебсайт', 'команда підтримки', 'останнє оголошення', 'розсилка'],
+};
+const GENERIC_COMMUNITIES: Communities = {
+	subreddits: ['europe', 'AskReddit'],
+	forums: ['forum.consumer-voice.net'],
+	blogs: ['annareviews'],
+	reviews: ['www.trustpilot.com'],
 };
 
-const TEMPLATES_EN = [
-	'{kw} {topic} {opinion}.',
-	'Has anyone tried the {topic} from {kw}? Mine {opinion}.',
-	'Honestly, the {kw} {topic} {opinion}. {tag}',
-	'Update on {kw}: the {topic} {opinion}, according to {outlet}.',
-	'@{handle} your {topic} {opinion} {tag}',
-	'Comparing {kw} with {competitor}: the {topic} {opinion}.',
-	'Third day in a row and the {topic} at {kw} {opinion}. Customer service please reply!',
-	'My friend says the {kw} {topic} {opinion}, I am not so sure.',
-];
+/** Names by gender; `last` is one list when surnames do not change with gender. */
+interface Names {
+	Male: string[];
+	Female: string[];
+	last: string[] | { Male: string[]; Female: string[] };
+}
 
-const LOCALIZED: Record<string, { templates: string[]; topics: string[]; opinions: Record<string, string[]> }> = {
-	pl: {
-		templates: ['{kw}: {topic} {opinion}.', 'Czy ktoś korzystał z {kw}? U mnie {topic} {opinion}.'],
-		topics: ['obsługa klienta', 'czas dostawy', 'aplikacja mobilna', 'cena', 'infolinia'],
+/**
+ * One language: sentence templates ({kw} a name of the project, {topic} one of its topics,
+ * {opinion} a whole sentence of the mood, {tag} a hashtag, {handle} the brand's handle,
+ * {competitor}, {outlet}); `negative` templates only carry negative opinions. Opinions are whole
+ * sentences and topics stand on their own (after a colon, a dash or a "topic:" label), so no
+ * template needs a grammatical case or gender.
+ */
+interface LanguageText {
+	templates: string[];
+	negative: string[];
+	opinions: Record<Mood, string[]>;
+	titles: string[];
+	parents: string[];
+	names: Names;
+	/** News sites (Websites source) writing in this language. */
+	news: string[];
+	/** The language's own subreddit, where some of its Reddit mentions are posted. */
+	subreddit?: string;
+}
+
+const TEXTS: Record<TextLanguage, LanguageText> = {
+	en: {
+		templates: [
+			'{kw} {topic}: {opinion}',
+			'Has anyone else tried the {topic} at {kw}? {opinion}',
+			'Honestly, the {kw} {topic}? {opinion} {tag}',
+			'Dear @{handle}, about the {kw} {topic}: {opinion}',
+			'Comparing {kw} with {competitor} on {topic}. {opinion}',
+			'My friend asked me about the {topic} at {kw}. {opinion}',
+			'Update on {kw}: the {topic}, according to {outlet}. {opinion}',
+		],
+		negative: ['Third time this week with the {topic} at {kw}. {opinion} Customer service, please reply!'],
 		opinions: {
-			Positive: ['jest świetna', 'działa bez zarzutu', 'bardzo mi pomogła'],
-			Negative: ['to porażka', 'znowu nie działa', 'jest za droga'],
-			Neutral: ['bez zmian', 'została zmieniona', 'jest opisana na stronie'],
+			Positive: ['Absolutely great.', 'Works like a charm.', 'Made my day!', 'Exceeded my expectations.', 'Worth every penny.', 'So much better than last year.'],
+			Negative: ['A total disaster.', 'Let me down again.', 'Terrible, for the third time this month.', 'Still not fixed after weeks.', 'Way too expensive for what you get.', 'What a nightmare.'],
+			Neutral: ['Announced today.', 'Some changes start next month.', 'It is being discussed on the forum.', 'More details next week.', 'Does anyone know more?'],
 		},
+		titles: [
+			'Review: {kw} after two weeks',
+			'{kw} and its {topic}: what changed',
+			'Why everyone is talking about the {kw} {topic}',
+			'{kw} vs {competitor}: which one to pick',
+			'What the {kw} {topic} means for customers',
+			'Hands-on with {kw}',
+		],
+		parents: [
+			'What do you think about the {topic} at {kw}?',
+			'Is it just me or has the {kw} {topic} changed lately?',
+			'{kw} just posted an update about the {topic}.',
+		],
+		names: {
+			Male: ['John', 'Liam', 'Noah', 'Tom', 'James', 'Ethan', 'Rahul'],
+			Female: ['Emma', 'Olivia', 'Sophie', 'Grace', 'Chloe', 'Amelia', 'Priya'],
+			last: ['Smith', 'Brown', 'Taylor', 'Johnson', 'Williams', 'Walker', 'Clarke', 'Patel'],
+		},
+		news: ['techdaily.com', 'morningpost.co.uk', 'cityherald.com', 'marketwatchers.net', 'gadgetreview.com'],
+	},
+	pl: {
+		templates: [
+			'{kw} – {topic}. {opinion}',
+			'Ktoś jeszcze ma doświadczenie z {kw}? Chodzi o temat: {topic}. {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} czy {competitor}? Temat: {topic}. {opinion}',
+		],
+		negative: ['Trzeci raz w tym tygodniu: {kw}, {topic}. {opinion} Czekam na odpowiedź!'],
+		opinions: {
+			Positive: ['Polecam każdemu!', 'Super sprawa, naprawdę warto.', 'Pozytywne zaskoczenie.', 'Bez zarzutu.', 'Wreszcie działa jak należy.'],
+			Negative: ['Porażka.', 'Nie polecam.', 'Znowu to samo, mam dość.', 'Dramat, szkoda słów.', 'Za drogo jak na to, co oferują.'],
+			Neutral: ['Są jakieś nowe informacje?', 'Zobaczymy, co z tego wyjdzie.', 'Podobno zmiany od przyszłego miesiąca.', 'Szczegóły na ich stronie.'],
+		},
+		titles: ['Recenzja: {kw} po dwóch tygodniach', '{kw} kontra {competitor}: co wybrać?', '{kw}: {topic} pod lupą'],
+		parents: ['Co sądzicie o {kw}? Temat: {topic}.', 'Nowy wpis od {kw}, temat: {topic}.'],
+		names: {
+			Male: ['Jan', 'Piotr', 'Tomasz', 'Kamil', 'Michał', 'Paweł'],
+			Female: ['Anna', 'Zofia', 'Kasia', 'Magdalena', 'Agnieszka', 'Ewa'],
+			last: {
+				Male: ['Kowalski', 'Nowak', 'Wiśniewski', 'Wójcik', 'Lewandowski', 'Zieliński'],
+				Female: ['Kowalska', 'Nowak', 'Wiśniewska', 'Wójcik', 'Lewandowska', 'Zielińska'],
+			},
+		},
+		news: ['wiadomosci-dnia.pl', 'biznesteraz.pl'],
+		subreddit: 'Polska',
 	},
 	de: {
-		templates: ['{kw}: {topic} {opinion}.', 'Hat jemand Erfahrung mit {kw}? Bei mir {topic} {opinion}.'],
-		topics: ['der Kundenservice', 'die Lieferzeit', 'die App', 'der Preis'],
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Hat jemand Erfahrung mit {kw}? Thema {topic}: {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} oder {competitor}? Beim Thema {topic}: {opinion}',
+		],
+		negative: ['Zum dritten Mal diese Woche: {kw}, {topic}. {opinion} Bitte meldet euch!'],
 		opinions: {
-			Positive: ['ist super', 'funktioniert perfekt', 'ist echt gut'],
-			Negative: ['ist eine Katastrophe', 'stürzt ständig ab', 'ist viel zu teuer'],
-			Neutral: ['wurde heute angekündigt', 'ist jetzt verfügbar', 'wurde geändert'],
+			Positive: ['Echt top!', 'Sehr zufrieden.', 'Klare Empfehlung.', 'Besser als erwartet.', 'Jeden Cent wert.'],
+			Negative: ['Eine Katastrophe.', 'Total enttäuscht.', 'Schon wieder dasselbe Problem.', 'Viel zu teuer für das, was man bekommt.', 'Nie wieder.'],
+			Neutral: ['Heute angekündigt.', 'Ab nächstem Monat gibt es Änderungen.', 'Weiß jemand mehr?', 'Details folgen nächste Woche.'],
 		},
+		titles: ['Test: {kw} nach zwei Wochen', '{kw} gegen {competitor}: Was ist besser?', '{kw}: {topic} im Check'],
+		parents: ['Was haltet ihr von {kw}? Thema {topic}.', 'Neuer Beitrag von {kw} zum Thema {topic}.'],
+		names: {
+			Male: ['Lukas', 'Jonas', 'Felix', 'Stefan', 'Max'],
+			Female: ['Lea', 'Anna', 'Julia', 'Sabine', 'Laura'],
+			last: ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Wagner'],
+		},
+		news: ['tagesblick.de', 'wirtschaft-heute.de'],
+		subreddit: 'de',
 	},
 	fr: {
-		templates: ['{kw} : {topic} {opinion}.', 'Quelqu’un a testé {kw} ? Chez moi {topic} {opinion}.'],
-		topics: ['le service client', 'le délai de livraison', "l'application", 'le prix'],
+		templates: [
+			'{kw} – {topic} : {opinion}',
+			'Quelqu’un a déjà testé {kw} ? Côté {topic} : {opinion}',
+			'{kw}, {topic} ? {opinion} @{handle} {tag}',
+			'{kw} ou {competitor} ? Côté {topic} : {opinion}',
+		],
+		negative: ['Troisième fois cette semaine : {kw}, {topic}. {opinion} Merci de répondre !'],
 		opinions: {
-			Positive: ['est génial', 'fonctionne parfaitement', 'est top'],
-			Negative: ['est une catastrophe', 'plante sans arrêt', 'est beaucoup trop cher'],
-			Neutral: ['a été annoncé aujourd’hui', 'est disponible', 'a changé'],
+			Positive: ['Franchement génial.', 'Ça marche parfaitement.', 'Je recommande !', 'Mieux que prévu.', 'Ça vaut vraiment le coup.'],
+			Negative: ['Une catastrophe.', 'Quelle déception.', 'Toujours le même problème.', 'Beaucoup trop cher pour ce que c’est.', 'À éviter.'],
+			Neutral: ['Annoncé aujourd’hui.', 'Des changements le mois prochain.', 'Quelqu’un en sait plus ?', 'Plus de détails la semaine prochaine.'],
 		},
+		titles: ['Test : {kw} après deux semaines', '{kw} contre {competitor} : lequel choisir ?', '{kw} : {topic} à la loupe'],
+		parents: ['Vous pensez quoi de {kw} ? Côté {topic}.', 'Nouvelle publication de {kw} sur le sujet : {topic}.'],
+		names: {
+			Male: ['Louis', 'Hugo', 'Julien', 'Thomas', 'Antoine'],
+			Female: ['Chloé', 'Camille', 'Léa', 'Manon', 'Julie'],
+			last: ['Dubois', 'Martin', 'Bernard', 'Lefèvre', 'Moreau', 'Laurent'],
+		},
+		news: ['lequotidien-eco.fr', 'actu-conso.fr'],
+		subreddit: 'france',
 	},
 	es: {
-		templates: ['{kw}: {topic} {opinion}.', '¿Alguien probó {kw}? En mi caso {topic} {opinion}.'],
-		topics: ['el servicio al cliente', 'el tiempo de entrega', 'la aplicación', 'el precio'],
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'¿Alguien más ha probado {kw}? Tema {topic}: {opinion}',
+			'{kw}, ¿{topic}? {opinion} @{handle} {tag}',
+			'¿{kw} o {competitor}? Tema {topic}: {opinion}',
+		],
+		negative: ['Tercera vez esta semana: {kw}, {topic}. {opinion} ¡Respondan, por favor!'],
 		opinions: {
-			Positive: ['es genial', 'funciona perfecto', 'me encanta'],
-			Negative: ['es un desastre', 'no funciona', 'es carísimo'],
-			Neutral: ['fue anunciado hoy', 'ya está disponible', 'cambió'],
+			Positive: ['¡Una maravilla!', 'Funciona perfecto.', 'Lo recomiendo.', 'Mejor de lo esperado.', 'Vale la pena.'],
+			Negative: ['Un desastre.', 'Qué decepción.', 'Otra vez el mismo problema.', 'Carísimo para lo que ofrecen.', 'No lo recomiendo.'],
+			Neutral: ['Lo anunciaron hoy.', 'Habrá cambios el mes que viene.', '¿Alguien sabe algo más?', 'Más detalles la semana que viene.'],
 		},
+		titles: ['Análisis: {kw} después de dos semanas', '{kw} contra {competitor}: ¿cuál elegir?', '{kw}: {topic} a examen'],
+		parents: ['¿Qué opináis de {kw}? Tema: {topic}.', 'Nueva publicación de {kw} sobre el tema: {topic}.'],
+		names: {
+			Male: ['Diego', 'Javier', 'Carlos', 'Pablo', 'Alejandro'],
+			Female: ['Lucía', 'María', 'Sofía', 'Carmen', 'Elena'],
+			last: ['García', 'López', 'Martínez', 'Sánchez', 'Fernández', 'Ruiz'],
+		},
+		news: ['diario-actual.es', 'economia-hoy.es'],
+		subreddit: 'spain',
+	},
+	it: {
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Qualcuno ha già provato {kw}? Tema {topic}: {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} o {competitor}? Sul tema {topic}: {opinion}',
+		],
+		negative: ['Terza volta questa settimana: {kw}, {topic}. {opinion} Rispondete, per favore!'],
+		opinions: {
+			Positive: ['Davvero fantastico.', 'Funziona alla perfezione.', 'Lo consiglio!', 'Meglio del previsto.', 'Ne vale davvero la pena.'],
+			Negative: ['Un disastro.', 'Che delusione.', 'Sempre lo stesso problema.', 'Troppo caro per quello che offre.', 'Da evitare.'],
+			Neutral: ['Annunciato oggi.', 'Ci saranno cambiamenti il mese prossimo.', 'Qualcuno ne sa di più?', 'Altri dettagli la settimana prossima.'],
+		},
+		titles: ['Recensione: {kw} dopo due settimane', '{kw} contro {competitor}: quale scegliere?', '{kw}: {topic} sotto la lente'],
+		parents: ['Cosa ne pensate di {kw}? Tema: {topic}.', 'Nuovo post di {kw} sul tema: {topic}.'],
+		names: {
+			Male: ['Marco', 'Luca', 'Giuseppe', 'Matteo', 'Andrea'],
+			Female: ['Giulia', 'Chiara', 'Francesca', 'Sara', 'Elena'],
+			last: ['Rossi', 'Bianchi', 'Romano', 'Colombo', 'Ricci', 'Esposito'],
+		},
+		news: ['notizie-oggi.it', 'economia-italiana.it'],
+		subreddit: 'italy',
+	},
+	pt: {
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Alguém já testou {kw}? Assunto: {topic}. {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} ou {competitor}? No quesito {topic}: {opinion}',
+		],
+		negative: ['Terceira vez nesta semana: {kw}, {topic}. {opinion} Respondam, por favor!'],
+		opinions: {
+			Positive: ['Simplesmente ótimo.', 'Funciona perfeitamente.', 'Recomendo!', 'Melhor do que eu esperava.', 'Vale muito a pena.'],
+			Negative: ['Um desastre.', 'Que decepção.', 'De novo o mesmo problema.', 'Caro demais pelo que oferecem.', 'Não recomendo.'],
+			Neutral: ['Anunciado hoje.', 'Vai mudar no mês que vem.', 'Alguém sabe mais?', 'Mais detalhes na semana que vem.'],
+		},
+		titles: ['Análise: {kw} depois de duas semanas', '{kw} contra {competitor}: qual escolher?', '{kw}: {topic} em detalhe'],
+		parents: ['O que vocês acham de {kw}? Assunto: {topic}.', 'Nova publicação de {kw} sobre o assunto: {topic}.'],
+		names: {
+			Male: ['João', 'Pedro', 'Lucas', 'Rafael', 'Tiago'],
+			Female: ['Ana', 'Beatriz', 'Mariana', 'Juliana', 'Inês'],
+			last: ['Silva', 'Santos', 'Oliveira', 'Souza', 'Costa', 'Pereira'],
+		},
+		news: ['jornal-do-dia.com.br', 'economia-agora.pt'],
+		subreddit: 'brasil',
+	},
+	nl: {
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Heeft iemand ervaring met {kw}? Onderwerp: {topic}. {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} of {competitor}? Qua {topic}: {opinion}',
+		],
+		negative: ['Al de derde keer deze week: {kw}, {topic}. {opinion} Graag een reactie!'],
+		opinions: {
+			Positive: ['Echt top!', 'Werkt perfect.', 'Aanrader!', 'Beter dan verwacht.', 'Elke cent waard.'],
+			Negative: ['Een ramp.', 'Wat een teleurstelling.', 'Alweer hetzelfde probleem.', 'Veel te duur voor wat je krijgt.', 'Nooit meer.'],
+			Neutral: ['Vandaag aangekondigd.', 'Volgende maand verandert er iets.', 'Weet iemand meer?', 'Meer details volgende week.'],
+		},
+		titles: ['Review: {kw} na twee weken', '{kw} tegen {competitor}: wat kies je?', '{kw}: {topic} onder de loep'],
+		parents: ['Wat vinden jullie van {kw}? Onderwerp: {topic}.', 'Nieuw bericht van {kw} over het onderwerp {topic}.'],
+		names: {
+			Male: ['Daan', 'Sem', 'Thijs', 'Bram', 'Ruben'],
+			Female: ['Emma', 'Sanne', 'Lotte', 'Fleur', 'Anouk'],
+			last: ['de Jong', 'Jansen', 'de Vries', 'van den Berg', 'Bakker', 'Visser'],
+		},
+		news: ['dagnieuws.nl', 'consumentenblad.nl'],
+		subreddit: 'thenetherlands',
+	},
+	sv: {
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Har någon testat {kw}? Ämne: {topic}. {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} eller {competitor}? När det gäller {topic}: {opinion}',
+		],
+		negative: ['Tredje gången den här veckan: {kw}, {topic}. {opinion} Svara gärna!'],
+		opinions: {
+			Positive: ['Helt fantastiskt.', 'Fungerar perfekt.', 'Rekommenderas!', 'Bättre än väntat.', 'Värt varenda krona.'],
+			Negative: ['En katastrof.', 'Vilken besvikelse.', 'Samma problem igen.', 'Alldeles för dyrt för vad man får.', 'Aldrig mer.'],
+			Neutral: ['Presenterades i dag.', 'Det blir ändringar nästa månad.', 'Vet någon mer?', 'Mer information nästa vecka.'],
+		},
+		titles: ['Recension: {kw} efter två veckor', '{kw} mot {competitor}: vilket ska man välja?', '{kw}: {topic} under lupp'],
+		parents: ['Vad tycker ni om {kw}? Ämne: {topic}.', 'Nytt inlägg från {kw} om {topic}.'],
+		names: {
+			Male: ['Erik', 'Lars', 'Oskar', 'Johan', 'Anders'],
+			Female: ['Elsa', 'Maja', 'Ingrid', 'Karin', 'Astrid'],
+			last: ['Andersson', 'Johansson', 'Karlsson', 'Nilsson', 'Svensson', 'Lindqvist'],
+		},
+		news: ['dagsnytt.se', 'ekonominytt.se'],
+		subreddit: 'sweden',
+	},
+	uk: {
+		templates: [
+			'{kw} – {topic}: {opinion}',
+			'Хтось уже пробував {kw}? Тема «{topic}»: {opinion}',
+			'{kw}, {topic}? {opinion} @{handle} {tag}',
+			'{kw} чи {competitor}? Тема «{topic}»: {opinion}',
+		],
+		negative: ['Утретє за тиждень: {kw}, {topic}. {opinion} Відповідайте, будь ласка!'],
+		opinions: {
+			Positive: ['Просто чудово.', 'Працює ідеально.', 'Рекомендую!', 'Краще, ніж очікувалося.', 'Варте своїх грошей.'],
+			Negative: ['Це катастрофа.', 'Яке розчарування.', 'Знову та сама проблема.', 'Занадто дорого як на таку якість.', 'Не рекомендую.'],
+			Neutral: ['Сьогодні оголосили.', 'Наступного місяця будуть зміни.', 'Хтось знає більше?', 'Подробиці наступного тижня.'],
+		},
+		titles: ['Огляд: {kw} через два тижні', '{kw} проти {competitor}: що обрати?', '{kw}: {topic} під лупою'],
+		parents: ['Що думаєте про {kw}? Тема: {topic}.', 'Новий допис від {kw} на тему «{topic}».'],
+		names: {
+			// as most Ukrainian profiles on international platforms spell them
+			Male: ['Oleksandr', 'Andrii', 'Dmytro', 'Taras', 'Serhii'],
+			Female: ['Olena', 'Oksana', 'Iryna', 'Kateryna', 'Natalia'],
+			last: ['Shevchenko', 'Kovalenko', 'Bondarenko', 'Tkachenko', 'Melnyk', 'Kravchenko'],
+		},
+		news: ['novyny-dnia.ua', 'ekonomika.com.ua'],
+		subreddit: 'ukraine',
 	},
 };
 
-const TITLES = [
-	'Review: {kw} after two weeks',
-	'{kw} announces a new {topic}',
-	'Why everyone is talking about the {kw} {topic}',
-	'{kw} vs {competitor}: which one to pick',
-	'What the {kw} {topic} means for customers',
-	'Hands-on with {kw}',
-];
-
-const PARENT_TEXTS = [
-	'What do you think about the new {kw} {topic}?',
-	'Is it just me or is the {kw} {topic} different lately?',
-	'{kw} just posted an update about their {topic}.',
-];
-
 const OUTLETS = ['TechDaily', 'the Morning Post', 'City Herald', 'MarketWatchers', 'Gadget Review'];
-const FIRST = ['Anna', 'Jan', 'Maria', 'Piotr', 'John', 'Emma', 'Lukas', 'Sofia', 'Liam', 'Olga', 'Marco', 'Chloé', 'Ahmed', 'Priya', 'Noah', 'Zofia', 'Kasia', 'Tom', 'Lea', 'Diego'];
-const LAST = ['Kowalska', 'Nowak', 'Smith', 'Müller', 'Rossi', 'García', 'Dubois', 'Jansen', 'Svensson', 'Shevchenko', 'Silva', 'Patel', 'Brown', 'Wiśniewski', 'Lopez', 'Novak'];
 const TAG_NAMES = ['complaint', 'lead', 'press', 'vip', 'follow-up', 'crisis', 'praise'];
-const SUBREDDITS = ['technology', 'Android', 'poland', 'europe', 'personalfinance', 'coffee', 'travel'];
-const NEWS_SITES = ['techdaily.com', 'morningpost.co.uk', 'cityherald.com', 'marketwatchers.net', 'gadgetreview.de'];
-const FORUMS = ['forum.gsmspot.com', 'community.homebrewers.net', 'forum.money-talk.pl', 'flyertalk-like.example.com'];
-const BLOGS = ['annareviews', 'techwithtom', 'kawa-i-ja', 'the-frequent-flyer'];
-const REVIEW_SITES = ['www.trustpilot.com', 'www.opineo.pl', 'www.tripadvisor.com', 'play.google.com'];
 
 const SOURCE_WEIGHTS: Array<readonly [SourceType, number]> = [
 	['Facebook', 18],
@@ -240,19 +558,21 @@ const LANGUAGE_WEIGHTS: Array<readonly [string | null, number]> = [
 	[null, 4],
 ];
 
+/** Where a language is written (repeats weigh a country more). */
 const COUNTRY_BY_LANGUAGE: Record<string, string[]> = {
 	en: ['US', 'US', 'GB', 'IN', 'CA', 'AU'],
 	'en-gb': ['GB'],
 	pl: ['PL'],
 	de: ['DE', 'DE', 'AT'],
 	fr: ['FR'],
-	es: ['ES', 'ES', 'US'],
+	es: ['ES', 'ES', 'MX'],
 	it: ['IT'],
 	pt: ['BR', 'BR', 'PT'],
 	nl: ['NL'],
 	sv: ['SE'],
 	uk: ['UA'],
 };
+/** Countries of mentions whose language was not detected. */
 const ALL_COUNTRIES = ['PL', 'US', 'GB', 'DE', 'FR', 'ES', 'IT', 'BR', 'IN', 'NL', 'SE', 'UA'];
 
 const CITIES: Record<string, Array<[string, string, number, number]>> = {
@@ -265,6 +585,14 @@ const CITIES: Record<string, Array<[string, string, number, number]>> = {
 	IT: [['Lazio', 'Roma', 41.9028, 12.4964]],
 	BR: [['São Paulo', 'São Paulo', -23.5505, -46.6333]],
 	IN: [['Karnataka', 'Bengaluru', 12.9716, 77.5946]],
+	CA: [['Ontario', 'Toronto', 43.6532, -79.3832]],
+	AU: [['New South Wales', 'Sydney', -33.8688, 151.2093]],
+	AT: [['Wien', 'Wien', 48.2082, 16.3738]],
+	MX: [['Ciudad de México', 'Ciudad de México', 19.4326, -99.1332]],
+	PT: [['Lisboa', 'Lisboa', 38.7223, -9.1393]],
+	NL: [['Noord-Holland', 'Amsterdam', 52.3676, 4.9041]],
+	SE: [['Stockholms län', 'Stockholm', 59.3293, 18.0686]],
+	UA: [['Kyiv', 'Kyiv', 50.4501, 30.5234]],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -297,7 +625,6 @@ function hashtag(kw: string): string {
 }
 
 interface ProjectText {
-	competitor: string;
 	handle: string;
 	slug: string;
 }
@@ -306,13 +633,87 @@ function projectText(name: string): ProjectText {
 	let t = projectTexts.get(name);
 	if (!t) {
 		t = {
-			competitor: PROJECT_TEMPLATES.find((x) => name.startsWith(x.name))?.competitor ?? 'a competitor',
 			handle: name.replace(/[^A-Za-z0-9]+/g, ''),
 			slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
 		};
 		projectTexts.set(name, t);
 	}
 	return t;
+}
+
+/** What a project's mentions talk about, and where. */
+interface ProjectProfile {
+	/** The names people write (empty: the project's keywords). */
+	names: string[];
+	competitor: string | null;
+	topics: Topics;
+	communities: Communities;
+}
+const profiles = new Map<string, ProjectProfile>();
+/**
+ * A project's profile: its template's, found by the query (a renamed project or a numbered repeat
+ * keeps it); a project created through the API talks about what any brand has.
+ */
+function projectProfile(project: Project): ProjectProfile {
+	let p = profiles.get(project.query);
+	if (!p) {
+		const t = PROJECT_TEMPLATES.find((x) => x.query === project.query);
+		p = t
+			? { names: t.names, competitor: t.competitor, topics: t.topics, communities: t.communities }
+			: { names: [], competitor: null, topics: GENERIC_TOPICS, communities: GENERIC_COMMUNITIES };
+		profiles.set(project.query, p);
+	}
+	return p;
+}
+
+/** The language a mention is written in, by its language code (none detected: English). */
+const TEXT_LANGUAGE: Record<string, TextLanguage> = {
+	en: 'en',
+	'en-gb': 'en',
+	pl: 'pl',
+	de: 'de',
+	fr: 'fr',
+	es: 'es',
+	it: 'it',
+	pt: 'pt',
+	nl: 'nl',
+	sv: 'sv',
+	uk: 'uk',
+};
+
+interface TemplatePools {
+	any: string[];
+	negative: string[];
+	titles: string[];
+}
+/** Each language's templates, with and without the ones naming a competitor (none for API projects). */
+const POOLS = (withCompetitor: boolean): Record<TextLanguage, TemplatePools> => {
+	const keep = (list: string[]) => (withCompetitor ? list : list.filter((t) => !t.includes('{competitor}')));
+	return Object.fromEntries(
+		(Object.keys(TEXTS) as TextLanguage[]).map((code) => {
+			const t = TEXTS[code];
+			return [code, { any: keep(t.templates), negative: keep([...t.templates, ...t.negative]), titles: keep(t.titles) }];
+		}),
+	) as Record<TextLanguage, TemplatePools>;
+};
+const POOLS_WITH_COMPETITOR = POOLS(true);
+const POOLS_WITHOUT_COMPETITOR = POOLS(false);
+
+const handles = new Map<string, string>();
+/** A social handle from a person's name: letters without diacritics, the rest `_`. */
+function handleBase(name: string): string {
+	let h = handles.get(name);
+	if (h === undefined) {
+		h = name
+			.normalize('NFD')
+			.replace(/[\u0300-\u036f]/g, '')
+			.replace(/ł/g, 'l')
+			.replace(/Ł/g, 'L')
+			.toLowerCase()
+			.replace(/[^a-z]+/g, '_');
+		handles.set(name, h);
+	}
+	return h;
 }
 
 export class MentionFactory {
@@ -334,15 +735,19 @@ export class MentionFactory {
 		}
 	}
 
-	private personName(): string {
-		return `${this.rng.pick(FIRST)} ${this.rng.pick(LAST)}`;
+	/** A name of the language; of the gender when it is known. */
+	private personName(text: LanguageText, gender: 'Male' | 'Female' | 'Unspecified'): string {
+		const r = this.rng;
+		const g = gender === 'Unspecified' ? (r.chance(0.5) ? 'Male' : 'Female') : gender;
+		const last = Array.isArray(text.names.last) ? text.names.last : text.names.last[g];
+		return `${r.pick(text.names[g])} ${r.pick(last)}`;
 	}
 
 	private handle(name: string): string {
-		return name.toLowerCase().replace(/[^a-z]+/g, '_') + this.rng.int(1, 999);
+		return handleBase(name) + this.rng.int(1, 999);
 	}
 
-	private source(type: SourceType, project: Project, author: string): Source {
+	private source(type: SourceType, project: Project, author: string, text: LanguageText, communities: Communities): Source {
 		const r = this.rng;
 		const { slug, handle: page } = projectText(project.name);
 		switch (type) {
@@ -375,7 +780,7 @@ export class MentionFactory {
 				};
 			}
 			case 'Reddit': {
-				const sub = r.pick(SUBREDDITS);
+				const sub = text.subreddit && r.chance(0.5) ? text.subreddit : r.pick(communities.subreddits);
 				return {
 					socialChannel: { id: `t5_${r.hex(6)}`, name: `r/${sub}` },
 					mentionUrl: `https://www.reddit.com/r/${sub}/comments/${r.hex(7)}/${slug}/`,
@@ -383,7 +788,7 @@ export class MentionFactory {
 				};
 			}
 			case 'Forums': {
-				const site = r.pick(FORUMS);
+				const site = r.pick(communities.forums);
 				return {
 					socialChannel: { id: null, name: site },
 					mentionUrl: `https://${site}/thread/${r.int(1000, 999999)}-${slug}`,
@@ -391,7 +796,7 @@ export class MentionFactory {
 				};
 			}
 			case 'Websites': {
-				const site = r.pick(NEWS_SITES);
+				const site = r.pick(text.news);
 				return {
 					socialChannel: { id: null, name: site },
 					mentionUrl: `https://www.${site}/${r.pick(['business', 'tech', 'news', 'money'])}/${slug}-${r.hex(6)}`,
@@ -399,7 +804,7 @@ export class MentionFactory {
 				};
 			}
 			case 'Blogs': {
-				const b = r.pick(BLOGS);
+				const b = r.pick(communities.blogs);
 				return {
 					socialChannel: { id: null, name: b },
 					mentionUrl: `https://${b}.blogspot.com/2026/${String(r.int(1, 12)).padStart(2, '0')}/${slug}.html`,
@@ -407,7 +812,7 @@ export class MentionFactory {
 				};
 			}
 			case 'Reviews': {
-				const site = r.pick(REVIEW_SITES);
+				const site = r.pick(communities.reviews);
 				return {
 					socialChannel: { id: null, name: site },
 					mentionUrl: `https://${site}/review/${slug}?r=${r.hex(8)}`,
@@ -416,7 +821,7 @@ export class MentionFactory {
 			}
 			case 'Video':
 				return {
-					socialChannel: { id: `UC${r.alnum(22)}`, name: `${this.rng.pick(FIRST)} Reviews` },
+					socialChannel: { id: `UC${r.alnum(22)}`, name: `${author.split(' ')[0]} Reviews` },
 					mentionUrl: `https://www.youtube.com/watch?v=${r.alnum(11)}`,
 					type,
 				};
@@ -528,31 +933,36 @@ export class MentionFactory {
 		const type = r.weighted(TYPE_BY_SOURCE[sourceType]);
 		const sentiment = r.weighted(SENTIMENT_WEIGHTS);
 		const language = r.weighted(LANGUAGE_WEIGHTS);
-		const kw = project.keywords.length ? r.pick(project.keywords) : project.name;
+		const textLanguage = language ? (TEXT_LANGUAGE[language] ?? 'en') : 'en';
+		const lang = TEXTS[textLanguage];
+		const profile = projectProfile(project);
+		const names = profile.names.length ? profile.names : project.keywords.length ? project.keywords : [project.name];
+		const kw = r.pick(names);
 		const pt = projectText(project.name);
-		const mood = sentiment === 'Unspecified' ? 'Neutral' : sentiment;
-		const loc = language ? LOCALIZED[language.slice(0, 2)] : undefined;
-		const authorName = this.personName();
+		const mood: Mood = sentiment === 'Unspecified' ? 'Neutral' : sentiment;
+		const pools = (profile.competitor ? POOLS_WITH_COMPETITOR : POOLS_WITHOUT_COMPETITOR)[textLanguage];
+		const gender = r.weighted(GENDER_WEIGHTS);
+		const authorName = this.personName(lang, gender);
 		const vars: Record<string, string> = {
 			kw,
-			topic: loc ? r.pick(loc.topics) : r.pick(TOPICS),
-			opinion: loc ? r.pick(loc.opinions[mood]) : r.pick(OPINIONS[mood]),
+			topic: r.pick(profile.topics[textLanguage]),
+			opinion: r.pick(lang.opinions[mood]),
 			tag: hashtag(kw),
 			outlet: r.pick(OUTLETS),
 			handle: pt.handle,
-			competitor: pt.competitor,
+			competitor: profile.competitor ?? '',
 		};
-		const text = fill(loc ? r.pick(loc.templates) : r.pick(TEMPLATES_EN), vars);
+		const text = fill(r.pick(mood === 'Negative' ? pools.negative : pools.any), vars);
 
 		const orgLike = sourceType === 'Websites' || sourceType === 'Imported' || sourceType === 'Other';
-		const source = this.source(sourceType, project, authorName);
+		const source = this.source(sourceType, project, authorName, lang, profile.communities);
 		const author = {
 			id: r.chance(orgLike ? 0.6 : 0.08) ? null : r.digits(r.int(8, 18)),
 			name: r.chance(orgLike ? 0.3 : 0.03) ? null : authorName,
 			avatar: r.chance(0.3)
 				? null
 				: { url: `https://cdn.sentione-media.com/avatars/${r.hex(16)}.jpg`, type: 'Image' as const },
-			gender: r.weighted(GENDER_WEIGHTS),
+			gender,
 			influenceMetrics: {
 				followerCount: r.chance(0.2) ? null : Math.round(r.logNormal(800, 1.8)),
 				fanCount: sourceType === 'Facebook' && r.chance(0.5) ? Math.round(r.logNormal(3000, 1.5)) : null,
@@ -596,7 +1006,7 @@ export class MentionFactory {
 		// Announced additions on some mentions.
 		const titled =
 			type === 'Article' || sourceType === 'Video' || sourceType === 'Blogs' || sourceType === 'Reviews';
-		if (titled && r.chance(0.85)) mention.content.title = fill(r.pick(TITLES), vars);
+		if (titled && r.chance(0.85)) mention.content.title = fill(r.pick(pools.titles), vars);
 		if (sourceType === 'Reviews' && r.chance(0.9)) {
 			const max = r.chance(0.7) ? 5 : 10;
 			const value =
@@ -607,12 +1017,14 @@ export class MentionFactory {
 		}
 		const social = !orgLike && sourceType !== 'Reviews';
 		if (social && (type === 'Comment' || r.chance(0.4))) {
-			let pool = project.discussions.get(sourceType);
-			if (!pool) project.discussions.set(sourceType, (pool = []));
+			// threads in one language: a reply is written in its thread's language
+			const thread = `${sourceType}|${textLanguage}`;
+			let pool = project.discussions.get(thread);
+			if (!pool) project.discussions.set(thread, (pool = []));
 			if (pool.length === 0 || r.chance(0.15)) {
 				pool.push({
 					id: r.hex(24),
-					author: { name: r.chance(0.05) ? null : this.personName() },
+					author: { name: r.chance(0.05) ? null : this.personName(lang, 'Unspecified') },
 					source: { ...source, socialChannel: { ...source.socialChannel } },
 				});
 				if (pool.length > 50) pool.shift();
@@ -632,8 +1044,8 @@ export class MentionFactory {
 		if (type === 'Comment' && r.chance(0.6)) {
 			mention.context = {
 				parent: {
-					content: { text: fill(r.pick(PARENT_TEXTS), vars) },
-					author: { name: mention.discussion?.author.name ?? this.personName() },
+					content: { text: fill(r.pick(lang.parents), vars) },
+					author: { name: mention.discussion?.author.name ?? this.personName(lang, 'Unspecified') },
 				},
 			};
 		}

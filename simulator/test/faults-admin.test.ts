@@ -328,6 +328,57 @@ describe('admin API', () => {
 		}
 	});
 
+	test('generated mentions are coherent: text in the language of its code, country where it is spoken, topics of the project', async () => {
+		// where each language is written (a mention without a language can be from anywhere)
+		const countries: Record<string, string[]> = {
+			en: ['US', 'GB', 'IN', 'CA', 'AU'],
+			'en-gb': ['GB'],
+			pl: ['PL'],
+			de: ['DE', 'AT'],
+			fr: ['FR'],
+			es: ['ES', 'MX'],
+			it: ['IT'],
+			pt: ['BR', 'PT'],
+			nl: ['NL'],
+			sv: ['SE'],
+			uk: ['UA'],
+		};
+		const english = /(?<!\p{L})(the|is|with|about|your|has|anyone|my|for|what|it|more)(?!\p{L})/iu;
+		// words of one project's topics that another project's mentions never hold
+		const own: Record<number, RegExp> = {
+			1001: /battery|camera|screen|5G|Akku|bateria|batería|batteria|batterij|batteri|батарея/i,
+			1002: /espresso|roast|beans|coffee|café|kawiarnia|ziarna|Bohnen|caffè|кав/i,
+			1003: /mortgage|account|loan|banking|kredyt|konto|Konto|hipoteca|mutuo|іпотека/i,
+		};
+		// the projects' queries (the project list does not show them)
+		const queries: Record<number, string> = {
+			1001: '"acme mobile" OR acme OR acmephone*',
+			1002: '"nordic coffee" OR nordicbrew* OR (nordic AND (espresso OR roast))',
+			1003: '"vistula bank" OR vistulabank OR (vistula AND (loan OR mortgage OR account))',
+		};
+		for (const projectId of [1001, 1002, 1003]) {
+			const { mentions } = await admin(sim, 'GET', `/mentions?projectId=${projectId}&full=1`);
+			const texts = (m: Loose) => [m.content.text, m.content.title, m.context?.parent?.content?.text].filter((t): t is string => typeof t === 'string');
+			for (const m of mentions as Loose[]) {
+				const code: string | undefined = m.content.language?.code;
+				const country: string | undefined = m.location?.country?.code;
+				if (code && country) expect({ id: m.id, code, country: countries[code].includes(country) }).toEqual({ id: m.id, code, country: true });
+				for (const text of texts(m)) {
+					// Ukrainian is written in Cyrillic, nothing else is
+					expect({ code, text, cyrillic: /\p{Script=Cyrillic}/u.test(text) }).toEqual({ code, text, cyrillic: code === 'uk' });
+					if (code && !code.startsWith('en')) expect({ code, text, english: english.test(text.replace(/#\S+|@\S+/g, '')) }).toEqual({ code, text, english: false });
+					for (const [other, words] of Object.entries(own)) {
+						if (Number(other) !== projectId) expect({ projectId, text, foreign: words.test(text) }).toEqual({ projectId, text, foreign: false });
+					}
+				}
+			}
+			// the project's own topics come up, and every text or title matches the project's query
+			expect(mentions.some((m: Loose) => own[projectId].test(m.content.text ?? ''))).toBe(true);
+			const { count } = await admin(sim, 'POST', '/count', { projectId, mode: 'historical', filters: { content: { query: queries[projectId] } } });
+			expect(count).toBe(mentions.filter((m: Loose) => m.content.text || m.content.title).length);
+		}
+	});
+
 	test('flags: --legacy-heartbeat', async () => {
 		const s2 = await startSim(['--mentions', '10', '--projects', '1', '--legacy-heartbeat', '--heartbeat-ms', '40']);
 		try {

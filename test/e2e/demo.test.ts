@@ -3,8 +3,10 @@
  * The one-command demo (`./dev demo` = `gulp demo`), run in the background for a bounded time and
  * exercised through n8n's REST API the way a user's browser would: it prints the URL and the
  * login, n8n runs on 127.0.0.1 with the package, the credentials point at the simulator, the
- * templates and their runnable "Demo: …" variants are imported, the simulator keeps collecting,
- * and the templates run — the active Slack and Sheets demos post to the local inbox, the weekly
+ * templates (no credential of their own: the demo chooses its credentials for their SentiOne
+ * nodes) and their runnable "Demo: …" variants are imported, the simulator keeps collecting, and
+ * the templates run — the active Slack and Sheets demos post to the local inbox, the active live
+ * alert (Stream Trigger) posts a negative mention within seconds of its collection, the weekly
  * export writes its CSV file, the AI agent answers through the real SentiOne tool. Ctrl+C (SIGINT
  * to the process group) stops every process the demo started.
  */
@@ -153,13 +155,28 @@ test('n8n has the package, the credentials point at the simulator, the templates
 	const templates = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 	const ids = templates.map((f) => (JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as { id: string }).id);
 	expect(workflows.map((w) => w.id).sort()).toEqual([...ids, ...ids.map((id) => `${id}Demo`)].sort());
-	expect(workflows.filter((w) => w.active).map((w) => w.id).sort()).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo']);
+	expect(workflows.filter((w) => w.active).map((w) => w.id).sort()).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo', 'sentioneStream01Demo']);
 	const credentials = (await rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials')).json.data;
 	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
 		'sentioneDemoBasic sentiOneApi',
 		'sentioneDemoChatModel openAiApi',
 		'sentioneDemoEnterprise sentiOneApi',
 	]);
+	// the templates name no credential; the demo chose its own for their SentiOne nodes (the tier each needs)
+	const tiers: Record<string, string> = {
+		sentioneAgent001: 'sentioneDemoBasic',
+		sentioneSlack001: 'sentioneDemoBasic',
+		sentioneStream01: 'sentioneDemoBasic',
+		sentioneSheets01: 'sentioneDemoEnterprise',
+		sentioneExport01: 'sentioneDemoEnterprise',
+	};
+	expect(ids.sort()).toEqual(Object.keys(tiers).sort());
+	for (const id of [...ids, ...ids.map((i) => `${i}Demo`)]) {
+		const w = (await rest<{ data: { nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> } }>('GET', `/workflows/${id}`)).json.data;
+		const sentiOne = w.nodes.filter((n) => n.type.startsWith('n8n-nodes-sentione.'));
+		expect(sentiOne.length).toBeGreaterThan(0);
+		for (const n of sentiOne) expect({ id, credential: n.credentials?.sentiOneApi?.id }).toEqual({ id, credential: tiers[id.replace(/Demo$/, '')] });
+	}
 	// the simulator: a realistic data set, collecting live
 	const live = await admin<{ ratePerMinute: number }>('/live');
 	expect(live.ratePerMinute).toBeGreaterThan(0);
@@ -169,13 +186,14 @@ test('n8n has the package, the credentials point at the simulator, the templates
 
 test('the active Slack and Sheets demos posted the last hour of mentions to the inbox at once', async () => {
 	const deadline = Date.now() + 60_000;
+	const polled = (b: Awaited<ReturnType<typeof inbox>>) => b.slack.filter((m) => m.channel === '#social-alerts');
 	let box = await inbox();
-	while ((box.slack.length === 0 || box.sheet.records.length === 0) && Date.now() < deadline) {
+	while ((polled(box).length === 0 || box.sheet.records.length === 0) && Date.now() < deadline) {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		box = await inbox();
 	}
-	expect(box.slack.length).toBeGreaterThan(0);
-	expect(box.sheet.records.length).toBeGreaterThan(box.slack.length);
+	expect(polled(box).length).toBeGreaterThan(0);
+	expect(box.sheet.records.length).toBeGreaterThan(polled(box).length);
 	expect(box.sheet.header).toEqual([...SIMPLE_COLUMNS]);
 	expect(box.sheet.mismatches).toEqual([]);
 	const truth = new Map(
@@ -190,7 +208,35 @@ test('the active Slack and Sheets demos posted the last hour of mentions to the 
 	expect(page).toContain('Negative mention');
 });
 
-test('the unchanged templates\' SentiOne parts run too: "Fetch test event" on the Slack template\'s trigger', async () => {
+test('the live alert demo (Stream Trigger) posts a negative mention to the inbox within seconds of its collection, and nothing else', async () => {
+	const [negative] = (await admin<{ mentions: Array<{ id: string }> }>('/mentions', { projectId: 1001, count: 1, overrides: { content: { sentiment: 'Negative' } } })).mentions;
+	const [positive] = (await admin<{ mentions: Array<{ id: string }> }>('/mentions', { projectId: 1001, count: 1, overrides: { content: { sentiment: 'Positive' } } })).mentions;
+	const collected = Date.now();
+	const live = async () => (await inbox()).slack.filter((m) => m.channel === '#live-alerts');
+	const idOf = (text: string) => /· id (\w+)$/.exec(text)?.[1] ?? '';
+	let messages = await live();
+	while (!messages.some((m) => idOf(m.text) === negative.id) && Date.now() - collected < 30_000) {
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		messages = await live();
+	}
+	const after = Date.now() - collected;
+	expect(messages.map((m) => idOf(m.text))).toContain(negative.id);
+	expect(after).toBeLessThan(30_000);
+	// a little longer: the positive mention never comes, and the negative one only once
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	messages = await live();
+	const ids = messages.map((m) => idOf(m.text));
+	expect(ids).not.toContain(positive.id);
+	expect(ids.filter((id) => id === negative.id)).toHaveLength(1);
+	// every live alert is a negative mention of the project (the stream's backfill at start included)
+	const truth = new Map(
+		(await admin<{ mentions: Array<{ id: string; sentiment: string }> }>('/mentions?projectId=1001')).mentions.map((m) => [m.id, m.sentiment]),
+	);
+	for (const id of ids) expect({ id, sentiment: truth.get(id) }).toEqual({ id, sentiment: 'Negative' });
+	expect(messages[0].text).toMatch(/^:rotating_light: \*Negative mention \(live\)\* on /);
+});
+
+test('the templates\' SentiOne parts run too (on the credential the demo chose): "Fetch test event" on the Slack template\'s trigger', async () => {
 	const execution = await run('sentioneSlack001', 'Negative mention', undefined, true);
 	expect(execution.data.resultData.error).toBeUndefined();
 	const sample = outputOf(execution.data, 'Negative mention');

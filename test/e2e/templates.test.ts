@@ -4,8 +4,8 @@
  * typeVersion is one this n8n (with the package installed as a community package) knows — checked
  * against `n8n export:nodes` — and every node's parameters pass n8n's own parameter checks (the
  * red warnings the editor shows), apart from the fields only the user can fill in (their
- * spreadsheet). SentiOne credentials point at the demo's credential ids; no other credential is
- * bundled.
+ * spreadsheet). No template names a credential, so a user's n8n asks for theirs (the demo
+ * chooses its own as it imports them, gulpfile.js).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +28,6 @@ const templates: Array<{ file: string; workflow: WorkflowJson }> = files.map((fi
 const USER_FILLS_IN: Record<string, string[]> = {
 	'n8n-nodes-base.googleSheets': ['documentId', 'sheetName'],
 };
-const DEMO_CREDENTIALS = ['sentioneDemoBasic', 'sentioneDemoEnterprise'];
 
 let host: Host;
 let known: INodeTypeDescription[];
@@ -47,10 +46,11 @@ afterAll(() => host?.dispose());
 const versions = (d: INodeTypeDescription) => (Array.isArray(d.version) ? d.version : [d.version]);
 const describe_ = (type: string, version: number) => known.find((d) => d.name === type && versions(d).includes(version));
 
-test('the four templates are there, in the shape n8n exports', () => {
+test('the five templates are there, in the shape n8n exports', () => {
 	expect(files).toEqual([
 		'ai-agent-sentione-tool.json',
 		'negative-mention-slack-alert.json',
+		'negative-mentions-live-slack-alert.json',
 		'new-mentions-google-sheets.json',
 		'weekly-export-csv.json',
 	]);
@@ -86,11 +86,8 @@ test.each(templates.map((t) => [t.file, t.workflow] as const))('%s: every node t
 		const issues = NodeHelpers.getNodeParametersIssues(description.properties, { ...(node as unknown as INode), parameters: parameters ?? {} }, description);
 		const unexpected = Object.keys(issues?.parameters ?? {}).filter((p) => !(USER_FILLS_IN[node.type] ?? []).includes(p));
 		expect({ node: node.name, issues: unexpected.map((p) => issues?.parameters?.[p]) }).toEqual({ node: node.name, issues: [] });
-		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
-			expect(type).toBe('sentiOneApi');
-			expect(DEMO_CREDENTIALS).toContain(ref.id);
-		}
-		if (node.type.startsWith('n8n-nodes-sentione.')) expect(node.credentials?.sentiOneApi).toBeDefined();
+		// no credential of ours (nor anyone's): n8n asks the user to choose theirs
+		expect({ node: node.name, credentials: node.credentials }).toEqual({ node: node.name, credentials: undefined });
 	}
 });
 
@@ -98,6 +95,16 @@ test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne
 	const types = (file: string) => templates.find((t) => t.file === file)!.workflow.nodes.map((n) => n.type);
 	expect(types('negative-mention-slack-alert.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.slack']));
 	expect(types('new-mentions-google-sheets.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.googleSheets']));
+	// the live alert: the poll template's Slack message, from the Stream Trigger (new mentions, negative)
+	const live = templates.find((t) => t.file === 'negative-mentions-live-slack-alert.json')!.workflow;
+	const poll = templates.find((t) => t.file === 'negative-mention-slack-alert.json')!.workflow;
+	expect(types('negative-mentions-live-slack-alert.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']));
+	const stream = live.nodes.find((n) => n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')!;
+	expect(stream.parameters.event ?? 'newMention').toBe('newMention');
+	expect(stream.parameters.filters).toEqual({ sentiments: ['Negative'] });
+	expect(live.connections[stream.name].main[0][0].node).toBe('Alert the team in Slack');
+	const text = (w: WorkflowJson) => String(w.nodes.find((n) => n.type === 'n8n-nodes-base.slack')!.parameters.text);
+	expect(text(live)).toBe(text(poll).replace('*Negative mention*', '*Negative mention (live)*'));
 	expect(types('weekly-export-csv.json')).toEqual(
 		expect.arrayContaining(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-sentione.sentiOne', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.readWriteFile']),
 	);

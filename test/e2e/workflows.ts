@@ -106,27 +106,28 @@ export function slackIds(inbox: Inbox, channel: string): string[] {
 
 /**
  * A template as the end-to-end tests run it: its demo variant (the Slack and Google Sheets nodes
- * post the same content to the local inbox, scripts/demo-inbox.js), this id, its SentiOne Trigger
- * on `credential` and checking every 15 seconds (no budget share of its own).
+ * post the same content to the local inbox, scripts/demo-inbox.js), this id, its SentiOne nodes on
+ * `credential` (the templates name none), and a SentiOne Trigger checking every 15 seconds (no
+ * budget share of its own).
  */
 export function templateForTest(file: string, id: string, credential: { id: string; name: string }, inbox: string): WorkflowJson {
 	const w = demoVariant(template(file), { inbox });
 	w.id = id;
 	for (const n of w.nodes) {
+		if (n.type.startsWith('n8n-nodes-sentione.')) n.credentials = { sentiOneApi: credential };
 		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 			// checks every 15 seconds, with no share of the key's budget of its own (Search Requests
 			// per Hour 0) so every check runs; the share has its own test (budgetShare.test.ts)
 			const options = (n.parameters.options ?? {}) as Record<string, unknown>;
 			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS, options: { ...options, requestsPerHour: 0 } };
-			n.credentials = { sentiOneApi: credential };
 		}
 	}
 	return w;
 }
 
 /**
- * The Slack template with the SentiOne Stream Trigger instead of the poll trigger (what the
- * template's note suggests for alerts within seconds), posting to `channel`; `project` and
+ * The Slack template with the SentiOne Stream Trigger instead of the poll trigger (what
+ * examples/negative-mentions-live-slack-alert.json is), posting to `channel`; `project` and
  * `filters` replace the template's when given.
  */
 export function withStreamTrigger(w: WorkflowJson, channel = '#live-alerts', o: { project?: string; filters?: Record<string, unknown> } = {}): WorkflowJson {
