@@ -28,9 +28,15 @@ export interface Sim {
 }
 
 /** Start a simulator with the given flags (defaults: frozen clock at NOW, seed 1). */
-export async function startSim(flags: string[] = []): Promise<Sim> {
-	const args = ['simulator/src/cli.ts', '--port', '0', '--now', NOW, '--clock', 'frozen', ...flags];
-	const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the simulator on a free port: by default its clock frozen at NOW. `options.clock`
+ * 'running' with `now: null` starts it on its own wall clock instead (read through `options.env`,
+ * which may preload a moved clock).
+ */
+export async function startSim(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; clock?: 'frozen' | 'running'; now?: string | null } = {}): Promise<Sim> {
+	const now = options.now === undefined ? NOW : options.now;
+	const args = ['simulator/src/cli.ts', '--port', '0', ...(now === null ? [] : ['--now', now]), '--clock', options.clock ?? 'frozen', ...flags];
+	const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
 	let err = '';
 	child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
 	const base = await new Promise<string>((resolve, reject) => {
