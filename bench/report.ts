@@ -257,6 +257,7 @@ function triggerSection(t: TriggerResult, checks: Check[]): string {
 			`${num(p.emitted)} / ${num(p.arrived)}`,
 			num(p.backlogAtEnd),
 			`${p.lost} / ${p.duplicated}`,
+			num(p.behindNotices ?? 0),
 		];
 	});
 	const streamRows = t.stream.map((s) => {
@@ -287,9 +288,9 @@ function triggerSection(t: TriggerResult, checks: Check[]): string {
 		return [s.name, num(s.faults), spread(s.connections), s.faults > 0 ? spread(s.reconnectsPerFault, 2) : '–', spread(s.searches), spread(s.mentions), `${spread(s.lost)} / ${spread(s.duplicated)}`, s.note];
 	});
 	return [
-		'**Poll trigger** (default options: late window 10 min, at most 2 requests a check; one hour of checks after activation; the activation itself costs 1 request more):',
+		'**Poll trigger** (default options: late window 10 min, at most 2 requests a check, a share of 12 of the key\'s 30 searches an hour — a check that sent 2 requests is followed by one spacing of quiet; one hour of checks after activation; the activation itself costs 1 request more):',
 		'',
-		table(['Checks', 'Arrivals per hour', 'Checks in the hour', 'Requests per check (median)', 'Requests in the hour', 'Floor in the hour', 'Ratio', 'Passed on / arrived in the hour', 'Backlog carried over', 'Lost / duplicated (after draining)'], pollRows),
+		table(['Checks', 'Arrivals per hour', 'Checks in the hour', 'Requests per check (median)', 'Requests in the hour', 'Floor in the hour', 'Ratio', 'Passed on / arrived in the hour', 'Backlog carried over', 'Lost / duplicated (after draining)', '"Falling behind" notices'], pollRows),
 		'',
 		'**Stream trigger** (live stream; heartbeats every 200 ms, stall timeout 1 s):',
 		'',

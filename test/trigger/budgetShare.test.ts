@@ -126,3 +126,71 @@ test('a share of 30 checks every 2 minutes; the share is refused outside 0–30'
 	);
 	expect((await bad.poll('activate')).error?.message).toBe('Options → Search Requests per Hour: "31" is not valid. Expected a whole number from 0 to 30.');
 });
+
+test('a project busier than the share: requests spread over the hour, never over the share; "falling behind" said once; nothing lost', async () => {
+	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
+	const now = clock.now;
+	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
+	const projectId = await emptyProject(sim, 'busy');
+	const trigger = new PollHarness(
+		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} },
+		{ apiKey: BASIC, baseUrl: sim.base },
+	);
+	await admin(sim, 'DELETE', '/requests');
+	const errors: string[] = [];
+	// 480 mentions an hour for 90 minutes (the share carries 12 × 25 = 300 an hour), then quiet
+	for (let minute = 0; minute < 240; minute++) {
+		if (minute < 90 && minute % 5 === 2) await inject(sim, projectId, 40);
+		const outcome = await trigger.poll(minute === 0 ? 'activate' : 'update');
+		if (outcome.error) errors.push(outcome.error.message);
+		await clock.advance(60_000);
+	}
+	const { requests } = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
+	const at = requests.filter((r) => (r.path as string).includes(`/projects/${projectId}/`)).map((r) => Date.parse(r.at as string));
+	const perHour = new Map<number, number>();
+	for (const t of at) perHour.set(Math.floor(t / 3_600_000), (perHour.get(Math.floor(t / 3_600_000)) ?? 0) + 1);
+	expect(Math.max(...perHour.values())).toBeLessThanOrEqual(12);
+	// spread: no clock hour's requests all in its first half
+	const firstHour = [...perHour.keys()].sort()[0];
+	const lateInFirstHour = at.filter((t) => Math.floor(t / 3_600_000) === firstHour && t % 3_600_000 >= 30 * 60_000);
+	expect(lateInFirstHour.length).toBeGreaterThanOrEqual(4);
+	expect(errors.filter((e) => /falling behind/.test(e))).toHaveLength(1);
+	expect(errors.find((e) => /falling behind/.test(e))).toMatch(/Search Requests per Hour: 12, at most 2 per check/);
+	expect(errors.filter((e) => !/falling behind/.test(e))).toEqual([]);
+	const t = tally(idsOf(trigger.allItems()), await groundTruth(sim, projectId));
+	expect(t.expected).toBe(18 * 40);
+	expect(t.lost).toEqual([]);
+	expect(t.duplicated).toEqual([]);
+});
+
+test('a poisoned share bookkeeping in the saved state cannot silence the trigger beyond the hour', async () => {
+	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
+	const projectId = await emptyProject(sim, 'poisoned share');
+	const trigger = new PollHarness(
+		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} },
+		{ apiKey: BASIC, baseUrl: sim.base },
+	);
+	await trigger.poll('activate');
+	const poisons: Array<[string, (now: number) => IDataObject]> = [
+		['a check time a year ahead', (now) => ({ checkedAt: now + 365 * 86_400_000 })],
+		['a last check cost of 10⁹ requests', () => ({ lastCost: 1e9 })],
+		['a last check cost of 100 requests (more than a check may send)', () => ({ lastCost: 100 })],
+		['a spent count of 10⁹ this hour', (now) => ({ spent: { hour: Math.floor(now / 3_600_000) * 3_600_000, count: 1e9 } })],
+		['every field text', () => ({ checkedAt: 'soon', lastCost: 'many', spent: 'all', behindChecks: 'x' })],
+	];
+	for (const [name, poison] of poisons) {
+		const state = trigger.staticData().sentiOneMentions as IDataObject;
+		Object.assign(state, poison(clock.now));
+		await admin(sim, 'DELETE', '/requests');
+		// checks every minute for 61 minutes: the trigger sends again within the hour
+		let firstRequestAfter: number | undefined;
+		for (let minute = 1; minute <= 61 && firstRequestAfter === undefined; minute++) {
+			await clock.advance(60_000);
+			const outcome = await trigger.poll('update');
+			expect({ name, error: outcome.error?.message }).toEqual({ name, error: undefined });
+			const { requests } = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
+			if (requests.length > 0) firstRequestAfter = minute;
+		}
+		expect({ name, within: firstRequestAfter !== undefined && firstRequestAfter <= 61 }).toEqual({ name, within: true });
+	}
+});

@@ -45,7 +45,7 @@ import {
 import { attempt } from './attempt';
 import { asItems, idAndCollectedAt, mentionJson } from './output';
 import type { Collected, PollBudget, PollState, ScanMode } from './pollState';
-import { addNotice, admit, loadState, newState, prune, rereadAllowance, saveState, scanFrom, wasSeen } from './pollState';
+import { addNotice, admit, loadState, newState, PAGE_SIZE_SEARCH, prune, rereadAllowance, saveState, scanFrom, wasSeen } from './pollState';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 
@@ -203,6 +203,14 @@ interface Scan {
 	ignored: boolean;
 }
 
+/** checks in a row ending with more to read before the trigger counts as falling behind */
+const BEHIND_CHECKS = 6;
+
+function behindNotice(settings: PollSettings, share: number): string {
+	const limit = share > 0 ? `Search Requests per Hour: ${share}, at most ${settings.maxRequestsPerPoll} per check` : `Max Requests per Poll: ${settings.maxRequestsPerPoll}`;
+	return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZE_SEARCH} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. Raise those options (Search Requests per Hour at most ${HOURLY_LIMITS.search}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy.`;
+}
+
 export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readPollSettings(this);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
@@ -221,6 +229,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 			// the first check counts against the trigger's share like any other
 			state.spent = { hour: Math.floor(now / HOUR_MS) * HOUR_MS, count: transport.requestsSent };
 			state.checkedAt = now;
+			if (transport.requestsSent > 0) state.lastCost = Math.min(transport.requestsSent, 100);
 			saveState(staticData, state);
 			if (state.pending) {
 				const pending = state.pending;
@@ -241,7 +250,12 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
 	if (state.spent?.hour !== hour) state.spent = { hour, count: 0 };
 	const share = settings.requestsPerHour;
-	if (share > 0 && state.checkedAt !== undefined && now - state.checkedAt < (HOUR_MS / share) * SPACING_TOLERANCE) return null;
+	// a check that sent n requests spends n spacings: the share is spread over the hour, not spent
+	// in its first half by a backlog
+	// (bounded: a saved cost beyond what a check may send, or a wait beyond the hour, is not obeyed)
+	const cost = Math.min(Math.max(1, state.lastCost ?? 1), settings.maxRequestsPerPoll);
+	const spacing = Math.min((HOUR_MS / share) * cost * SPACING_TOLERANCE, HOUR_MS);
+	if (share > 0 && state.checkedAt !== undefined && now - state.checkedAt < spacing) return null;
 	const shareLeft = share > 0 ? share - state.spent.count : Infinity;
 	if (shareLeft <= 0) return null;
 	const spent = state.spent;
@@ -250,6 +264,7 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		if (transport.requestsSent === 0) return;
 		(state as PollState).spent = { hour, count: spent.count + transport.requestsSent };
 		(state as PollState).checkedAt = now;
+		(state as PollState).lastCost = Math.min(transport.requestsSent, 100);
 	};
 
 	// The budget is known to be spent: report it once per window, then wait quietly for the reset.
@@ -460,6 +475,14 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	}
 	if (result.skipped > 0) {
 		addNotice(state, 'skipped', `SentiOne sent ${result.skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`);
+	}
+	// Check after check ends with more to read, and what waits was collected over an hour ago: a
+	// project busier than the trigger's requests carry (not a backlog a few checks clear, as after
+	// a wait for the budget). Said once a day while it lasts.
+	state.behindChecks = state.round ? Math.min((state.behindChecks ?? 0) + 1, 10_000) : 0;
+	if (state.behindChecks === 0) delete state.behindChecks;
+	if ((state.behindChecks ?? 0) >= BEHIND_CHECKS && state.watermark !== null && now - state.watermark > HOUR_MS) {
+		addNotice(state, `behind:${Math.floor(now / 86_400_000)}`, behindNotice(settings, share));
 	}
 	prune(state, settings.lateWindowMs);
 	const rows = admitted.map((i) => mentionJson(inOrder[keptAt[i]], settings.simplify));

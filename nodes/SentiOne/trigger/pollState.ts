@@ -87,6 +87,10 @@ export interface PollState {
 	spent?: { hour: number; count: number };
 	/** when the last check that sent a request ran */
 	checkedAt?: number;
+	/** the requests that check sent (the next check waits as many spacings) */
+	lastCost?: number;
+	/** checks in a row that ended with more to read */
+	behindChecks?: number;
 	/** kinds of notice already reported (each is reported once) */
 	told?: string[];
 	/** notices waiting to be reported */
@@ -273,6 +277,10 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const checkedAt = instant(raw.checkedAt);
 	// a check time ahead of the clock would silence the trigger: dropped
 	if (checkedAt !== undefined && checkedAt <= now) state.checkedAt = checkedAt;
+	const lastCost = wholeIn(raw.lastCost, 1, 100);
+	if (lastCost !== undefined) state.lastCost = lastCost;
+	const behindChecks = wholeIn(raw.behindChecks, 1, 10_000);
+	if (behindChecks !== undefined) state.behindChecks = behindChecks;
 	const told = shortStrings(raw.told, 50);
 	if (told && told.length > 0) state.told = told;
 	const pending = shortStrings(raw.pending, MAX_NOTICES);
