@@ -345,18 +345,19 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 		const { message, statusCode } = await testCredential(ENTERPRISE, `${sim.base}/nope`);
 		expect(statusCode).toBe(404);
 		expectWords(message);
-		expect(message).toMatch(/did not return the project list/);
-		expect(message).toMatch(/Base URL does not point at the SentiOne API/);
+		expect(message).toMatch(/^The server at the Base URL answered 404 \(Not found\.\) for the project list: there is no SentiOne Listen API v2 at this address\./);
+		expect(message).toMatch(/Check the Base URL/);
+		expect(message).not.toMatch(/429/);
 		const log = await requestLog(sim);
 		expect(log.map((e) => e.path)).toEqual(['/nope/api/public/v2/projects']);
 	});
 
-	test.each([200, 502])('an HTML page (status %i): the catch-all message', async (status) => {
+	test.each([200, 502])('an HTML page (status %i): says an HTML page answered', async (status) => {
 		await script(sim, '^/projects$', { kind: 'html', status });
 		const { message, statusCode } = await testCredential(ENTERPRISE, sim.base);
 		expect(statusCode).toBe(status);
 		expectWords(message);
-		expect(message).toMatch(/did not return the project list/);
+		expect(message).toMatch(/^The server at the Base URL answered with an HTML page, not with SentiOne's API/);
 	});
 
 	test('an exhausted hourly budget (429): the catch-all message names the 300/h budget', async () => {
@@ -364,7 +365,7 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 		const { message, statusCode } = await testCredential(ENTERPRISE, sim.base);
 		expect(statusCode).toBe(429);
 		expectWords(message);
-		expect(message).toMatch(/budget of 300 project-list requests is used up \(429\)/);
+		expect(message).toMatch(/hourly budget of 300 project-list requests is used up \(429\)/);
 	});
 
 	test('every rule message is specific words, never a bare status', () => {
