@@ -183,6 +183,7 @@ describe('the poll trigger', () => {
 			delete state.budget;
 			delete state.spent;
 			delete state.checkedAt;
+			delete state.lastCost;
 			return state;
 		};
 		const before = withoutBudget();

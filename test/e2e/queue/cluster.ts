@@ -277,6 +277,17 @@ export function executions(postgres: Postgres, o: { workflowIds?: string[]; afte
 
 export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
+/**
+ * What went wrong in an execution, for a failure message: the first error messages n8n stored in
+ * its data (the serialised run data holds them as "message" strings), at most 600 characters.
+ */
+export function executionError(postgres: Postgres, id: string): string {
+	const rows = postgres.query(`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`);
+	const data = rows[0]?.[0] ?? '';
+	const messages = Array.from(data.matchAll(/"((?:[^"\\]|\\.){12,300})"/g), (m) => m[1]).filter((t) => /error|fail|refused|could not|timed out|ECONN|socket/i.test(t));
+	return Array.from(new Set(messages)).slice(0, 4).join(' | ').slice(0, 600) || '(no error message stored)';
+}
+
 // ---------------------------------------------------------------- memory
 
 /** Resident memory of one process in MB (VmRSS), or undefined when it is gone. */

@@ -45,6 +45,7 @@ import { CREDENTIALS, ROOT, sentiOneCredentials, slackIds, startInbox, templateF
 import {
 	createCluster,
 	enqueuedIn,
+	executionError,
 	executions,
 	FINISHED,
 	n8nRss,
@@ -587,7 +588,7 @@ test('a worker stops while executions flow: they continue on the other worker, n
 		ranOnB: runs.filter((e) => onB.has(e.id)).length,
 		afterTheStopOnB: after.filter((e) => onB.has(e.id)).length,
 		runningWhenStopped: draining ? Number(draining[1]) : 0,
-		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}`),
+		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
 		workerRestartSeconds: restart.seconds,
 		burst: tally(expected.burst, delivered.burst()),
 		poll: { slack: tally(expected.slack, delivered.slack()), sheets: tally(expected.sheets, delivered.sheets()) },
@@ -632,7 +633,7 @@ test('every execution ran on a worker, exactly once, and succeeded; main only en
 		enqueuedByMain: runs.filter((e) => enqueued.has(e.id)).length,
 		notOnAWorker: runs.filter((e) => !startedCount.has(e.id)).map((e) => e.id),
 		startedTwice: [...startedCount.entries()].filter(([, n]) => n > 1).map(([id]) => id),
-		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}`),
+		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
 		unrecognizedNodeType: /Unrecognized node type/.test(logs),
 	};
 	writeFigures();
