@@ -4,7 +4,7 @@
 // numbers in the same order, so the same seed gives the same mentions.
 
 import type { Rng } from '../prng.ts';
-import type { Mention, Project } from '../types.ts';
+import type { Mention, Project, Source } from '../types.ts';
 import { TEXT_LANGUAGE, TEXTS, type LanguageText, type Mood } from './languages.ts';
 import { drawAttachments, drawLocation, drawMetrics, drawSource } from './sources.ts';
 import { fill, hashtag, projectProfile, projectText, templatePools } from './text.ts';
@@ -19,6 +19,12 @@ import {
 } from './weights.ts';
 
 export const DAY = 24 * 3600 * 1000;
+
+type Discussion = NonNullable<Mention['discussion']>;
+
+function copySource(source: Source): Source {
+	return { ...source, socialChannel: { ...source.socialChannel } };
+}
 
 export class MentionFactory {
 	private readonly rng: Rng;
@@ -98,31 +104,18 @@ export class MentionFactory {
 		const location = drawLocation(r, language);
 		const attachments = drawAttachments(r);
 		// Field order as in the spec's table; location only when available.
-		const mention: Mention =
-			location === undefined
-				? {
-						id: this.newId(),
-						author,
-						source,
-						type,
-						publishedAt: new Date(pubMs).toISOString(),
-						collectedAt: new Date(colMs).toISOString(),
-						content,
-						engagementMetrics,
-						attachments,
-					}
-				: {
-						id: this.newId(),
-						author,
-						source,
-						type,
-						publishedAt: new Date(pubMs).toISOString(),
-						collectedAt: new Date(colMs).toISOString(),
-						content,
-						engagementMetrics,
-						location,
-						attachments,
-					};
+		const mention: Mention = {
+			id: this.newId(),
+			author,
+			source,
+			type,
+			publishedAt: new Date(pubMs).toISOString(),
+			collectedAt: new Date(colMs).toISOString(),
+			content,
+			engagementMetrics,
+			...(location === undefined ? {} : { location }),
+			attachments,
+		};
 
 		// Announced additions on some mentions.
 		const titled =
@@ -139,23 +132,7 @@ export class MentionFactory {
 		const social = !orgLike && sourceType !== 'Reviews';
 		if (social && (type === 'Comment' || r.chance(0.4))) {
 			// threads in one language: a reply is written in its thread's language
-			const thread = `${sourceType}|${textLanguage}`;
-			let pool = project.discussions.get(thread);
-			if (!pool) project.discussions.set(thread, (pool = []));
-			if (pool.length === 0 || r.chance(0.15)) {
-				pool.push({
-					id: r.hex(24),
-					author: { name: r.chance(0.05) ? null : this.personName(lang, 'Unspecified') },
-					source: { ...source, socialChannel: { ...source.socialChannel } },
-				});
-				if (pool.length > 50) pool.shift();
-			}
-			const d = r.pick(pool);
-			mention.discussion = {
-				id: d.id,
-				author: { ...d.author },
-				source: { ...d.source, socialChannel: { ...d.source.socialChannel } },
-			};
+			mention.discussion = this.discussion(project, `${sourceType}|${textLanguage}`, lang, source);
 		}
 		if (r.chance(0.12)) {
 			const tags = [r.pick(TAG_NAMES)];
@@ -173,6 +150,27 @@ export class MentionFactory {
 		if (r.chance(0.5)) mention.deprecatedV1Fields = { id: r.digits(10) };
 		if (r.chance(0.02)) mention.sentioneInternalScore = Math.round(r.next() * 1000) / 1000;
 		return mention;
+	}
+
+	/**
+	 * The discussion (thread) a mention belongs to: one of the project's recent threads of that
+	 * source and language, or a new one started from this mention's source. A copy: mentions of one
+	 * thread share no objects.
+	 */
+	private discussion(project: Project, thread: string, lang: LanguageText, source: Source): Discussion {
+		const r = this.rng;
+		let pool = project.discussions.get(thread);
+		if (!pool) project.discussions.set(thread, (pool = []));
+		if (pool.length === 0 || r.chance(0.15)) {
+			pool.push({
+				id: r.hex(24),
+				author: { name: r.chance(0.05) ? null : this.personName(lang, 'Unspecified') },
+				source: copySource(source),
+			});
+			if (pool.length > 50) pool.shift();
+		}
+		const d = r.pick(pool);
+		return { id: d.id, author: { ...d.author }, source: copySource(d.source) };
 	}
 
 	/** A realistic collection delay in ms (seconds to hours; a few "late" mentions take days). */

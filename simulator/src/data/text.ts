@@ -7,46 +7,48 @@ import type { Project } from '../types.ts';
 import { GENERIC_COMMUNITIES, GENERIC_TOPICS, PROJECT_TEMPLATES, type Communities, type Topics } from './brands.ts';
 import { TEXTS, type TextLanguage } from './languages.ts';
 
-const compiled = new Map<string, string[]>();
+/** `f`, computed once per distinct argument. */
+function memoize<A, R>(f: (arg: A) => R): (arg: A) => R {
+	const cache = new Map<A, R>();
+	return (arg) => {
+		let value = cache.get(arg);
+		if (value === undefined) {
+			value = f(arg);
+			cache.set(arg, value);
+		}
+		return value;
+	};
+}
 
-/** Fill {placeholders}; templates are split once (even indexes literal, odd indexes names). */
+/** A template split once: even indexes literal, odd indexes placeholder names. */
+const templateParts = memoize((template: string) => template.split(/\{(\w+)\}/));
+
+/** Fill {placeholders} (an unknown one becomes empty). */
 export function fill(template: string, vars: Record<string, string>): string {
-	let parts = compiled.get(template);
-	if (!parts) {
-		parts = template.split(/\{(\w+)\}/);
-		compiled.set(template, parts);
-	}
+	const parts = templateParts(template);
 	let out = '';
 	for (let i = 0; i < parts.length; i++) out += i % 2 ? (vars[parts[i]] ?? '') : parts[i];
 	return out;
 }
 
-const hashtags = new Map<string, string>();
-export function hashtag(kw: string): string {
-	let h = hashtags.get(kw);
-	if (h === undefined) {
-		h = '#' + kw.replace(/[^\p{L}\p{N}]+/gu, '');
-		hashtags.set(kw, h);
-	}
-	return h;
-}
+export const hashtag = memoize((kw: string) => '#' + kw.replace(/[^\p{L}\p{N}]+/gu, ''));
 
-interface ProjectText {
-	handle: string;
-	slug: string;
-}
-const projectTexts = new Map<string, ProjectText>();
-export function projectText(name: string): ProjectText {
-	let t = projectTexts.get(name);
-	if (!t) {
-		t = {
-			handle: name.replace(/[^A-Za-z0-9]+/g, ''),
-			slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-		};
-		projectTexts.set(name, t);
-	}
-	return t;
-}
+/** A project's name as a brand handle (`AcmeMobile`) and as a URL slug (`acme-mobile`). */
+export const projectText = memoize((name: string) => ({
+	handle: name.replace(/[^A-Za-z0-9]+/g, ''),
+	slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+}));
+
+/** A social handle from a person's name: letters without diacritics, the rest `_`. */
+export const handleBase = memoize((name: string) =>
+	name
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.replace(/ł/g, 'l')
+		.replace(/Ł/g, 'L')
+		.toLowerCase()
+		.replace(/[^a-z]+/g, '_'),
+);
 
 /** What a project's mentions talk about, and where. */
 export interface ProjectProfile {
@@ -56,21 +58,20 @@ export interface ProjectProfile {
 	topics: Topics;
 	communities: Communities;
 }
-const profiles = new Map<string, ProjectProfile>();
+
+const profileOfQuery = memoize((query: string): ProjectProfile => {
+	const t = PROJECT_TEMPLATES.find((x) => x.query === query);
+	return t
+		? { names: t.names, competitor: t.competitor, topics: t.topics, communities: t.communities }
+		: { names: [], competitor: null, topics: GENERIC_TOPICS, communities: GENERIC_COMMUNITIES };
+});
+
 /**
  * A project's profile: its template's, found by the query (a renamed project or a numbered repeat
  * keeps it); a project created through the API talks about what any brand has.
  */
 export function projectProfile(project: Project): ProjectProfile {
-	let p = profiles.get(project.query);
-	if (!p) {
-		const t = PROJECT_TEMPLATES.find((x) => x.query === project.query);
-		p = t
-			? { names: t.names, competitor: t.competitor, topics: t.topics, communities: t.communities }
-			: { names: [], competitor: null, topics: GENERIC_TOPICS, communities: GENERIC_COMMUNITIES };
-		profiles.set(project.query, p);
-	}
-	return p;
+	return profileOfQuery(project.query);
 }
 
 export interface TemplatePools {
@@ -78,8 +79,9 @@ export interface TemplatePools {
 	negative: string[];
 	titles: string[];
 }
-/** Each language's templates, with and without the ones naming a competitor (none for API projects). */
-const POOLS = (withCompetitor: boolean): Record<TextLanguage, TemplatePools> => {
+
+/** Each language's templates, with or without the ones naming a competitor. */
+function pools(withCompetitor: boolean): Record<TextLanguage, TemplatePools> {
 	const keep = (list: string[]) => (withCompetitor ? list : list.filter((t) => !t.includes('{competitor}')));
 	return Object.fromEntries(
 		(Object.keys(TEXTS) as TextLanguage[]).map((code) => {
@@ -87,26 +89,9 @@ const POOLS = (withCompetitor: boolean): Record<TextLanguage, TemplatePools> => 
 			return [code, { any: keep(t.templates), negative: keep([...t.templates, ...t.negative]), titles: keep(t.titles) }];
 		}),
 	) as Record<TextLanguage, TemplatePools>;
-};
-const POOLS_WITH_COMPETITOR = POOLS(true);
-const POOLS_WITHOUT_COMPETITOR = POOLS(false);
-
-const handles = new Map<string, string>();
-/** A social handle from a person's name: letters without diacritics, the rest `_`. */
-export function handleBase(name: string): string {
-	let h = handles.get(name);
-	if (h === undefined) {
-		h = name
-			.normalize('NFD')
-			.replace(/[\u0300-\u036f]/g, '')
-			.replace(/ł/g, 'l')
-			.replace(/Ł/g, 'L')
-			.toLowerCase()
-			.replace(/[^a-z]+/g, '_');
-		handles.set(name, h);
-	}
-	return h;
 }
+const POOLS_WITH_COMPETITOR = pools(true);
+const POOLS_WITHOUT_COMPETITOR = pools(false);
 
 /** The templates a project's mentions use in a language (none naming a competitor for API projects). */
 export function templatePools(profile: ProjectProfile, language: TextLanguage): TemplatePools {
