@@ -5,7 +5,7 @@
 
 import type { Clock } from './clock.ts';
 import { ENGAGEMENT_WINDOW_MS } from './constants.ts';
-import type { Store } from './data.ts';
+import type { Store } from './data/store.ts';
 import { Rng } from './prng.ts';
 import type { EngagementUpdate, Hub } from './streams.ts';
 import type { Mention, Project, Rec } from './types.ts';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 
 import { RECENT_WINDOW_MS, SEARCH_PAGE_SIZE, type SortType } from './constants.ts';
-import type { Store } from './data.ts';
+import type { Store } from './data/store.ts';
 import { evaluate, makeDoc } from './query.ts';
 import { SORT_SPECS, seekAfter, type SortKey } from './sorting.ts';
 import type { Project, Rec } from './types.ts';

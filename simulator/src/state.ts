@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { Clock } from './clock.ts';
 import { Collector } from './collector.ts';
 import type { Group, Tier } from './constants.ts';
-import { Store } from './data.ts';
+import { Store } from './data/store.ts';
 import { defaultFaults, type FaultConfig } from './faults.ts';
 import { Limits, type LimitMode } from './limits.ts';
 import { Rng, deriveSeed } from './prng.ts';
