@@ -9,8 +9,10 @@
  *   captured, for every key the simulator knows, every key a test handed to the credential and
  *   the key shape. It fails the run (getLastError) when a key is found, when the spool is empty,
  *   or when a test file that ran tests wrote nothing (the recorder did not run for it).
- * - It writes its figures to test/reliability/.results/secrets.json (whole-suite runs) and
- *   re-renders docs/reliability.md when reliability results were produced in this run.
+ * - It writes its figures to test/reliability/.results/ (ignored by git): secrets.json for a
+ *   whole-suite run, secrets-<scope>.json for a whole run of another scope, secrets-last.json for a
+ *   filtered run. It never touches a tracked file: `npm run docs:reliability`
+ *   (test/reliability/render.js) renders docs/reliability.md from the latest figures.
  */
 'use strict';
 
@@ -147,15 +149,6 @@ class SecretsReporter {
 			summary.scope = scope;
 			const name = scope === 'suite' && summary.wholeSuite ? 'secrets.json' : summary.wholeSuite ? `secrets-${scope}.json` : 'secrets-last.json';
 			writeFileSync(join(RESULTS, name), `${JSON.stringify(summary, null, 2)}\n`);
-			const fresh = readdirSync(RESULTS).some((name) => {
-				if (!/^part-.*\.json$/.test(name)) return false;
-				try {
-					return JSON.parse(readFileSync(join(RESULTS, name), 'utf8')).runId === summary.runId;
-				} catch {
-					return false;
-				}
-			});
-			if (fresh || summary.wholeSuite) require('../reliability/render').render(REPO);
 		} catch (error) {
 			if (error.message !== 'skip') process.stderr.write(`secrets reporter: could not write the reliability figures: ${error.message}\n`);
 		}
