@@ -10,7 +10,8 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/setup/env.ts'],
-	// records what every test file's nodes produce; the reporter proves no API key is in it
+	// records what every test file's nodes produce; the reporter proves no API key is in it. n8n's
+	// log lines are recorded but not printed (SENTIONE_TEST_LOGS=1 prints them)
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secrets.ts'],
 	reporters: ['default', '<rootDir>/test/setup/secretsReporter.js'],
 	testTimeout: 30000,

@@ -14,6 +14,6 @@ module.exports = {
 	...base,
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/smoke.test.ts'],
-	// the secrets watch as in every run; no figures written (docs/reliability.md is the default suite's)
+	// the secrets watch as in every run; no figures written (docs/reliability.md shows the default suite's)
 	reporters: ['default', ['<rootDir>/test/setup/secretsReporter.js', { results: false }]],
 };

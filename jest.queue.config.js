@@ -3,7 +3,7 @@
  * of main, a worker stop, executions per minute. Not part of `npm test` (it installs Debian
  * packages as root and runs about 10 minutes); `.ci/run` runs it:
  *   ./dev npm run build && ./dev npx jest -c jest.queue.config.js
- * then `./dev node scripts/queue-report.js` renders its figures into docs/queue-mode.md.
+ * then `./dev npm run docs:queue-mode` renders its figures into docs/queue-mode.md.
  * Same setup as the default run (jest.config.js), with the secrets watch; the reporter writes no
  * reliability figures for this run.
  * @type {import('jest').Config}

@@ -12,6 +12,7 @@ module.exports = {
 	testMatch: ['**/*.soak.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/'],
 	testTimeout: 600000,
-	// the soak run's secrets figures go to their own file (the whole default suite's are in docs/reliability.md)
+	// the soak run's secrets figures go to their own file, test/reliability/.results/secrets-soak.json
+	// (`npm run docs:reliability` renders both runs' into docs/reliability.md)
 	reporters: ['default', ['<rootDir>/test/setup/secretsReporter.js', { scope: 'soak' }]],
 };

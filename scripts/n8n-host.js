@@ -8,10 +8,10 @@
  * - `ensureN8n(target)` installs a line's n8n once into a cache folder (reused by later runs; a
  *   `.complete` marker is written only after a whole install), and `nodeBinary(major)` the Node.js
  *   it runs on when that is not the Node running this script (`npm install node@<major>`, the
- *   npm registry's Node.js builds, like scripts/node24.sh). The recipe is the one that works on
- *   these machines (../shared/guides/toolchain.md): `--ignore-scripts` (some optional native
- *   modules try to download binaries), overrides for packages the registry lacks or that come
- *   from outside it, then a rebuild of the two native modules n8n needs.
+ *   npm registry's Node.js builds, like scripts/node24.sh). The recipe works where only the npm
+ *   registry is reachable: `--ignore-scripts` (some optional native modules try to download
+ *   binaries), overrides for packages the registry lacks or that come from outside it, then a
+ *   rebuild of the two native modules n8n needs.
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
  *   community-package install (`.n8n/nodes/node_modules/n8n-nodes-sentione`), so node types are
  *   `n8n-nodes-sentione.<node>` as for any user.

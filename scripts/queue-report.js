@@ -5,7 +5,7 @@
  * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`; the rest of the page is
  * written by hand. A test run never touches the page: run this after it.
  *
- *   node scripts/queue-report.js [results.json]
+ *   npm run docs:queue-mode         (node scripts/queue-report.js [results.json])
  */
 'use strict';
 

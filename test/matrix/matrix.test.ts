@@ -13,7 +13,7 @@
  * - announced operations work, or say they are not available on this API;
  * - a search over the hourly budget waits for the reset and completes.
  * The results are written to test/matrix/.results/matrix.json (rendered into docs/api-contract.md
- * by `node test/matrix/render.js`).
+ * by `npm run docs:matrix`, never by the test run).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,8 +2,8 @@
 /**
  * Renders the last matrix run (test/matrix/.results/matrix.json, written by matrix.test.ts) into
  * the "The variant matrix" section of docs/api-contract.md, between its two marker comments.
- * Run it by hand after the matrix suite: `node test/matrix/render.js` (a test run never rewrites
- * the tracked document).
+ * Run it by hand after the matrix suite: `npm run docs:matrix` (a test run never rewrites the
+ * tracked document).
  */
 'use strict';
 
@@ -30,7 +30,7 @@ const CHECKS = [
 const lines = [
 	START,
 	'',
-	`Last run: ${results.finishedAt} (\`npx jest test/matrix\`, then \`node test/matrix/render.js\`). Every cell ran the same 8 assertions through n8n's engine against the simulator started with the cell's \`--variant\`; a cell is listed only when all of them passed.`,
+	`Last run: ${results.finishedAt} (\`npx jest test/matrix\`, then \`npm run docs:matrix\`). Every cell ran the same 8 assertions through n8n's engine against the simulator started with the cell's \`--variant\`; a cell is listed only when all of them passed.`,
 	'',
 	`| Cell | \`--variant\` | Varies | ${CHECKS.map(([, title]) => title).join(' | ')} |`,
 	`|---|---|---|${CHECKS.map(() => '---').join('|')}|`,

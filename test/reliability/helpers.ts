@@ -5,8 +5,10 @@
  * its n-th request (to arm a simulator fault for exactly that request), and waits bounded by real
  * time that are immune to a test moving Date.now.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 
 import type { IHttpRequestOptions } from 'n8n-workflow';
@@ -46,6 +48,28 @@ export function writePart(results: PartResults): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
 	const data = { ...results, runId: process.env.SENTIONE_TEST_RUN_ID ?? null, finishedAt: new Date().toISOString() };
 	writeFileSync(join(RESULTS_DIR, `part-${results.part}.json`), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/**
+ * The client sockets this process opens, seen through Node's public `net.client.socket`
+ * diagnostics channel as each is created (undici's fetch and n8n's HTTP helpers alike) and
+ * forgotten when it closes. Call once at the top of a test file; it stops watching after the file.
+ */
+export function watchSockets(): { openTo(port: number): number } {
+	const open = new Set<Socket>();
+	const onSocket = (message: unknown) => {
+		const { socket } = message as { socket: Socket };
+		open.add(socket);
+		socket.once('close', () => open.delete(socket));
+	};
+	subscribe('net.client.socket', onSocket);
+	afterAll(() => {
+		unsubscribe('net.client.socket', onSocket);
+	});
+	return {
+		/** sockets to that port not yet destroyed */
+		openTo: (port) => [...open].filter((socket) => !socket.destroyed && socket.remotePort === port).length,
+	};
 }
 
 /** mulberry32: reproducible randomness from a seed. */

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * A hostile or broken server, through the nodes (test/transport/hostile.test.ts covers the
  * transport alone): the action node in n8n's engine, the poll trigger with its real PollContext, the
@@ -9,7 +9,6 @@
  * socket is left open. After the fault, the triggers go on and lose nothing.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { Socket } from 'node:net';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
@@ -20,7 +19,7 @@ import type { ActiveStreamTrigger } from '../harness/triggers';
 import { activateStreamTrigger, PollHarness } from '../harness/triggers';
 import { credentials, groundTruth, idsOf, pollParameters, projectParam, streamParameters, tally } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
-import { adminOnce, pause, waitFor, writePart } from './helpers';
+import { adminOnce, pause, waitFor, watchSockets, writePart } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -58,10 +57,11 @@ afterEach(async () => {
 	await adminOnce(sim, 'DELETE', '/faults');
 });
 
+const sockets = watchSockets();
+
 /** Sockets of this process connected to the simulator. */
 function simSockets(): number {
-	const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-	return handles.filter((h) => h instanceof Socket && !h.destroyed && h.remotePort === sim.port).length;
+	return sockets.openTo(sim.port);
 }
 
 async function noSocketLeft(): Promise<void> {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Renders docs/reliability.md from the figures the reliability tests wrote
- * (test/reliability/.results/part-*.json, secrets.json). Run by the secrets reporter at the end of a
- * jest run that produced reliability figures, or by hand: `node test/reliability/render.js`.
+ * (test/reliability/.results/part-*.json, secrets.json, secrets-soak.json; ignored by git). A test
+ * run only writes those figures; this command, and nothing else, rewrites the tracked document:
+ *   npm run docs:reliability        (node test/reliability/render.js)
  */
 'use strict';
 
@@ -141,7 +142,7 @@ function render(repoRoot) {
 	out.push('# Reliability');
 	out.push('');
 	out.push(
-		'What the package survives, measured by the reliability suite (`test/reliability/`) against the simulator\'s fault injection. This file is generated from the figures the tests write (`test/reliability/.results/`); do not edit it by hand — run the tests, or `node test/reliability/render.js` to render the last figures again.',
+		'What the package survives, measured by the reliability suite (`test/reliability/`) against the simulator\'s fault injection. This file is generated from the figures the tests write (`test/reliability/.results/`, not tracked); do not edit it by hand. A test run never rewrites it: run the tests (`npm test`, `npm run test:reliability`), then `npm run docs:reliability` to render it from the latest figures.',
 	);
 	out.push('');
 	out.push('- `npm test` runs every part except the soaks (≈ 3 minutes for this suite on a 2-core machine).');
@@ -217,6 +218,17 @@ function render(repoRoot) {
 module.exports = { render };
 
 if (require.main === module) {
+	const dir = join(__dirname, '.results');
+	const parts = existsSync(dir) ? readdirSync(dir).filter((name) => /^part-.*\.json$/.test(name)) : [];
+	if (parts.length === 0) {
+		process.stderr.write(`no figures in ${dir}: run the tests first (npm test, npm run test:reliability)\n`);
+		process.exit(1);
+	}
 	const path = render(join(__dirname, '..', '..'));
-	process.stdout.write(`wrote ${path}\n`);
+	const secrets = existsSync(join(dir, 'secrets.json')) ? 'secrets.json' : 'no secrets.json (a whole-suite `npm test` writes it)';
+	process.stdout.write(`wrote ${path} from ${parts.length} part(s) and ${secrets}\n`);
+	const missing = ORDER.filter((part) => !parts.includes(`part-${part}.json`));
+	if (missing.length > 0) {
+		process.stderr.write(`no figures for ${missing.join(', ')}: the document leaves them out (run \`npm test\` and \`npm run test:reliability\` for all of them)\n`);
+	}
 }

@@ -2,16 +2,17 @@
 /**
  * The secrets watch checks itself: test/setup/secrets.ts (in every test file, through jest's
  * setupFilesAfterEnv) really records node outputs, node errors with their cause, polls, trigger
- * emits, n8n log lines and console output; the scanner finds a key however it is wrapped and does
- * not mistake the bare prefix or "[redacted API key]" for one; and the end-of-run check
- * (test/setup/secretsReporter.js) fails on a leak, on an empty spool and on a test file that wrote
- * nothing. The real check of the whole suite runs when every file has finished.
+ * emits, n8n log lines (also when they are not printed) and console output; the scanner finds a
+ * key however it is wrapped and does not mistake the bare prefix or "[redacted API key]" for one;
+ * and the end-of-run check (test/setup/secretsReporter.js) fails on a leak, on an empty spool and
+ * on a test file that wrote nothing. The real check of the whole suite runs when every file has
+ * finished.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { NodeApiError } from 'n8n-workflow';
+import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 
 import { BASIC, ENTERPRISE, NOACCESS, startSim, type Sim } from '../../simulator/test/helpers';
 import { loadWorkflow, NODE, run, withParameters } from '../actions/helpers';
@@ -58,6 +59,18 @@ test('the recorder sees node outputs, node errors, polls, trigger emits, n8n log
 	// the keys handed to the credential are searched for verbatim
 	for (const key of [BASIC, ENTERPRISE, NOACCESS]) expect(watch.secrets.has(key)).toBe(true);
 	expect(watch.leaks).toEqual([]);
+});
+
+test("n8n's log lines are recorded whether or not they are printed (SENTIONE_TEST_LOGS=1 prints them)", async () => {
+	const line = 'secrets self-test: an n8n log line';
+	LoggerProxy.warn(line);
+	await new Promise((resolve) => setImmediate(resolve));
+	// the call (with its metadata) and the line n8n's logger writes, printed or not
+	const kinds = secretsWatch()
+		.recent.filter((r) => r.text.includes(line))
+		.map((r) => r.kind)
+		.sort();
+	expect(kinds).toEqual(['log', 'stdout']);
 });
 
 test('the scanner finds a key however it is wrapped, and only keys', () => {

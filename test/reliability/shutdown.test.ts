@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Clean shutdown: closing a trigger in each state it can be in leaves nothing behind — the close
  * function resolves promptly, the simulator has no stream open, and this process has no socket to
@@ -8,7 +8,6 @@
  * calls here never keep a connection alive (adminOnce), so every socket counted is the node's.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { Socket } from 'node:net';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
@@ -19,7 +18,7 @@ import type { ActiveStreamTrigger } from '../harness/triggers';
 import { activateStreamTrigger, PollHarness, runStreamTriggerManually } from '../harness/triggers';
 import { credentials, idsOf, pollParameters, projectParam, streamParameters } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
-import { adminOnce, pause, waitFor, writePart } from './helpers';
+import { adminOnce, pause, waitFor, watchSockets, writePart } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -79,9 +78,10 @@ function resources(): Record<string, number> {
 	return counts;
 }
 
+const sockets = watchSockets();
+
 function simSockets(): number {
-	const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-	return handles.filter((h) => h instanceof Socket && !h.destroyed && h.remotePort === sim.port).length;
+	return sockets.openTo(sim.port);
 }
 
 async function openStreams(): Promise<number> {
@@ -154,6 +154,8 @@ test('stream trigger, closed while connected and idle (heartbeats only)', async 
 	const before = await baseline();
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
 	await pause(600);
+	// control: the socket watch sees the live connection it must then see closed
+	expect(simSockets()).toBeGreaterThan(0);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);

@@ -9,7 +9,9 @@
  *   TriggersAndPollers, with what a trigger hands to `emit`, `emitError` and
  *   `saveFailedExecution`, and errors of its close function;
  * - every n8n log line (the Logger of n8n-core's container) and every console call, and what is
- *   written to stdout/stderr while the file runs;
+ *   written to stdout/stderr while the file runs; n8n's log lines are recorded but not printed
+ *   unless SENTIONE_TEST_LOGS=1 (the expected errors of the engine-level tests would bury a
+ *   failure);
  * - the keys the tests actually handed to the credential (`authenticate`), so they are searched
  *   for verbatim at the end.
  * Each record is scanned when it is made (known keys and the key shape). When the file ends, the
@@ -282,6 +284,15 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const
 	};
 }
 
+/**
+ * Whether n8n's log output reaches the terminal. Off by default: the engine logs every node error a
+ * test provokes on purpose, and those lines would bury the report of a real failure. Every log
+ * line is recorded all the same. `SENTIONE_TEST_LOGS=1 npx jest …` shows them.
+ */
+const showN8nLogs = ['1', 'true', 'yes'].includes(String(process.env.SENTIONE_TEST_LOGS ?? '').toLowerCase());
+
+type LogTransport = { eol?: string; log: (info: Record<string | symbol, unknown>, next?: () => void) => void };
+
 // n8n's logger: n8n-core takes it from its own copy of @n8n/di
 try {
 	const coreDir = dirname(require.resolve('n8n-core/package.json'));
@@ -290,11 +301,26 @@ try {
 	};
 	const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [coreDir] })) as { Logger: unknown };
 	const logger = Container.get(Logger);
+	// every call, with its metadata; a level below n8n's (debug, at the default info) is a
+	// read-only no-op on the instance: n8n drops those calls, so there is nothing to record
 	for (const level of ['error', 'warn', 'info', 'debug']) {
+		if (Object.getOwnPropertyDescriptor(logger, level)?.writable === false) continue;
 		const original = logger[level] as (message: string, meta?: unknown) => void;
 		logger[level] = (message: string, meta?: unknown) => {
 			record('log', { level, message, meta });
 			original.call(logger, message, meta);
+		};
+	}
+	// every line it prints, scoped loggers' included (they write through the same winston logger):
+	// recorded as the stdout it would have been, and printed only when asked for
+	const MESSAGE = Symbol.for('message');
+	const winston = logger.internalLogger as { transports?: LogTransport[] } | undefined;
+	for (const transport of winston?.transports ?? []) {
+		const print = transport.log.bind(transport);
+		transport.log = (info, next) => {
+			if (showN8nLogs) return print(info, next); // the stdout tap below records it
+			record('stdout', `${String(info[MESSAGE] ?? info.message)}${transport.eol ?? '\n'}`);
+			next?.();
 		};
 	}
 } catch (error) {

@@ -25,7 +25,7 @@
  * 4. every execution ran on a worker (main's "Enqueued execution N", a worker's "Worker started
  *    execution N", Postgres' execution_entity), none twice, none failed;
  * and the memory of every process. The figures go to test/e2e/queue/.results/queue-mode.json;
- * `node scripts/queue-report.js` renders them into docs/queue-mode.md.
+ * `npm run docs:queue-mode` (scripts/queue-report.js) renders them into docs/queue-mode.md.
  *
  * The 10-minute outage does not wait 10 minutes: while main is down the simulator's clock jumps
  * 10 minutes ahead (live collection catches up: the mentions of those 10 minutes are collected at
