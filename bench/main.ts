@@ -168,7 +168,9 @@ function report(out: string, saved: Saved, finished: Date): number {
 		decode: saved.decode,
 		e2e: saved.e2e,
 	});
-	writeFileSync(out.replace(/\.md$/, '') + '.json', `${JSON.stringify({ ...saved, finished, checks }, null, 1)}\n`);
+	// the report's own path is kept relative to the repository: the raw file carries no machine path
+	const options = { ...saved.options, out: relative(ROOT, saved.options.out) || saved.options.out };
+	writeFileSync(out.replace(/\.md$/, '') + '.json', `${JSON.stringify({ ...saved, options, finished, checks }, null, 1)}\n`);
 	for (const c of checks) log(`${c.ok ? 'met   ' : 'MISSED'} ${c.target}: ${c.measured}`);
 	log(`report: ${out}`);
 	const missed = checks.filter((c) => !c.ok);

@@ -1,5 +1,5 @@
 // The simulator's own reading of the contract: every name, value and message that the spec
-// (shared/spec/listening-api-v2.md) and docs/api-contract.md fix, in one place.
+// (SentiOne's Listen API v2 specification) and docs/api-contract.md fix, in one place.
 
 export const API_ROOT = '/api/public/v2';
 
