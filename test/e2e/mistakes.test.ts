@@ -99,7 +99,7 @@ test('a mistyped API key: the execution says SentiOne does not recognise the key
 test('a Basic key on Search Historical: the execution says it needs the Enterprise tier', async () => {
 	const execution = await n8n.run(basicOnEnterprise.id, MANUAL);
 	const error = expectWordedFailure(execution, 'Search historical mentions');
-	expect(error.message).toMatch(/needs the Enterprise tier/);
+	expect(error.message).toMatch(/Search Historical needs SentiOne's Enterprise tier/);
 	expect(`${error.message} ${error.description}`).toMatch(/Basic/);
 });
 
