@@ -3,12 +3,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
 import { searchProjects } from './shared/listSearch';
-import { startStreamTrigger } from './trigger/streamTrigger';
-import { streamProperties } from './trigger/streamDescription';
+import { startStreamTrigger } from './trigger/stream/streamTrigger';
+import { streamProperties } from './trigger/stream/streamDescription';
 
 /**
  * New mentions (live stream) and engagement updates (Enterprise firehose) over one long-lived
- * connection (see trigger/streamSession.ts). Polling has its own node, SentiOne Trigger, because
+ * connection (see trigger/stream/streamSession.ts). Polling has its own node, SentiOne Trigger, because
  * n8n's Poll Times and persisted static data serve polling best.
  */
 export class SentiOneStreamTrigger implements INodeType {

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DedupMemory } from '../../nodes/SentiOne/trigger/dedupMemory';
+import { DedupMemory } from '../../nodes/SentiOne/trigger/stream/dedupMemory';
 import { BOUNDS } from '../../nodes/SentiOne/shared/bounds';
 import {
 	MAX_REREAD,
@@ -16,12 +16,12 @@ import {
 	rereadAllowance,
 	saveState,
 	scanFrom,
-} from '../../nodes/SentiOne/trigger/pollState';
-import { pollProperties } from '../../nodes/SentiOne/trigger/pollDescription';
-import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/pollSettings';
-import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/reconnect';
-import { streamProperties } from '../../nodes/SentiOne/trigger/streamDescription';
-import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/streamSettings';
+} from '../../nodes/SentiOne/trigger/poll/pollState';
+import { pollProperties } from '../../nodes/SentiOne/trigger/poll/pollDescription';
+import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/poll/pollSettings';
+import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/stream/reconnect';
+import { streamProperties } from '../../nodes/SentiOne/trigger/stream/streamDescription';
+import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/stream/streamSettings';
 
 const MIN = 60_000;
 

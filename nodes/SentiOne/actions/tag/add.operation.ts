@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { SentiOneTransport } from '../../shared/transport';
-import { changeTags, tagFieldProperties } from './tagFields';
+import { changeTags, tagFieldProperties } from './changeTags';
 
 const displayOptions = { show: { resource: ['tag'], operation: ['add'] } };
 

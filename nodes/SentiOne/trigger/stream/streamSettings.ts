@@ -3,7 +3,7 @@
  */
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import type { AnonymizationLevel, EndpointGroup, Tier } from '../shared/contract';
+import type { AnonymizationLevel, EndpointGroup, Tier } from '../../shared/contract';
 import {
 	BACKFILL_MINUTES_MAX,
 	endpoint,
@@ -11,14 +11,14 @@ import {
 	PATHS,
 	QUERY_PARAMS,
 	SEARCH_REQUEST_FIELDS,
-} from '../shared/contract';
-import { invalidParameter, readChoice } from '../shared/errors';
-import { buildFilters, parseProjectId } from '../shared/filters';
-import type { NotAnonymizedChoice } from '../shared/anonymization';
-import { readAnonymization, readNotAnonymized, readStreamFormat } from '../shared/streamOptions';
-import type { StreamFormat } from '../shared/streamReader';
-import { clock } from '../shared/time';
-import type { StreamRequest } from '../shared/transport';
+} from '../../shared/contract';
+import { invalidParameter, readChoice } from '../../shared/errors';
+import { buildFilters, parseProjectId } from '../../shared/filters';
+import type { NotAnonymizedChoice } from '../../shared/anonymization';
+import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
+import type { StreamFormat } from '../../shared/streamReader';
+import { clock } from '../../shared/time';
+import type { StreamRequest } from '../../shared/transport';
 
 export type StreamEvent = 'newMention' | 'engagementUpdate';
 

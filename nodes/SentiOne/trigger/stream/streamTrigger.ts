@@ -7,9 +7,9 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { clock } from '../shared/time';
-import { SentiOneTransport } from '../shared/transport';
-import { asItems } from './output';
+import { clock } from '../../shared/time';
+import { SentiOneTransport } from '../../shared/transport';
+import { asItems } from '../common/output';
 import { StreamSession } from './streamSession';
 import { readStreamSettings, streamTarget } from './streamSettings';
 import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';

@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { simplifyMention } from '../shared/simplify';
-import { readServerInstant } from '../shared/time';
+import { simplifyMention } from '../../shared/simplify';
+import { readServerInstant } from '../../shared/time';
 
 export function mentionJson(mention: IDataObject, simplify: boolean): IDataObject {
 	return simplify ? simplifyMention(mention) : mention;

@@ -21,7 +21,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../shared/bounds';
+import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../../shared/bounds';
 
 export const STATE_KEY = 'sentiOneMentions';
 const STATE_VERSION = 2;

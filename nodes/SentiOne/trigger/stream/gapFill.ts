@@ -5,12 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SortType } from '../shared/contract';
-import { endpoint, FILTER_FIELDS, FILTER_SHAPES, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { paginate } from '../shared/pager';
-import { readServerInstant, toIso } from '../shared/time';
-import type { ApiRequest, SentiOneTransport } from '../shared/transport';
-import { FilterVerifier, widenCollectedAt } from '../shared/verify';
+import type { SortType } from '../../shared/contract';
+import { endpoint, FILTER_FIELDS, FILTER_SHAPES, PATHS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { paginate } from '../../shared/pager';
+import { readServerInstant, toIso } from '../../shared/time';
+import type { ApiRequest, SentiOneTransport } from '../../shared/transport';
+import { FilterVerifier, widenCollectedAt } from '../../shared/verify';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
 const DESCENDING: SortType = 'CollectedAtDescending';

@@ -16,21 +16,21 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldsInClear, removeIdentifyingFields } from '../shared/anonymization';
-import { boundedDelay, idKey, rateLimitWait } from '../shared/bounds';
-import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
-import type { StreamItem } from '../shared/streamReader';
-import { clock, formatLocal } from '../shared/time';
-import type { OpenStream, SentiOneTransport } from '../shared/transport';
-import type { UnconfirmedFilter } from '../shared/contract';
-import { SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { FilterVerifier, refusedNotice, verificationNotice, withFilterFallback, withoutFilters } from '../shared/verify';
-import { attempt } from './attempt';
+import { fieldsInClear, removeIdentifyingFields } from '../../shared/anonymization';
+import { boundedDelay, idKey, rateLimitWait } from '../../shared/bounds';
+import { asNodeError, errorDetails, formatInstant } from '../../shared/errors';
+import type { StreamItem } from '../../shared/streamReader';
+import { clock, formatLocal } from '../../shared/time';
+import type { OpenStream, SentiOneTransport } from '../../shared/transport';
+import type { UnconfirmedFilter } from '../../shared/contract';
+import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { FilterVerifier, refusedNotice, verificationNotice, withFilterFallback, withoutFilters } from '../../shared/verify';
+import { attempt } from '../common/attempt';
 import { DedupMemory } from './dedupMemory';
 import type { CollectedRange } from './gapFill';
 import { searchCollected, searchLatest } from './gapFill';
 import type { StreamMemory } from './streamState';
-import { engagementJson, idAndCollectedAt, mentionJson } from './output';
+import { engagementJson, idAndCollectedAt, mentionJson } from '../common/output';
 import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
 import type { StreamSettings, StreamTarget } from './streamSettings';
 

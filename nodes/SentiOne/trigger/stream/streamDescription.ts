@@ -3,10 +3,10 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BACKFILL_MINUTES_MAX } from '../shared/contract';
-import { projectLocator, simplifyProperty } from '../shared/descriptions';
-import { filtersCollection } from '../shared/filters';
-import { anonymizationOption, notAnonymizedOption, streamFormatOption } from '../shared/streamOptions';
+import { BACKFILL_MINUTES_MAX } from '../../shared/contract';
+import { projectLocator, simplifyProperty } from '../../shared/descriptions';
+import { filtersCollection } from '../../shared/filters';
+import { anonymizationOption, notAnonymizedOption, streamFormatOption } from '../../shared/streamOptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
 const forMentions = { show: { event: ['newMention'] } };

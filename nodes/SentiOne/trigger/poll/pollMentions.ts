@@ -25,15 +25,15 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { EndpointName, SortType } from '../shared/contract';
-import { endpoint, FILTER_FIELDS, FILTER_SHAPES, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
-import type { PaginateResult } from '../shared/pager';
-import { paginate } from '../shared/pager';
-import { nextHourStart } from '../shared/bounds';
-import { clock, formatLocal, readServerInstant, toIso } from '../shared/time';
-import type { ApiRequest } from '../shared/transport';
-import { SentiOneTransport } from '../shared/transport';
+import type { EndpointName, SortType } from '../../shared/contract';
+import { endpoint, FILTER_FIELDS, FILTER_SHAPES, HOURLY_LIMITS, PATHS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { asNodeError, errorDetails, formatInstant } from '../../shared/errors';
+import type { PaginateResult } from '../../shared/pager';
+import { paginate } from '../../shared/pager';
+import { nextHourStart } from '../../shared/bounds';
+import { clock, formatLocal, readServerInstant, toIso } from '../../shared/time';
+import type { ApiRequest } from '../../shared/transport';
+import { SentiOneTransport } from '../../shared/transport';
 import {
 	FilterVerifier,
 	refusedFilters,
@@ -41,9 +41,9 @@ import {
 	verificationNotice,
 	withFilterFallback,
 	withoutFilters,
-} from '../shared/verify';
-import { attempt } from './attempt';
-import { asItems, idAndCollectedAt, mentionJson } from './output';
+} from '../../shared/verify';
+import { attempt } from '../common/attempt';
+import { asItems, idAndCollectedAt, mentionJson } from '../common/output';
 import type { Collected, PollBudget, PollState, ScanMode } from './pollState';
 import { addNotice, admit, loadState, newState, PAGE_SIZE_SEARCH, prune, rereadAllowance, saveState, scanFrom, wasSeen } from './pollState';
 import type { PollSettings } from './pollSettings';

@@ -3,10 +3,10 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { RECENT_WINDOW_MS } from '../shared/contract';
-import { invalidParameter, readChoice } from '../shared/errors';
-import { buildFilters, parseProjectId } from '../shared/filters';
-import { clock } from '../shared/time';
+import { RECENT_WINDOW_MS } from '../../shared/contract';
+import { invalidParameter, readChoice } from '../../shared/errors';
+import { buildFilters, parseProjectId } from '../../shared/filters';
+import { clock } from '../../shared/time';
 
 export type PollSource = 'recent' | 'historical';
 

@@ -3,8 +3,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { projectLocator, simplifyProperty } from '../shared/descriptions';
-import { filtersCollection } from '../shared/filters';
+import { projectLocator, simplifyProperty } from '../../shared/descriptions';
+import { filtersCollection } from '../../shared/filters';
 import { MAX_BACKFILL_HOURS, MAX_LATE_WINDOW_MINUTES, MAX_REQUESTS_PER_HOUR, MAX_REQUESTS_PER_POLL } from './pollSettings';
 
 export const pollProperties: INodeProperties[] = [
