@@ -9,5 +9,5 @@ const displayOptions = { show: { resource: ['tag'], operation: ['add'] } };
 export const description = updateDisplayOptions(displayOptions, tagFieldProperties('add'));
 
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
-	return await changeTags.call(this, i, transport, 'POST');
+	return await changeTags.call(this, i, transport, 'add');
 }

@@ -2,13 +2,11 @@
  * One stream trigger's connection to SentiOne, for as long as the workflow is active:
  * - opens the stream through the transport; the first outcome decides activation (a failure
  *   retrying cannot fix, or a spent budget, fails it with the API's message);
- * - passes each mention (or engagement update) on once: a bounded memory of ids drops the repeats
- *   that backfills and gap fills bring;
+ * - hands each event to what is passed on (delivery.ts: once, matching, anonymized);
  * - treats silence longer than the stall timeout (heartbeats keep a healthy stream talking) and any
  *   break or server close as a lost connection, and reconnects with backoff within the stream
- *   budget, asking for `backfillMinutes` over the outage and filling a longer outage with a search;
- * - recovers mentions that arrived malformed (their id is known) with a search of the moments
- *   they arrived in;
+ *   budget (reconnect.ts), asking for `backfillMinutes` over the outage and filling a longer outage
+ *   with a search (recovery.ts), which also recovers mentions that arrived malformed;
  * - reports a persistent failure through `fatal` (emitError) and a loss it could not repair through
  *   `report` (a failed execution; the stream keeps running);
  * - on close: aborts the connection, any wait and any search, and resolves once nothing is left.
@@ -16,157 +14,79 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldsInClear, removeIdentifyingFields } from '../../shared/anonymization';
-import { boundedDelay, idKey, rateLimitWait } from '../../shared/bounds';
-import { asNodeError, errorDetails, formatInstant } from '../../shared/errors';
-import type { StreamItem } from '../../shared/streamReader';
-import { clock, formatLocal } from '../../shared/time';
-import type { OpenStream, SentiOneTransport } from '../../shared/transport';
+import { attempt } from '../../shared/attempt';
+import { boundedDelay, rateLimitWait } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
-import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { FilterVerifier, refusedNotice, verificationNotice, withFilterFallback, withoutFilters } from '../../shared/verify';
-import { attempt } from '../common/attempt';
-import { DedupMemory } from './dedupMemory';
+import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { asNodeError, errorDetails } from '../../shared/errors';
+import type { StreamItem } from '../../shared/streamReader';
+import { clock, formatInstant } from '../../shared/time';
+import type { OpenStream, SentiOneTransport } from '../../shared/transport';
+import { refusedNotice, withFilterFallback } from '../../shared/verify';
+import { Delivery } from './delivery';
 import type { CollectedRange } from './gapFill';
-import { searchCollected, searchLatest } from './gapFill';
-import type { StreamMemory } from './streamState';
-import { engagementJson, idAndCollectedAt, mentionJson } from '../common/output';
 import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
+import { Recovery } from './recovery';
+import type { SessionContext, SessionHooks, SessionOptions, SessionStats } from './sessionTypes';
+import { newStats } from './sessionTypes';
 import type { StreamSettings, StreamTarget } from './streamSettings';
-
-/** Placeholder key prefix in the repair list for an event whose id could not be read */
-const UNREADABLE = '\u0000unreadable:';
-/** Malformed mentions are recovered this long after the first of a batch arrived (time to become searchable). */
-const REPAIR_DELAY_MS = 5_000;
-/** How far before its arrival a malformed mention may have been collected (live tail). */
-const REPAIR_LOOKBACK_MS = 60_000;
-/** Arrivals this soon after a connection opened may be backfill, collected up to backfillMinutes earlier. */
-const BACKFILL_BURST_MS = 10_000;
-/** Malformed events waiting for recovery at most (more are reported as not recovered at once). */
-const MAX_PENDING_REPAIR = 10_000;
-
-export interface SessionHooks {
-	/** one execution with these items */
-	emit(rows: IDataObject[]): void;
-	/** persistent failure: the trigger stops (emitError) */
-	fatal(error: Error): void;
-	/** something was lost or could not be repaired; the stream goes on (a failed execution) */
-	report(error: Error): void;
-	log(message: string): void;
-}
-
-/** Where the session keeps what it needs to resume after a restart of n8n (streamState.ts). */
-export interface SessionMemoryStore {
-	load(): StreamMemory | undefined;
-	save(memory: StreamMemory): void;
-}
-
-export interface SessionOptions {
-	/** "Listen for test event": pass on the first item, then stop */
-	manual: boolean;
-	/** persisted memory (active workflows only): last-alive instant and recent ids */
-	store?: SessionMemoryStore;
-	/** the key the memory is filed under (event and project) */
-	memoryTarget?: string;
-	/** resolves when items may be emitted (n8n wires `emit` after `trigger()` returns) */
-	ready?: Promise<void>;
-	dedupCapacity?: number;
-}
-
-export interface SessionStats {
-	connections: number;
-	reconnects: number;
-	drops: number;
-	stalls: number;
-	serverCloses: number;
-	failedOpens: number;
-	budgetWaits: number;
-	emitted: number;
-	duplicates: number;
-	malformed: number;
-	repaired: number;
-	/** malformed events beyond what can wait for recovery */
-	unrecoverable: number;
-	/** mentions that did not match the filters (a server that did not apply them) */
-	unmatched: number;
-	/** mentions whose author SentiOne did not anonymize (their fields removed, when chosen) */
-	notAnonymized: number;
-	gapFills: number;
-	gapRequests: number;
-	/** backfillMinutes asked for on the last reconnect */
-	lastBackfillMinutes: number;
-	/** the session resumed from the memory a previous run of n8n left */
-	resumed: boolean;
-}
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
 
-export class StreamSession {
-	readonly stats: SessionStats = {
-		connections: 0,
-		reconnects: 0,
-		drops: 0,
-		stalls: 0,
-		serverCloses: 0,
-		failedOpens: 0,
-		budgetWaits: 0,
-		emitted: 0,
-		duplicates: 0,
-		malformed: 0,
-		repaired: 0,
-		unrecoverable: 0,
-		unmatched: 0,
-		notAnonymized: 0,
-		gapFills: 0,
-		gapRequests: 0,
-		lastBackfillMinutes: 0,
-		resumed: false,
-	};
+export class StreamSession implements SessionContext {
+	readonly stats: SessionStats = newStats();
 
 	private readonly abort = new AbortController();
 
-	private readonly memory: DedupMemory;
+	private readonly delivery: Delivery;
 
-	private readonly pendingRepair = new Map<string, number>();
-	/** events that could not be read at all, counted to give each a placeholder in pendingRepair */
-	private unreadable = 0;
+	private readonly recovery: Recovery;
 
 	private current: OpenStream | undefined;
 
 	private loop: Promise<void> | undefined;
 
-	private stopped = false;
+	/** closed, failed, or a test event passed on */
+	private closedOrFailed = false;
 
-	private lastAliveAt = 0;
-
-	/** checks every mention against the stream's filters (a server may not apply them) */
-	private readonly verifier: FilterVerifier;
-
-	private verificationReported = false;
+	/** epoch ms when the stream last delivered something */
+	lastAliveAt = 0;
 
 	/** hourly 429s in a row on reconnect (spaces the next attempts out, bounds.ts) */
 	private hourlyRefusals = 0;
 
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
-	private unsent: UnconfirmedFilter[] = [];
+	unsent: UnconfirmedFilter[] = [];
 
-	/** what is persisted for a restart: updated right before every emit (streamState.ts) */
-	private persisted: StreamMemory | undefined;
+	/** when the current connection opened, and the backfill minutes it asked for */
+	connectedAt = 0;
 
-	private connectedAt = 0;
-
-	private connectedBackfill = 0;
+	connectedBackfill = 0;
 
 	constructor(
-		private readonly node: INode,
-		private readonly transport: SentiOneTransport,
-		private readonly settings: StreamSettings,
+		readonly node: INode,
+		readonly transport: SentiOneTransport,
+		readonly settings: StreamSettings,
 		private readonly target: StreamTarget,
-		private readonly hooks: SessionHooks,
-		private readonly options: SessionOptions,
+		readonly hooks: SessionHooks,
+		readonly options: SessionOptions,
 	) {
-		this.memory = new DedupMemory(options.dedupCapacity);
-		this.verifier = new FilterVerifier(settings.filters);
+		this.delivery = new Delivery(this);
+		this.recovery = new Recovery(this, this.delivery);
+	}
+
+	get signal(): AbortSignal {
+		return this.abort.signal;
+	}
+
+	get stopped(): boolean {
+		return this.closedOrFailed;
+	}
+
+	/** A test event was passed on: stop listening. */
+	finishTest(): void {
+		this.closedOrFailed = true;
+		this.abort.abort();
 	}
 
 	/**
@@ -179,22 +99,16 @@ export class StreamSession {
 		// after a restart of n8n: the memory it left says when the stream was last alive and what it
 		// passed on; the first connection asks for a backfill covering the outage, a search fills a
 		// longer one, and the ids already passed on are dropped
-		const saved = this.options.manual ? undefined : this.options.store?.load();
+		this.lastAliveAt = now;
+		const saved = this.delivery.resume();
 		if (saved) {
-			for (const [id] of saved.ids) this.memory.add(id);
 			this.lastAliveAt = saved.lastAliveAt;
 			this.stats.resumed = true;
-		} else {
-			this.lastAliveAt = now;
-		}
-		if (!this.options.manual && this.options.store) {
-			this.persisted = { target: this.options.memoryTarget ?? '', lastAliveAt: this.lastAliveAt, ids: saved?.ids ?? [] };
-			this.options.store.save(this.persisted);
 		}
 		const resume = saved ? recoveryPlan(saved.lastAliveAt, now) : undefined;
 		const backfill = Math.max(this.settings.startBackfillMinutes, resume?.backfillMinutes ?? 0);
 		if (this.sampleFirst()) {
-			// "Listen for test event": the latest matching mention by one search, not one of the 5 live
+			// "Listen for test event": the latest matching mention by one search, not one of the few live
 			// connections an hour; the stream is opened only when the search finds none
 			this.loop = this.run(undefined, undefined, true).then(
 				() => undefined,
@@ -208,7 +122,7 @@ export class StreamSession {
 			const kind = failureKind(first.error);
 			if (kind === 'hourlyLimit' || kind === 'busy') {
 				if (this.options.manual) {
-					this.stopped = true;
+					this.closedOrFailed = true;
 					throw asNodeError(this.node, first.error);
 				}
 				// the stream budget is spent (or every connection taken): active all the same, it
@@ -217,7 +131,7 @@ export class StreamSession {
 				if (kind === 'hourlyLimit') this.hourlyRefusals = 1;
 				this.hooks.report(this.activationDeferred(first.error, kind));
 			} else if (kind !== 'transient') {
-				this.stopped = true;
+				this.closedOrFailed = true;
 				throw asNodeError(this.node, first.error);
 			} else {
 				this.stats.failedOpens++;
@@ -252,7 +166,7 @@ export class StreamSession {
 
 	/** Stops everything and resolves once the connection, waits and searches are gone. */
 	async close(): Promise<void> {
-		this.stopped = true;
+		this.closedOrFailed = true;
 		this.abort.abort();
 		this.current?.close();
 		await this.loop;
@@ -262,9 +176,9 @@ export class StreamSession {
 		);
 	}
 
-	private fail(error: unknown): void {
+	fail(error: unknown): void {
 		if (this.stopped) return;
-		this.stopped = true;
+		this.closedOrFailed = true;
 		this.abort.abort();
 		this.current?.close();
 		this.hooks.fatal(asNodeError(this.node, error));
@@ -298,6 +212,29 @@ export class StreamSession {
 		return open;
 	}
 
+	/**
+	 * How long to wait before the next connection: the backoff of `level` failures in a row, or
+	 * longer for the stream budget (reconnect.ts); after an hourly refusal never sooner than the
+	 * (plausible) reset, or the next hour.
+	 */
+	private reconnectDelay(level: number): number {
+		const group = ENDPOINTS[this.target.endpoint].group;
+		const wait = reconnectWait(level, this.transport.rateLimits[group], clock.now());
+		if (this.hourlyRefusals > 0) {
+			const known = this.transport.rateLimits[group]?.resetAt;
+			const limited = rateLimitWait(known, clock.now(), this.hourlyRefusals - 1);
+			if (limited > wait.waitMs) {
+				wait.waitMs = limited;
+				wait.budget = true;
+			}
+		}
+		if (wait.budget) {
+			this.stats.budgetWaits++;
+			this.hooks.log(`SentiOne stream: waiting ${Math.round(wait.waitMs / 1000)} s for the stream budget (${group})`);
+		}
+		return wait.waitMs;
+	}
+
 	/** Waits (backoff, budget) on the node's clock, so a reset instant and the wait agree; close() ends it. */
 	private async pause(ms: number): Promise<boolean> {
 		if (this.stopped) return false;
@@ -320,7 +257,7 @@ export class StreamSession {
 		let failedOpens = open || waitForBudget || sample ? 0 : 1;
 		if (this.options.ready) await this.options.ready;
 		if (sample) {
-			await this.sample();
+			await this.recovery.sample();
 			if (this.stopped) return;
 			const opened = await attempt(async () => await this.connect(this.settings.startBackfillMinutes));
 			if (!opened.ok) {
@@ -330,7 +267,7 @@ export class StreamSession {
 			open = opened.value;
 			level = 0;
 		}
-		if (resumeGap) await this.fillGap(resumeGap, 'outage');
+		if (resumeGap) await this.recovery.fillGap(resumeGap, 'outage');
 		while (!this.stopped) {
 			if (open) {
 				const openedAt = Date.now();
@@ -344,26 +281,10 @@ export class StreamSession {
 				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
 			}
 
-			const wait = reconnectWait(level, this.transport.rateLimits[this.target.group], clock.now());
-			if (this.hourlyRefusals > 0) {
-				// refused for the hourly budget: never sooner than the (plausible) reset, or the next hour
-				const known = this.transport.rateLimits[this.target.group]?.resetAt;
-				const limited = rateLimitWait(known, clock.now(), this.hourlyRefusals - 1);
-				if (limited > wait.waitMs) {
-					wait.waitMs = limited;
-					wait.budget = true;
-				}
-			}
-			if (wait.budget) {
-				this.stats.budgetWaits++;
-				this.hooks.log(
-					`SentiOne stream: waiting ${Math.round(wait.waitMs / 1000)} s for the stream budget (${this.target.group})`,
-				);
-			}
-			if (!(await this.pause(wait.waitMs))) break;
+			if (!(await this.pause(this.reconnectDelay(level)))) break;
 
-			const recovery = recoveryPlan(this.lastAliveAt, clock.now());
-			const next = await attempt(async () => await this.connect(recovery.backfillMinutes));
+			const plan = recoveryPlan(this.lastAliveAt, clock.now());
+			const next = await attempt(async () => await this.connect(plan.backfillMinutes));
 			if (this.stopped) break;
 			if (!next.ok) {
 				const kind = failureKind(next.error);
@@ -385,8 +306,8 @@ export class StreamSession {
 			this.hourlyRefusals = 0;
 			open = next.value;
 			this.stats.reconnects++;
-			this.stats.lastBackfillMinutes = recovery.backfillMinutes;
-			if (recovery.gap) await this.fillGap(recovery.gap, 'outage');
+			this.stats.lastBackfillMinutes = plan.backfillMinutes;
+			if (plan.gap) await this.recovery.fillGap(plan.gap, 'outage');
 		}
 	}
 
@@ -396,7 +317,7 @@ export class StreamSession {
 				this.lastAliveAt = clock.now();
 				this.handle(item);
 				if (this.stopped) break;
-				if (this.repairDue()) await this.repair();
+				if (this.recovery.due) await this.recovery.repair();
 			}
 			return this.stopped ? 'closed' : 'ended';
 		} catch (error) {
@@ -409,275 +330,22 @@ export class StreamSession {
 		}
 	}
 
-	private pass(rows: IDataObject[], keys: string[] = []): void {
-		if (rows.length === 0 || this.stopped) return;
-		if (this.persisted && this.options.store) {
-			// saved with this emit: on disk before these mentions are processed
-			const at = clock.now();
-			this.persisted.lastAliveAt = Math.max(this.lastAliveAt, at);
-			for (const key of keys) this.persisted.ids.push([key, at]);
-			this.options.store.save(this.persisted);
-		}
-		if (this.options.manual) {
-			this.hooks.emit(rows.slice(0, 1));
-			this.stats.emitted++;
-			// A test event is one item: stop listening.
-			this.stopped = true;
-			this.abort.abort();
-			return;
-		}
-		this.hooks.emit(rows);
-		this.stats.emitted += rows.length;
-	}
-
 	private handle(item: StreamItem): void {
 		switch (item.type) {
-			case 'mention': {
+			case 'mention':
 				if (this.settings.event !== 'newMention') return;
-				this.pendingRepair.delete(idKey(item.id));
-				const mention = this.admissible(item.id, item.mention);
-				if (mention === undefined) return;
-				if (this.memory.add(item.id)) this.pass([mentionJson(mention, this.settings.simplify)], [item.id]);
-				else this.stats.duplicates++;
+				this.recovery.arrived(item.id);
+				this.delivery.mention(item.id, item.mention);
 				return;
-			}
-			case 'engagementUpdate': {
-				if (this.settings.event !== 'engagementUpdate') return;
-				const update = item.update;
-				// The event id (mention id and time) plus the metrics: a backfill repeats an update
-				// exactly, while two changes of one mention in the same millisecond differ in their metrics.
-				const key = `${item.id ?? `${String(update.mentionId)}:${String(update.updatedAt)}`}#${fingerprint(JSON.stringify(update.engagementMetrics ?? null))}`;
-				if (this.memory.add(key)) this.pass([engagementJson(update)], [key]);
-				else this.stats.duplicates++;
+			case 'engagementUpdate':
+				if (this.settings.event === 'engagementUpdate') this.delivery.engagement(item);
 				return;
-			}
-			case 'malformed': {
-				this.stats.malformed++;
-				if (this.settings.event !== 'newMention' || !this.settings.fillGaps) return;
-				if (this.pendingRepair.size >= MAX_PENDING_REPAIR) {
-					this.stats.unrecoverable++;
-					return;
-				}
-				if (item.event === 'mention' && item.id !== undefined) {
-					if (!this.memory.has(item.id) && !this.pendingRepair.has(idKey(item.id))) {
-						this.pendingRepair.set(idKey(item.id), clock.now());
-					}
-				} else if (item.event === 'mention' || item.event === '') {
-					// an event that cannot be read at all (a JSON line cut short): whatever it was, the
-					// search of the moment it arrived in passes on any mention not passed on yet
-					this.pendingRepair.set(`${UNREADABLE}${++this.unreadable}`, clock.now());
-				}
+			case 'malformed':
+				this.recovery.malformed(item);
 				return;
-			}
 			default:
 				// heartbeats (they only keep the connection judged alive) and event kinds we do not know
 				return;
 		}
 	}
-
-	/**
-	 * The mention as it may be passed on, or undefined: one that does not match the filters is
-	 * dropped (reported once); one whose author SentiOne did not anonymize although it was asked
-	 * stops the trigger, or has its identifying fields removed when the user chose that.
-	 */
-	private admissible(id: string | undefined, mention: IDataObject): IDataObject | undefined {
-		const anonymization = this.settings.anonymization;
-		let out = mention;
-		if (anonymization) {
-			const clear = fieldsInClear(mention);
-			if (clear.length > 0) {
-				this.stats.notAnonymized++;
-				if (this.settings.notAnonymized !== 'remove') {
-					this.fail(
-						new NodeOperationError(
-							this.node,
-							`Anonymization (${anonymization === 'all' ? 'All' : 'Author'}) was asked for, but SentiOne sent mention ${id ?? '(no id)'} with ${clear.join(', ')} in clear`,
-							{
-								description:
-									'The trigger stopped, and this mention was not passed on, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on the live stream. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.',
-							},
-						),
-					);
-					return undefined;
-				}
-				out = removeIdentifyingFields(mention, anonymization);
-			}
-		}
-		if (!this.verifier.keep(out)) {
-			this.stats.unmatched++;
-			if (!this.verificationReported && !this.options.manual) {
-				this.verificationReported = true;
-				const notice = verificationNotice(
-					this.verifier,
-					'The trigger keeps checking every mention and passes on only matching ones. This is reported once.',
-					this.unsent,
-				);
-				if (notice) this.hooks.report(new NodeOperationError(this.node, notice));
-			}
-			return undefined;
-		}
-		return out;
-	}
-
-	private repairDue(): boolean {
-		if (this.pendingRepair.size === 0) return false;
-		const first = Math.min(...this.pendingRepair.values());
-		return clock.now() - first >= REPAIR_DELAY_MS;
-	}
-
-	/**
-	 * "Listen for test event" without a live connection: the newest mention matching the filters,
-	 * by one recent search. When there is none, the session goes on to open the stream and waits for
-	 * the first one, as before.
-	 */
-	private async sample(): Promise<void> {
-		const outcome = await attempt(
-			async () =>
-				await searchLatest({
-					transport: this.transport,
-					projectId: this.settings.projectId as number,
-					filters: this.settings.filters,
-					signal: this.abort.signal,
-				}),
-		);
-		if (this.stopped) return;
-		if (!outcome.ok) {
-			this.fail(outcome.error);
-			return;
-		}
-		for (const found of outcome.value) {
-			const { id } = idAndCollectedAt(found);
-			const mention = this.admissible(id, found);
-			if (mention !== undefined) {
-				this.pass([mentionJson(mention, this.settings.simplify)]);
-				return;
-			}
-		}
-		this.hooks.log('SentiOne stream: no matching mention found by search for the test event; opening the live stream');
-	}
-
-	/** Looks malformed mentions up by the moments they arrived in. */
-	private async repair(): Promise<void> {
-		const pending = Array.from(this.pendingRepair.entries());
-		this.pendingRepair.clear();
-		let from = Infinity;
-		let to = -Infinity;
-		for (const [, at] of pending) {
-			const burst = at - this.connectedAt < BACKFILL_BURST_MS ? this.connectedBackfill * 60_000 : 0;
-			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);
-			to = Math.max(to, at + RECONNECT.marginMs);
-		}
-		const emittedBefore = this.stats.emitted;
-		await this.fillGap({ from, to }, 'repair');
-		const known = pending.map(([id]) => id).filter((id) => !id.startsWith(UNREADABLE));
-		const unreadable = pending.length - known.length;
-		const missing = known.filter((id) => !this.memory.has(id));
-		const found = this.stats.emitted - emittedBefore;
-		this.stats.repaired += known.length - missing.length;
-		if (unreadable > 0 && !this.stopped && found < unreadable + known.length - missing.length) {
-			// fewer mentions came back than unreadable events arrived: say so, never stay silent
-			this.hooks.report(
-				new NodeOperationError(
-					this.node,
-					`${unreadable} event${unreadable === 1 ? '' : 's'} on the SentiOne stream could not be read, and the search of the moments ${unreadable === 1 ? 'it' : 'they'} arrived in passed on ${found} mention${found === 1 ? '' : 's'}`,
-					{
-						description:
-							'An unreadable event carries no mention ID, so it cannot be looked up directly. Mentions it may have carried that the search did not return (not searchable yet, or the search budget or request cap stopped it) are missing. The stream goes on.',
-					},
-				),
-			);
-		}
-		if (missing.length > 0 && !this.stopped) {
-			this.hooks.report(
-				new NodeOperationError(
-					this.node,
-					`${missing.length} mention${missing.length === 1 ? '' : 's'} arrived malformed on the SentiOne stream and could not be recovered`,
-					{
-						description: `Mention IDs: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}. The search of the moments they arrived in did not return them (not searchable yet, or the search budget or request cap stopped it). The stream goes on.`,
-					},
-				),
-			);
-		}
-	}
-
-	/** Searches a collected-at range and passes on what was not passed on yet (one execution). */
-	private async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<void> {
-		const zone = this.transport.zone;
-		const what = `mentions collected between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`;
-		if (this.settings.event !== 'newMention' || !this.settings.fillGaps || this.settings.projectId === undefined) {
-			if (reason === 'outage' && !this.options.manual) {
-				this.hooks.report(
-					new NodeOperationError(
-						this.node,
-						`The SentiOne stream was down longer than its 5-minute backfill: ${this.settings.event === 'newMention' ? what : `engagement updates between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`} may be missing`,
-						{
-							description:
-								this.settings.event === 'newMention'
-									? 'Gap filling is turned off (Options → Fill Gaps with Search).'
-									: 'Engagement updates cannot be searched, so an outage longer than 5 minutes cannot be filled.',
-						},
-					),
-				);
-			}
-			return;
-		}
-		if (range.to <= range.from) return;
-		this.stats.gapFills++;
-		const outcome = await attempt(
-			async () =>
-				await searchCollected({
-					transport: this.transport,
-					projectId: this.settings.projectId as number,
-					filters: withoutFilters({ [SEARCH_REQUEST_FIELDS.filters]: this.settings.filters }, this.unsent)[
-						SEARCH_REQUEST_FIELDS.filters
-					] as IDataObject,
-					range,
-					maxRequests: this.settings.maxGapRequests,
-					signal: this.abort.signal,
-				}),
-		);
-		if (this.stopped) return;
-		if (!outcome.ok) {
-			this.hooks.report(
-				new NodeOperationError(this.node, `Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`, {
-					description: 'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
-				}),
-			);
-			return;
-		}
-		const result = outcome.value;
-		this.stats.gapRequests += result.requests;
-		const fresh: IDataObject[] = [];
-		const keys: string[] = [];
-		for (const found of result.mentions) {
-			const { id } = idAndCollectedAt(found);
-			if (id !== undefined) this.pendingRepair.delete(idKey(id));
-			const mention = this.admissible(id, found);
-			if (mention === undefined) continue;
-			if (id === undefined || this.memory.add(id)) {
-				fresh.push(mentionJson(mention, this.settings.simplify));
-				if (id !== undefined) keys.push(id);
-			} else this.stats.duplicates++;
-		}
-		this.pass(fresh, keys);
-		if (!result.complete && !this.options.manual) {
-			this.hooks.report(
-				new NodeOperationError(this.node, `Only part of the ${what} could be searched for after the SentiOne stream was interrupted`, {
-					description: result.budgetStopped
-						? `The search budget (30 requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt, clock.now(), this.transport.zone)}` : ''}. Mentions of that range after the last one passed on may be missing.`
-						: `The search stopped after ${result.requests} requests (Options → Max Search Requests per Gap). Mentions of that range after the last one passed on may be missing.`,
-				}),
-			);
-		}
-	}
-}
-
-/** A short fingerprint of a text (32-bit FNV-1a, hex): enough to tell apart the updates of one instant. */
-function fingerprint(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) {
-		hash ^= text.charCodeAt(i);
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash.toString(16);
 }
