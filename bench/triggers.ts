@@ -16,7 +16,7 @@ import { activateStreamTrigger, PollHarness, type ActiveStreamTrigger } from '..
 import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/actions/helpers';
 import { admin, BASIC, type Sim } from '../simulator/test/helpers';
 import { eventually, groundTruth, pollParameters, projectParam, streamParameters, tally } from '../test/trigger/helpers';
-import { POLL_DEFAULTS } from '../nodes/SentiOne/trigger/pollSettings';
+import { POLL_DEFAULTS } from '../nodes/SentiOne/trigger/poll/pollSettings';
 import { seededRandom as random } from '../test/harness/random';
 import { log, pause, simulator, stat, type Stat } from './lib';
 

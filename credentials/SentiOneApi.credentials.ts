@@ -12,11 +12,17 @@ import {
 	API_KEY_SHAPE,
 	CREDENTIAL_ERROR_PREFIX,
 	DEFAULT_BASE_URL,
+	ENDPOINTS,
 	HOSTED_KEY_PREFIX,
 	JSON_MEDIA_TYPE,
 	PATHS,
 	resolveApiRoot,
+	UNAUTHORIZED_TEXTS,
 } from '../nodes/SentiOne/shared/contract';
+import { anyTier, hourlyLimit } from '../nodes/SentiOne/shared/wording';
+
+/** The request the test sends: the project list, which every API key's tier has. */
+const TEST_ENDPOINT = ENDPOINTS.listProjects;
 
 /**
  * The key is checked locally (missing, wrong shape) so those two 401 causes are named without
@@ -121,7 +127,7 @@ export class SentiOneApi implements ICredentialType {
 	}
 
 	/**
-	 * GET /projects (Basic tier, 300/h). HTTP errors are taken as answers so the rules can say what
+	 * The project list (the lowest tier; the projects budget). HTTP errors are taken as answers so the rules can say what
 	 * the server answered (n8n's tester compares one field of the answer's body with one value per
 	 * rule, in order; the status itself is not visible): SentiOne's own 401 texts (D-03), then the
 	 * answers of a server that is not SentiOne's API (ANSWERS_OF_OTHER_SERVERS), then any answer that
@@ -129,8 +135,8 @@ export class SentiOneApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			url: PATHS.projects(),
-			method: 'GET',
+			url: PATHS.listProjects(),
+			method: TEST_ENDPOINT.method,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 		},
@@ -139,7 +145,7 @@ export class SentiOneApi implements ICredentialType {
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'message',
-					value: 'API key is not recognised.',
+					value: UNAUTHORIZED_TEXTS.notRecognised,
 					message:
 						'SentiOne does not recognise this API key (401). It may have been regenerated or revoked: copy it again from Profile → API in SentiOne Listen. A key of the hosted service does not work on a self-hosted deployment (and the reverse): check the Base URL too.',
 				},
@@ -148,18 +154,16 @@ export class SentiOneApi implements ICredentialType {
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'message',
-					value: 'API key does not have permission for this endpoint. It requires the Basic tier.',
-					message:
-						'SentiOne recognises this API key but its account has no API tier for the project list (401). Ask your SentiOne account manager to enable API access (Basic or Enterprise tier).',
+					value: UNAUTHORIZED_TEXTS.lacksTier(TEST_ENDPOINT.tier),
+					message: `SentiOne recognises this API key but its account has no API tier for the project list (401). Ask your SentiOne account manager to enable API access (${anyTier()} tier).`,
 				},
 			},
 			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'message',
-					value: 'API key has an invalid format: it must start with the prefix SENTIONE-APIKEY-.',
-					message:
-						'This SentiOne deployment expects keys that start with SENTIONE-APIKEY- (401). Copy the whole key again from Profile → API.',
+					value: UNAUTHORIZED_TEXTS.badShape,
+					message: `This SentiOne deployment expects keys that start with ${HOSTED_KEY_PREFIX} (401). Copy the whole key again from Profile → API.`,
 				},
 			},
 			...ANSWERS_OF_OTHER_SERVERS.map(([key, value, answered]) => ({
@@ -172,7 +176,7 @@ export class SentiOneApi implements ICredentialType {
 					key: 'data',
 					value: undefined,
 					// SentiOne's 429 text carries its reset time, so no rule can match it: named here
-					message: `The server at the Base URL answered, but with neither SentiOne's project list nor a refusal the test knows. If it was SentiOne saying the key's hourly budget of 300 project-list requests is used up (429), the test works again after the top of the hour; otherwise check the Base URL: ${BASE_URL_HINT}`,
+					message: `The server at the Base URL answered, but with neither SentiOne's project list nor a refusal the test knows. If it was SentiOne saying the key's hourly budget of ${hourlyLimit('listProjects')} project-list requests is used up (429), the test works again after the top of the hour; otherwise check the Base URL: ${BASE_URL_HINT}`,
 				},
 			},
 		],

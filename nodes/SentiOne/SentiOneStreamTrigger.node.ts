@@ -3,12 +3,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
 import { searchProjects } from './shared/listSearch';
-import { startStreamTrigger } from './trigger/streamTrigger';
-import { streamProperties } from './trigger/streamDescription';
+import { tierOf } from './shared/wording';
+import { startStreamTrigger } from './trigger/stream/streamTrigger';
+import { streamProperties } from './trigger/stream/streamDescription';
 
 /**
- * New mentions (live stream) and engagement updates (Enterprise firehose) over one long-lived
- * connection (see trigger/streamSession.ts). Polling has its own node, SentiOne Trigger, because
+ * New mentions (live stream) and engagement updates (a firehose of every project) over one long-lived
+ * connection (see trigger/stream/streamSession.ts). Polling has its own node, SentiOne Trigger, because
  * n8n's Poll Times and persisted static data serve polling best.
  */
 export class SentiOneStreamTrigger implements INodeType {
@@ -19,7 +20,7 @@ export class SentiOneStreamTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"] === "engagementUpdate" ? "Engagement update (live)" : "New mention (live)"}}',
-		description: 'Starts the workflow live for each new mention SentiOne collects, or for each engagement update (Enterprise tier)',
+		description: `Starts the workflow live for each new mention SentiOne collects, or for each engagement update (${tierOf('engagementStream')} tier)`,
 		defaults: { name: 'SentiOne Stream Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -163,7 +163,7 @@ const cases: Case[] = [
 		name: 'a maximum wait of 0 minutes',
 		fixture: 'mention-search-recent',
 		parameters: { options: { onRateLimit: 'wait', maxWaitMinutes: 0 } },
-		error: 'Options → Max Wait (Minutes): "0" is not a valid wait',
+		error: 'Options → Max Wait (Minutes): "0" is not valid. Expected a number from 1 to 180.',
 	},
 	{
 		name: 'a language code that is not one',
@@ -246,38 +246,38 @@ const cases: Case[] = [
 		name: 'limit 0',
 		fixture: 'mention-search-recent',
 		parameters: { limit: 0 },
-		error: 'Limit: "0" is not a valid limit. Expected a whole number of at least 1.',
+		error: 'Limit: "0" is not valid. Expected a whole number of at least 1.',
 	},
 	{
 		name: 'a negative limit from an expression',
 		fixture: 'mention-search-per-item',
 		parameters: {},
 		inputItems: [{ projectId: 1001, limit: -5, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] }],
-		error: 'Limit: "-5" is not a valid limit.',
+		error: 'Limit: "-5" is not valid.',
 	},
 	{
 		name: 'a fractional limit',
 		fixture: 'mention-search-historical',
 		parameters: { returnAll: false, limit: 2.5 },
-		error: 'Limit: "2.5" is not a valid limit.',
+		error: 'Limit: "2.5" is not valid.',
 	},
 	{
 		name: 'export limit 0',
 		fixture: 'mention-export',
 		parameters: { limit: 0 },
-		error: 'Limit: "0" is not a valid limit.',
+		error: 'Limit: "0" is not valid.',
 	},
 	{
 		name: 'project list limit 0',
 		fixture: 'project-get-many',
 		parameters: { returnAll: false, limit: 0 },
-		error: 'Limit: "0" is not a valid limit.',
+		error: 'Limit: "0" is not valid.',
 	},
 	{
 		name: 'tag list limit 0',
 		fixture: 'tag-get-many',
 		parameters: { returnAll: false, limit: 0 },
-		error: 'Limit: "0" is not a valid limit.',
+		error: 'Limit: "0" is not valid.',
 	},
 	// project fields (D-11, D-15, D-16)
 	{

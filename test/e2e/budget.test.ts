@@ -30,7 +30,7 @@ interface Lapse {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const FACTOR = 30;
-/** the documented default of Search Requests per Hour (nodes/SentiOne/trigger/pollDescription.ts) */
+/** the documented default of Search Requests per Hour (nodes/SentiOne/trigger/poll/pollDescription.ts) */
 const DEFAULT_SHARE = 12;
 const SEARCH_BUDGET = 30;
 

@@ -21,7 +21,7 @@ import { PATHS } from '../../nodes/SentiOne/shared/contract';
 import { searchProjects } from '../../nodes/SentiOne/shared/listSearch';
 import { paginate } from '../../nodes/SentiOne/shared/pager';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
-import { DEFAULT_DEDUP_BYTES, DEFAULT_DEDUP_CAPACITY, DedupMemory } from '../../nodes/SentiOne/trigger/dedupMemory';
+import { DEFAULT_DEDUP_BYTES, DEFAULT_DEDUP_CAPACITY, DedupMemory } from '../../nodes/SentiOne/trigger/stream/dedupMemory';
 import { ENTERPRISE } from '../../simulator/test/helpers';
 import { loadWorkflow, NODE, withParameters } from '../actions/helpers';
 import { runWorkflow, withExecuteContext, type WorkflowJson } from '../harness/engine';

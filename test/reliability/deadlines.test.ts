@@ -79,8 +79,8 @@ function hold(where: string, ms: number): void {
 
 // --- JSON answers ------------------------------------------------------------------------------
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true };
-const createProject: ApiRequest = { method: 'POST', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: false, body: { name: 'x', query: 'y' } };
+const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
+const createProject: ApiRequest = { method: 'POST', path: PATHS.createProject(), group: 'projects', tier: 'Basic', read: false, body: { name: 'x', query: 'y' } };
 const BOUNDS: TransportOptions = { deadlineMs: 1000, idleTimeoutMs: 700, retry: { transientRetries: 2, transientBackoffMs: 10 } };
 
 async function requestFailure(request: ApiRequest, options: TransportOptions): Promise<CaughtError & { ms: number; sent: number }> {
@@ -194,7 +194,7 @@ async function readStream(
 			const transport = new SentiOneTransport(this);
 			const open = await transport.openStream({
 				endpoint: 'historicalExport',
-				path: PATHS.historicalExportStream(1001),
+				path: PATHS.historicalExport(1001),
 				group: 'export',
 				tier: 'Enterprise',
 				body: {},
@@ -281,7 +281,7 @@ describe('a stream that never ends: ended by its deadline', () => {
 		const started = realNow();
 		const error = await failureOf(credentials(), async function () {
 			const transport = new SentiOneTransport(this, { timeoutMs: 500 });
-			return await transport.openStream({ path: PATHS.historicalExportStream(1001), group: 'export', tier: 'Enterprise', body: {}, format: 'sse' });
+			return await transport.openStream({ path: PATHS.historicalExport(1001), group: 'export', tier: 'Enterprise', body: {}, format: 'sse' });
 		});
 		expect(error.message).toBe('Could not reach SentiOne: the server did not answer in time.');
 		expect(realNow() - started).toBeLessThan(500 + 1500);

@@ -26,7 +26,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { loadState, STATE_KEY } from '../../nodes/SentiOne/trigger/pollState';
+import { loadState, STATE_KEY } from '../../nodes/SentiOne/trigger/poll/pollState';
 import { admin, BASIC, createProject, type Sim } from '../../simulator/test/helpers';
 import type { SimClock } from '../actions/helpers';
 import { useSimulator } from '../actions/helpers';

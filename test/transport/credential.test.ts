@@ -116,7 +116,7 @@ describe('resolveApiRoot (D-01)', () => {
 });
 
 describe('authenticate (direct)', () => {
-	const request: IHttpRequestOptions = { method: 'GET', url: PATHS.projects() };
+	const request: IHttpRequestOptions = { method: 'GET', url: PATHS.listProjects() };
 
 	test('adds the key, the JSON content type and the API root; keeps the caller’s headers', async () => {
 		const out = await credential.authenticate({ apiKey: `  ${ENTERPRISE}  `, baseUrl: 'listen.example.com/API/public/v2/' }, {
@@ -166,7 +166,7 @@ describe('authenticate through the engine, against the simulator', () => {
 		await resetSim(sim);
 	});
 
-	const getProjects = { method: 'GET' as const, path: PATHS.projects(), group: 'projects' as const, tier: 'Basic' as const, read: true };
+	const getProjects = { method: 'GET' as const, path: PATHS.listProjects(), group: 'projects' as const, tier: 'Basic' as const, read: true };
 
 	test.each([
 		['missing', ''],
@@ -248,7 +248,7 @@ describe('authenticate through the engine, against the simulator', () => {
 				const list = await transport.request(getProjects);
 				const created = await transport.request<{ id: number }>({
 					method: 'POST',
-					path: PATHS.projects(),
+					path: PATHS.createProject(),
 					group: 'projects',
 					tier: 'Basic',
 					body: { name: 'Credential check', query: 'credential' },
@@ -256,7 +256,7 @@ describe('authenticate through the engine, against the simulator', () => {
 				});
 				const deleted = await transport.request({
 					method: 'DELETE',
-					path: PATHS.project(created.body.id),
+					path: PATHS.deleteProject(created.body.id),
 					group: 'projects',
 					tier: 'Basic',
 					read: false,

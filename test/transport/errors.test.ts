@@ -42,7 +42,7 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true };
+const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
 const recentSearch = (projectId: number, body: object): ApiRequest => ({
 	method: 'POST',
 	path: PATHS.recentSearch(projectId),
@@ -85,7 +85,7 @@ describe('rate-limit headers', () => {
 				}
 				const afterError = { ...t.rateLimits.search };
 				const stream = await t.openStream({
-					path: PATHS.historicalExportStream(1001),
+					path: PATHS.historicalExport(1001),
 					group: 'export',
 					tier: 'Enterprise',
 					body: {},
@@ -221,7 +221,7 @@ describe('error mapping', () => {
 		});
 		const error = await failureOf(creds(sim), async function () {
 			return await new SentiOneTransport(this).openStream({
-				path: PATHS.historicalExportStream(1001),
+				path: PATHS.historicalExport(1001),
 				group: 'export',
 				tier: 'Enterprise',
 				body: {},
@@ -239,7 +239,7 @@ describe('error mapping', () => {
 			await inNode(creds(sim), async function () {
 				const t = new SentiOneTransport(this);
 				for (const format of ['sse', 'jsonLines'] as const) {
-					const s = await t.openStream({ path: PATHS.historicalExportStream(1001), group: 'export', tier: 'Enterprise', body: {}, qs: { limit: 1 }, format });
+					const s = await t.openStream({ path: PATHS.historicalExport(1001), group: 'export', tier: 'Enterprise', body: {}, qs: { limit: 1 }, format });
 					for await (const item of s.items) void item;
 				}
 				return true;
@@ -348,9 +348,9 @@ describe('error mapping', () => {
 			await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 1 } });
 			const error = await failureOf(creds(sim), async function () {
 				const t = new SentiOneTransport(this);
-				const open = await t.openStream({ path: PATHS.historicalExportStream(1001), group: 'export', tier: 'Enterprise', body: {}, format: 'sse' });
+				const open = await t.openStream({ path: PATHS.historicalExport(1001), group: 'export', tier: 'Enterprise', body: {}, format: 'sse' });
 				try {
-					return await t.openStream({ path: PATHS.historicalExportStream(1002), group: 'export', tier: 'Enterprise', body: {}, format: 'jsonLines' });
+					return await t.openStream({ path: PATHS.historicalExport(1002), group: 'export', tier: 'Enterprise', body: {}, format: 'jsonLines' });
 				} finally {
 					open.close();
 				}

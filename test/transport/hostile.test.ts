@@ -38,11 +38,11 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true };
+const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
 /** A plain request() to an export endpoint: the body is a long JSON-lines answer the stream faults apply to. */
 const exportAsRequest: ApiRequest = {
 	method: 'POST',
-	path: PATHS.historicalExportStream(1001),
+	path: PATHS.historicalExport(1001),
 	group: 'export',
 	tier: 'Enterprise',
 	body: {},
@@ -126,7 +126,7 @@ describe('answers that are not the documented JSON', () => {
 		expect(await statuses()).toHaveLength(1);
 	});
 
-	// Regression test (found by this suite, fixed in transport.ts).
+	// Regression test (found by this suite, fixed in shared/transport/).
 	test('a small maxBodyBytes is stated truthfully (not "larger than 0 MB")', async () => {
 		await script(sim, '^/projects$', { kind: 'huge', status: 200 });
 		const error = await failing(getProjects, { maxBodyBytes: 100_000 });
@@ -173,7 +173,7 @@ describe('servers that never finish', () => {
 		expect(await statuses()).toEqual([200, 200]);
 	});
 
-	// Regression test (found by this suite, fixed in transport.ts).
+	// Regression test (found by this suite, fixed in shared/transport/).
 	test('after a stalled answer the connection is released', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
 		await failing(exportAsRequest, { idleTimeoutMs: 600, retry: { transientRetries: 0 } });

@@ -114,7 +114,7 @@ describe('Return All', () => {
 		for (let i = 0; i < 14; i++) await createProject(sim, `Filler ${i}`, `filler${i}`);
 		await admin(sim, 'DELETE', '/requests');
 		const result = valueOf(
-			await pagerRun({ method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true }, { returnAll: true }),
+			await pagerRun({ method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true }, { returnAll: true }),
 		);
 		// 1 generated + 6 pager projects + 14 fillers = 21 → 2 pages
 		expect(result.ids).toHaveLength(21);

@@ -36,10 +36,10 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.projects(), group: 'projects', tier: 'Basic', read: true };
+const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
 const createProject: ApiRequest = {
 	method: 'POST',
-	path: PATHS.projects(),
+	path: PATHS.createProject(),
 	group: 'projects',
 	tier: 'Basic',
 	body: { name: 'Never twice', query: 'twice' },

@@ -33,7 +33,7 @@ beforeEach(async () => {
 });
 
 const historicalExport = (body: IDataObject, qs?: IDataObject, format: StreamRequest['format'] = 'sse'): StreamRequest => ({
-	path: PATHS.historicalExportStream(PROJECT),
+	path: PATHS.historicalExport(PROJECT),
 	group: 'export',
 	tier: 'Enterprise',
 	body,
@@ -233,7 +233,7 @@ describe('broken streams', () => {
 		expect(s.malformed.map((m) => [m.event, m.id])).toEqual(first50.filter((_, i) => (i + 1) % 10 === 0).map((id) => ['mention', id]));
 	});
 
-	// Regression test (found by this suite, fixed in transport.ts).
+	// Regression test (found by this suite, fixed in shared/transport/).
 	test('OpenStream.stats counts the events read (malformed included)', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { malformedEvery: 10 } });
 		const s = valueOf(await exportRun(historicalExport({ sortType: 'CollectedAtAscending' }, { limit: 50 })));
@@ -292,7 +292,7 @@ describe('closing a stream gives the connection back', () => {
 		expect(result).toBe(4);
 	});
 
-	// Regression test (found by this suite, fixed in transport.ts).
+	// Regression test (found by this suite, fixed in shared/transport/).
 	test('close() on a quiet live stream releases its slot at once (not at the next heartbeat)', async () => {
 		valueOf(
 			await inNode(creds(sim, BASIC), async function () {

@@ -13,7 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { PollHarness } from '../harness/triggers';
 import { jsonOf, loadWorkflow, NODE, run, SimClock, withParameters } from '../actions/helpers';
 import { admin, BASIC, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/pollSettings';
+import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/poll/pollSettings';
 import { emptyProject, groundTruth, idsOf, inject, projectParam, tally } from './helpers';
 
 let sim: Sim;

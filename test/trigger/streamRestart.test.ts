@@ -8,7 +8,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { STREAM_STATE_KEY } from '../../nodes/SentiOne/trigger/streamState';
+import { STREAM_STATE_KEY } from '../../nodes/SentiOne/trigger/stream/streamState';
 import { activateStreamTrigger, type ActiveStreamTrigger } from '../harness/triggers';
 import { SimClock } from '../actions/helpers';
 import { admin, BASIC, startSim, type Sim } from '../../simulator/test/helpers';

@@ -4,24 +4,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DedupMemory } from '../../nodes/SentiOne/trigger/dedupMemory';
+import { DedupMemory } from '../../nodes/SentiOne/trigger/stream/dedupMemory';
 import { BOUNDS } from '../../nodes/SentiOne/shared/bounds';
-import {
-	MAX_REREAD,
-	admit,
-	boundaryIds,
-	loadState,
-	newState,
-	prune,
-	rereadAllowance,
-	saveState,
-	scanFrom,
-} from '../../nodes/SentiOne/trigger/pollState';
-import { pollProperties } from '../../nodes/SentiOne/trigger/pollDescription';
-import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/pollSettings';
-import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/reconnect';
-import { streamProperties } from '../../nodes/SentiOne/trigger/streamDescription';
-import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/streamSettings';
+import { loadState, newState, saveState } from '../../nodes/SentiOne/trigger/poll/pollState';
+import { MAX_REREAD, admit, boundaryIds, prune, rereadAllowance, scanFrom } from '../../nodes/SentiOne/trigger/poll/watermark';
+import { pollProperties } from '../../nodes/SentiOne/trigger/poll/pollDescription';
+import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/poll/pollSettings';
+import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/stream/reconnect';
+import { streamProperties } from '../../nodes/SentiOne/trigger/stream/streamDescription';
+import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/stream/streamSettings';
 
 const MIN = 60_000;
 

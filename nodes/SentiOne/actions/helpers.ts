@@ -1,14 +1,15 @@
 /**
  * Reading the parameters several operations share, per item, with every local check applied
- * before a request is made (shared/filters.ts holds the rules; this only reads and forwards).
+ * before a request is made (shared/parameters.ts and shared/filters.ts hold the rules; this only
+ * reads and forwards).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { invalidParameter, readChoice } from '../shared/errors';
+import { SEARCH_REQUEST_FIELDS, SORT_TYPES } from '../shared/contract';
 import type { FilterScope } from '../shared/filters';
-import { buildFilters, checkSortType, parseLimit, parseProjectId } from '../shared/filters';
+import { buildFilters } from '../shared/filters';
 import type { RateLimitChoice } from '../shared/pager';
+import { parseProjectId, readBoolean, readChoice, readNumber, readNumberOption } from '../shared/parameters';
 import { clock } from '../shared/time';
 import { DEFAULT_MAX_WAIT_MINUTES, MAX_WAIT_MINUTES_LIMIT, RATE_LIMIT_CHOICES } from './common.descriptions';
 
@@ -16,6 +17,11 @@ import { DEFAULT_MAX_WAIT_MINUTES, MAX_WAIT_MINUTES_LIMIT, RATE_LIMIT_CHOICES } 
 export function readProjectId(this: IExecuteFunctions, i: number, parameter = 'project'): number {
 	const value = this.getNodeParameter(parameter, i, '', { extractValue: true });
 	return parseProjectId(value, this.getNode(), i);
+}
+
+/** Simplify: a flat row per mention (the default) or the mention as SentiOne sent it. */
+export function readSimplify(this: IExecuteFunctions, i: number): boolean {
+	return readBoolean(this.getNodeParameter('simplify', i, true), this.getNode(), 'Simplify', true, i);
 }
 
 export interface Paging {
@@ -26,9 +32,9 @@ export interface Paging {
 
 /** Return All / Limit; a limit below 1 (e.g. from an expression) stops here. */
 export function readPaging(this: IExecuteFunctions, i: number): Paging {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	if (returnAll === true) return { returnAll: true };
-	return { returnAll: false, limit: parseLimit(this.getNodeParameter('limit', i, 50), this.getNode(), i) };
+	const node = this.getNode();
+	if (readBoolean(this.getNodeParameter('returnAll', i, false), node, 'Return All', false, i)) return { returnAll: true };
+	return { returnAll: false, limit: readNumber(this.getNodeParameter('limit', i, 50), node, 'Limit', { min: 1 }, i) };
 }
 
 /** The SearchRequest body of both searches and the export streams: `{ filters, sortType }`. */
@@ -41,7 +47,7 @@ export function readSearchBody(this: IExecuteFunctions, i: number, scope: Filter
 		now: clock.now(),
 		scope,
 	});
-	const sortType = checkSortType(this.getNodeParameter('sortType', i), { node, itemIndex: i });
+	const sortType = readChoice(this.getNodeParameter('sortType', i), SORT_TYPES, node, 'Sort By', i, 'a sort order');
 	return { [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: sortType };
 }
 
@@ -53,18 +59,14 @@ export interface RateLimitHandling {
 
 /** The Options → On Rate Limit / Max Wait pair of the searches. */
 export function readRateLimitHandling(this: IExecuteFunctions, i: number): RateLimitHandling {
+	const node = this.getNode();
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const choice = readChoice(options.onRateLimit ?? 'fail', RATE_LIMIT_CHOICES, this.getNode(), 'Options → On Rate Limit', i);
+	const choice = readChoice(options.onRateLimit ?? 'fail', RATE_LIMIT_CHOICES, node, 'Options → On Rate Limit', i);
 	if (choice !== 'wait') return { onRateLimit: choice, maxWaitMs: 0 };
-	const raw = options.maxWaitMinutes ?? DEFAULT_MAX_WAIT_MINUTES;
-	const minutes = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_WAIT_MINUTES_LIMIT) {
-		throw invalidParameter(
-			this.getNode(),
-			'Options → Max Wait (Minutes)',
-			`"${String(raw)}" is not a valid wait. Expected a number of minutes above 0 and at most ${MAX_WAIT_MINUTES_LIMIT}.`,
-			i,
-		);
-	}
+	const minutes = readNumberOption(options, 'maxWaitMinutes', DEFAULT_MAX_WAIT_MINUTES, node, 'Max Wait (Minutes)', {
+		min: 1,
+		max: MAX_WAIT_MINUTES_LIMIT,
+		whole: false,
+	}, i);
 	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * 60_000) };
 }

@@ -6,6 +6,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { UnconfirmedFilter } from '../shared/contract';
+import type { PaginateResult } from '../shared/pager';
 import { FilterVerifier, refusedNotice, verificationNotice } from '../shared/verify';
 
 export class RunNotes {
@@ -33,6 +34,12 @@ export class RunNotes {
 		if (fresh.length === 0) return;
 		this.refused = [...this.refused, ...fresh];
 		this.messages.push(refusedNotice(fresh, refusal));
+	}
+
+	/** Adds what SentiOne sent while paging that was not passed on: entries that are not records, repeats. */
+	paged(result: Pick<PaginateResult<unknown>, 'skipped' | 'repeats'>): void {
+		this.skipped += result.skipped;
+		this.repeats += result.repeats;
 	}
 
 	/** Adds one operation's verification (its verifier and the requests that fed it). */

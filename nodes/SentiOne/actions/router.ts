@@ -8,6 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../shared/errors';
+import { toItems } from '../shared/items';
 import { SentiOneTransport } from '../shared/transport';
 import * as mention from './mention/Mention.resource';
 import type { SentiOneType } from './node.type';
@@ -56,9 +57,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				);
 			}
 			const data = await run.call(this, i, transport, notes);
-			// items are built here rather than with returnJsonArray, which would unwrap a mention
-			// that happens to carry a field named "json"
-			const rows = (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+			// the one item builder (shared/items.ts: not returnJsonArray, which would take a mention
+			// carrying a field named "json" for an item)
+			const rows = toItems(Array.isArray(data) ? data : [data]);
 			returnData.push(...this.helpers.constructExecutionMetaData(rows, { itemData: { item: i } }));
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);

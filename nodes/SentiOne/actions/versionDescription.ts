@@ -5,6 +5,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { tierOf } from '../shared/wording';
+
 import * as mention from './mention/Mention.resource';
 import * as project from './project/Project.resource';
 import * as tag from './tag/Tag.resource';
@@ -22,7 +24,7 @@ export const versionProperties: INodeProperties[] = [
 				description: 'A collected post, comment, article, message or share of a project',
 			},
 			{ name: 'Project', value: 'project', description: 'A saved monitoring subject (name and query)' },
-			{ name: 'Tag', value: 'tag', description: 'A label on mentions of a project (Enterprise tier)' },
+			{ name: 'Tag', value: 'tag', description: `A label on mentions of a project (${tierOf('listTags')} tier)` },
 		],
 		default: 'mention',
 	},

@@ -36,7 +36,7 @@ function objectAt(value: unknown, key: string): IDataObject | undefined {
 }
 
 /** The author fields of a mention that are in clear although anonymization was asked for. */
-export function fieldsInClear(mention: IDataObject): string[] {
+function fieldsInClear(mention: IDataObject): string[] {
 	const clear: string[] = [];
 	const author = objectAt(mention, 'author');
 	if (author) {
@@ -59,7 +59,7 @@ function blank(target: IDataObject | undefined, key: string): void {
  * name; with `all` also the source channel and the parent post's author. No local hash is made:
  * a hash of ours would not match SentiOne's, so nulls say honestly that the value is gone.
  */
-export function removeIdentifyingFields(mention: IDataObject, level: AnonymizationLevel): IDataObject {
+function removeIdentifyingFields(mention: IDataObject, level: AnonymizationLevel): IDataObject {
 	const copy = JSON.parse(JSON.stringify(mention)) as IDataObject;
 	const author = objectAt(copy, 'author');
 	blank(author, 'id');
@@ -73,4 +73,25 @@ export function removeIdentifyingFields(mention: IDataObject, level: Anonymizati
 		blank(objectAt(objectAt(objectAt(copy, 'context'), 'parent'), 'author'), 'name');
 	}
 	return copy;
+}
+
+/**
+ * One mention of a stream that asked for anonymization, checked: as it came (anonymized), with its
+ * identifying fields removed (the user chose that for a mention in clear), or refused with the
+ * fields in clear named.
+ */
+export function checkAnonymized(
+	mention: IDataObject,
+	level: AnonymizationLevel,
+	choice: NotAnonymizedChoice,
+): { mention: IDataObject; removed: boolean } | { clear: string[] } {
+	const clear = fieldsInClear(mention);
+	if (clear.length === 0) return { mention, removed: false };
+	if (choice === 'fail') return { clear };
+	return { mention: removeIdentifyingFields(mention, level), removed: true };
+}
+
+/** The headline of a refused mention in clear. */
+export function inClearMessage(level: AnonymizationLevel, id: string, clear: string[]): string {
+	return `Anonymization (${level === 'all' ? 'All' : 'Author'}) was asked for, but SentiOne sent mention ${id} with ${clear.join(', ')} in clear`;
 }

@@ -1,193 +1,38 @@
 /**
- * The mention filters as the user sets them (one UI collection shared by search, export and the
- * triggers) and their translation into the API's `filters` object (D-14). Every value is checked
- * here first, so bad input stops with an error that names the parameter and spends no request.
+ * The mention filters' translation into the API's `filters` object (D-14), for search, export and
+ * the triggers (the Filters collection itself is in descriptions.ts). Every value is checked here
+ * first, so bad input stops with an error that names the parameter and spends no request.
  */
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import type { Scope } from './contract';
 
 import {
+	CODE_FORMATS,
 	FILTER_FIELDS as F,
 	FILTER_SHAPES,
 	MENTION_TYPES,
-	QUERY_MAX_LENGTH,
 	RECENT_WINDOW_MS,
 	RECENT_WINDOW_SAFETY_MARGIN_MS,
 	SENTIMENTS,
-	SORT_TYPES,
 	SOURCE_TYPES,
 } from './contract';
-import { invalidParameter, readChoice } from './errors';
-import { readText } from './parameters';
+import { invalidParameter, readChoice, readNumber, readText } from './parameters';
 import { checkQuery } from './queryLanguage';
 import { DATE_FORMS, formatLocal, readDate, showValue, toIso } from './time';
+import { tierOf } from './wording';
 
 /** Which endpoint the filters go to: the date rules differ (D-18). */
-export type FilterScope = 'recent' | 'historical' | 'live';
+export type FilterScope = Scope | 'live';
 
 const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
 
-const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
-const COUNTRY_CODE = /^[A-Z]{2}$/;
+/** The recent window in days, as the messages name it. */
+const RECENT_DAYS = RECENT_WINDOW_MS / DAY;
 
-const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-
-const enumOptions = (values: readonly string[], label: (v: string) => string = (v) => v) =>
-	values.map((value) => ({ name: label(value), value })).sort(byName);
-
-const splitWords = (v: string) => v.replace(/([a-z])([A-Z])/g, '$1 $2');
-
-export const SOURCE_TYPE_OPTIONS = enumOptions(SOURCE_TYPES);
-export const MENTION_TYPE_OPTIONS = enumOptions(MENTION_TYPES, splitWords);
-export const SENTIMENT_OPTIONS = enumOptions(SENTIMENTS);
-
-/** The filter fields that describe what a mention is, without dates (triggers use these). */
-const contentFilterFields: INodeProperties[] = [
-	{
-		displayName: 'Content Query',
-		name: 'query',
-		type: 'string',
-		default: '',
-		placeholder: '"customer service" AND (refund OR complaint*) NOT spam',
-		hint: `Words, "exact phrases", AND, OR, NOT (upper case), parentheses, a trailing * after 4 or more letters; neighbouring words mean AND; at most ${QUERY_MAX_LENGTH} characters`,
-		description: 'The Listen query language, matched against the text, the title and (for contextual projects) the context of each mention',
-	},
-	{
-		displayName: 'Countries',
-		name: 'countries',
-		type: 'string',
-		default: '',
-		placeholder: 'PL, US, GB',
-		hint: 'Two-letter country codes (ISO 3166-1 alpha-2), separated by commas',
-		description: 'Only mentions from these countries',
-	},
-	{
-		displayName: 'Languages',
-		name: 'languages',
-		type: 'string',
-		default: '',
-		placeholder: 'en, pl, de-at',
-		hint: 'Language codes (ISO 639-1, optionally with a region: en-gb), separated by commas; en does not include en-gb',
-		description: 'Only mentions in these languages',
-	},
-	{
-		displayName: 'Mention Types',
-		name: 'mentionTypes',
-		type: 'multiOptions',
-		options: MENTION_TYPE_OPTIONS,
-		default: [],
-		description: 'Only these kinds of mention',
-	},
-	{
-		displayName: 'Sentiments',
-		name: 'sentiments',
-		type: 'multiOptions',
-		options: SENTIMENT_OPTIONS,
-		default: [],
-		description: 'Only mentions with these sentiments, e.g. Negative for alerts',
-	},
-	{
-		displayName: 'Source Types',
-		name: 'sourceTypes',
-		type: 'multiOptions',
-		options: SOURCE_TYPE_OPTIONS,
-		default: [],
-		description: 'Only mentions from these kinds of source',
-	},
-];
-
-const dateFilterFields: INodeProperties[] = [
-	{
-		displayName: 'Collected After',
-		name: 'collectedAfter',
-		type: 'dateTime',
-		default: '',
-		description:
-			'Only mentions SentiOne collected at or after this time (inclusive) — to fetch only what is new since a previous extraction',
-	},
-	{
-		displayName: 'Collected Before',
-		name: 'collectedBefore',
-		type: 'dateTime',
-		default: '',
-		description: 'Only mentions collected before this time (exclusive)',
-	},
-	{
-		displayName: 'Published After',
-		name: 'publishedAfter',
-		type: 'dateTime',
-		default: '',
-		description:
-			'Only mentions published at or after this time (inclusive). Recent search reaches back 7 days at most.',
-	},
-	{
-		displayName: 'Published Before',
-		name: 'publishedBefore',
-		type: 'dateTime',
-		default: '',
-		description: 'Only mentions published before this time (exclusive)',
-	},
-	{
-		displayName: 'Published in the Last',
-		name: 'publishedInLast',
-		type: 'fixedCollection',
-		default: {},
-		placeholder: 'Add Period',
-		description: 'A period ending now, instead of Published After',
-		options: [
-			{
-				displayName: 'Period',
-				name: 'period',
-				values: [
-					{
-						displayName: 'Amount',
-						name: 'amount',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 24,
-					},
-					{
-						displayName: 'Unit',
-						name: 'unit',
-						type: 'options',
-						options: [
-							{ name: 'Days', value: 'days' },
-							{ name: 'Hours', value: 'hours' },
-						],
-						default: 'hours',
-					},
-				],
-			},
-		],
-	},
-];
-
-/** The Filters collection. `dates: false` for the triggers, which follow new mentions. */
-export function filtersCollection(options: { dates: boolean; description?: string }): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: options.description,
-		options: [...(options.dates ? dateFilterFields : []), ...contentFilterFields].sort((a, b) =>
-			a.displayName.localeCompare(b.displayName),
-		),
-	};
-}
-
-export const SORT_OPTIONS = [
-	{ name: 'Collected At (Newest First)', value: 'CollectedAtDescending' },
-	{ name: 'Collected At (Oldest First)', value: 'CollectedAtAscending' },
-	{ name: 'Engagement Rate (Highest First)', value: 'EngagementRateDescending' },
-	{ name: 'Follower Count (Highest First)', value: 'FollowerCountDescending' },
-	{ name: 'Influence Score (Highest First)', value: 'InfluenceScoreDescending' },
-	{ name: 'Like Count (Highest First)', value: 'LikeCountDescending' },
-	{ name: 'Published At (Newest First)', value: 'PublishedAtDescending' },
-	{ name: 'Published At (Oldest First)', value: 'PublishedAtAscending' },
-	{ name: 'Share Count (Highest First)', value: 'ShareCountDescending' },
-];
+/** Where a refusal of the recent window points the user. */
+const forOlderMentions = () => `Use Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`;
 
 export interface FilterContext {
 	node: INode;
@@ -211,29 +56,14 @@ function enumList(
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const values = Array.isArray(raw) ? raw : String(raw).split(',');
 	const list = values.map((v) => String(v).trim()).filter((v) => v !== '');
-	for (const value of list) {
-		if (!allowed.includes(value)) {
-			throw invalidParameter(
-				ctx.node,
-				label(name),
-				`"${value}" is not a ${what}. Expected one of: ${allowed.join(', ')}.`,
-				ctx.itemIndex,
-			);
-		}
-	}
+	for (const value of list) readChoice(value, allowed, ctx.node, label(name), ctx.itemIndex, `a ${what}`);
 	const unique = Array.from(new Set(list));
 	return unique.length > 0 ? unique : undefined;
 }
 
-function codeList(
-	raw: unknown,
-	pattern: RegExp,
-	normalise: (v: string) => string,
-	name: string,
-	expected: string,
-	ctx: FilterContext,
-): IDataObject[] | undefined {
+function codeList(raw: unknown, format: keyof typeof CODE_FORMATS, name: string, expected: string, ctx: FilterContext): IDataObject[] | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
+	const { pattern, normalise } = CODE_FORMATS[format];
 	const values = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[,;\s]+/);
 	const codes = values.map((v) => normalise(v.trim())).filter((v) => v !== '');
 	for (const code of codes) {
@@ -256,6 +86,17 @@ function dateValue(raw: unknown, name: string, ctx: FilterContext): number | und
 		);
 	}
 	return 'ms' in reading ? reading.ms : undefined;
+}
+
+/** Refuses a range whose end is not later than its start, naming the end's parameter. */
+function checkOrder(from: number | undefined, to: number | undefined, endName: string, ctx: FilterContext): void {
+	if (from === undefined || to === undefined || from < to) return;
+	throw invalidParameter(
+		ctx.node,
+		label(endName),
+		`the end (${formatLocal(to, ctx.timezone)}) must be later than the start (${formatLocal(from, ctx.timezone)}).`,
+		ctx.itemIndex,
+	);
 }
 
 function range(from: number | undefined, to: number | undefined): IDataObject | undefined {
@@ -288,22 +129,15 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 					ctx.itemIndex,
 				);
 			}
-			const amount = Number(period.amount);
+			// at least 1, as the field's own minimum: a fraction above it (1.5 days) is a period too
+			const amount = readNumber(period.amount, ctx.node, label('Published in the Last'), { min: 1, whole: false }, ctx.itemIndex);
 			const unit = period.unit === 'days' ? 'days' : 'hours';
-			if (!Number.isFinite(amount) || amount <= 0) {
-				throw invalidParameter(
-					ctx.node,
-					label('Published in the Last'),
-					`the amount must be a positive number, got "${String(period.amount)}".`,
-					ctx.itemIndex,
-				);
-			}
 			const span = amount * (unit === 'days' ? DAY : HOUR);
 			if (ctx.scope === 'recent' && span > RECENT_WINDOW_MS) {
 				throw invalidParameter(
 					ctx.node,
 					label('Published in the Last'),
-					`${amount} ${unit} reaches beyond the 7 days recent search covers. Use at most 7 days, or Search Historical (Enterprise tier) for older mentions.`,
+					`${amount} ${unit} reaches beyond the ${RECENT_DAYS} days recent search covers. Use at most ${RECENT_DAYS} days, or Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`,
 					ctx.itemIndex,
 				);
 			}
@@ -313,7 +147,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published After'),
-				`${formatLocal(publishedFrom, ctx.timezone)} is more than 7 days ago; recent search only covers mentions published since ${formatLocal(earliestRecent, ctx.timezone)}. Use Search Historical (Enterprise tier) for older mentions.`,
+				`${formatLocal(publishedFrom, ctx.timezone)} is more than ${RECENT_DAYS} days ago; recent search only covers mentions published since ${formatLocal(earliestRecent, ctx.timezone)}. ${forOlderMentions()}`,
 				ctx.itemIndex,
 			);
 		}
@@ -325,19 +159,12 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				ctx.itemIndex,
 			);
 		}
-		if (publishedFrom !== undefined && publishedTo !== undefined && publishedFrom >= publishedTo) {
-			throw invalidParameter(
-				ctx.node,
-				label('Published Before'),
-				`the end (${formatLocal(publishedTo, ctx.timezone)}) must be later than the start (${formatLocal(publishedFrom, ctx.timezone)}).`,
-				ctx.itemIndex,
-			);
-		}
+		checkOrder(publishedFrom, publishedTo, 'Published Before', ctx);
 		if (ctx.scope === 'recent' && publishedTo !== undefined && publishedTo <= earliestRecent) {
 			throw invalidParameter(
 				ctx.node,
 				label('Published Before'),
-				`${formatLocal(publishedTo, ctx.timezone)} is before the 7-day window of recent search, so nothing could match. Use Search Historical (Enterprise tier) for older mentions.`,
+				`${formatLocal(publishedTo, ctx.timezone)} is before the ${RECENT_DAYS}-day window of recent search, so nothing could match. ${forOlderMentions()}`,
 				ctx.itemIndex,
 			);
 		}
@@ -354,14 +181,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				ctx.itemIndex,
 			);
 		}
-		if (collectedFrom !== undefined && collectedTo !== undefined && collectedFrom >= collectedTo) {
-			throw invalidParameter(
-				ctx.node,
-				label('Collected Before'),
-				`the end (${formatLocal(collectedTo, ctx.timezone)}) must be later than the start (${formatLocal(collectedFrom, ctx.timezone)}).`,
-				ctx.itemIndex,
-			);
-		}
+		checkOrder(collectedFrom, collectedTo, 'Collected Before', ctx);
 		if (collectedFrom !== undefined || collectedTo !== undefined) {
 			filters[F.collectedAt] = FILTER_SHAPES.collectedAt(
 				collectedFrom === undefined ? undefined : toIso(collectedFrom),
@@ -387,8 +207,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	}
 	const languages = codeList(
 		input.languages,
-		LANGUAGE_CODE,
-		(v) => v.toLowerCase(),
+		'language',
 		'Languages',
 		'a language code (ISO 639-1 such as en, or with a region such as en-gb)',
 		ctx,
@@ -396,52 +215,8 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	if (languages) content[F.language] = languages;
 	if (Object.keys(content).length > 0) filters[F.content] = content;
 
-	const countries = codeList(
-		input.countries,
-		COUNTRY_CODE,
-		(v) => v.toUpperCase(),
-		'Countries',
-		'a two-letter country code (ISO 3166-1 alpha-2 such as PL)',
-		ctx,
-	);
+	const countries = codeList(input.countries, 'country', 'Countries', 'a two-letter country code (ISO 3166-1 alpha-2 such as PL)', ctx);
 	if (countries) filters[F.location] = { [F.country]: countries };
 
 	return filters;
-}
-
-export function checkSortType(value: unknown, ctx: Pick<FilterContext, 'node' | 'itemIndex'>): string {
-	return readChoice(value, SORT_TYPES, ctx.node, 'Sort By', ctx.itemIndex, 'a sort order');
-}
-
-/** A project ID from a resource locator or an expression: a positive whole number. */
-export function parseProjectId(value: unknown, node: INode, itemIndex?: number, parameter = 'Project'): number {
-	const raw =
-		value && typeof value === 'object' && 'value' in (value as IDataObject) ? (value as IDataObject).value : value;
-	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-	if (text === '') {
-		throw invalidParameter(node, parameter, 'no project is selected. Choose one from the list or enter its ID.', itemIndex);
-	}
-	if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-		throw invalidParameter(
-			node,
-			parameter,
-			`"${text}" is not a project ID. Expected a positive whole number such as 1001.`,
-			itemIndex,
-		);
-	}
-	return Number(text);
-}
-
-/** A Limit value: a whole number of at least 1. */
-export function parseLimit(value: unknown, node: INode, itemIndex?: number, parameter = 'Limit'): number {
-	const limit = typeof value === 'number' ? value : Number(String(value ?? '').trim());
-	if (!Number.isFinite(limit) || !Number.isInteger(limit) || limit < 1) {
-		throw invalidParameter(
-			node,
-			parameter,
-			`"${String(value)}" is not a valid limit. Expected a whole number of at least 1.`,
-			itemIndex,
-		);
-	}
-	return limit;
 }

@@ -5,7 +5,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { BOUNDS } from './bounds';
-import { endpoint, PATHS, QUERY_PARAMS } from './contract';
+import { QUERY_PARAMS, route } from './contract';
 import { SentiOneTransport } from './transport';
 
 interface ProjectPage {
@@ -30,11 +30,7 @@ export async function searchProjects(
 	const transport = new SentiOneTransport(this);
 	const qs: IDataObject = {};
 	if (paginationToken) qs[QUERY_PARAMS.cursor] = paginationToken;
-	const { body } = await transport.request<ProjectPage>({
-		...endpoint('listProjects'),
-		path: PATHS.projects(),
-		qs,
-	});
+	const { body } = await transport.request<ProjectPage>({ ...route('listProjects'), qs });
 	const needle = (filter ?? '').trim().toLowerCase();
 	const projects = (Array.isArray(body.data) ? body.data : []).map(entry).filter((p) => p !== undefined);
 	const results = projects

@@ -16,8 +16,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BOUNDS, idKey, rateLimitWait } from './bounds';
 import { QUERY_PARAMS } from './contract';
-import { asNodeError, errorDetails, formatInstant, unusableAnswer } from './errors';
-import { clock } from './time';
+import { asNodeError, errorDetails, unusableAnswer } from './errors';
+import { clock, formatInstant } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
 
 /** What to do when the hourly budget runs out part-way. */

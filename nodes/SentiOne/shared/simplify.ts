@@ -39,7 +39,12 @@ function at(value: unknown, ...path: string[]): Cell {
 	return current === undefined ? null : (current as Cell);
 }
 
-export function simplifyMention(mention: IDataObject): IDataObject {
+/** A mention as the nodes pass it on: the flat row with Simplify, else as SentiOne sent it. */
+export function mentionRow(mention: IDataObject, simplify: boolean): IDataObject {
+	return simplify ? simplifyMention(mention) : mention;
+}
+
+function simplifyMention(mention: IDataObject): IDataObject {
 	const common = at(mention, 'engagementMetrics', 'sourceMetrics', 'common');
 	const tags = at(mention, 'tags');
 	const row: IDataObject = {

@@ -7,8 +7,8 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 
 import type { NotAnonymizedChoice } from './anonymization';
 import type { AnonymizationLevel } from './contract';
-import { ANONYMIZATION_LEVELS } from './contract';
-import { readChoice } from './errors';
+import { ANONYMIZATION_LEVELS, STREAM_ACCEPT } from './contract';
+import { readChoice } from './parameters';
 import type { StreamFormat } from './streamReader';
 
 const STREAM_FORMATS: readonly StreamFormat[] = ['jsonLines', 'sse'];
@@ -64,8 +64,8 @@ export const streamFormatOption: INodeProperties = {
 	default: 'sse',
 	description: 'How SentiOne frames the stream; both carry the same events',
 	options: [
-		{ name: 'JSON Lines', value: 'jsonLines', description: 'One JSON object per line (application/x-ndjson)' },
-		{ name: 'Server-Sent Events', value: 'sse', description: 'Events framed as text/event-stream' },
+		{ name: 'JSON Lines', value: 'jsonLines', description: `One JSON object per line (${STREAM_ACCEPT.jsonLines})` },
+		{ name: 'Server-Sent Events', value: 'sse', description: `Events framed as ${STREAM_ACCEPT.sse}` },
 	],
 };
 

@@ -22,18 +22,20 @@ const ISO_DATE =
 export const DATE_FORMS =
 	'an ISO 8601 date and time such as 2026-11-21T10:00:00 (read in the workflow\'s time zone) or 2026-11-21T10:00:00Z, a Luxon DateTime such as {{ $now.minus(1, \'day\') }}, or epoch milliseconds';
 
+/** Every part of a wall-clock time, in 24-hour form, as Intl.DateTimeFormat gives them. */
+const WALL_CLOCK_PARTS: Intl.DateTimeFormatOptions = {
+	hourCycle: 'h23',
+	year: 'numeric',
+	month: '2-digit',
+	day: '2-digit',
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+};
+
 /** Offset (ms) of `zone` at the UTC instant `utcMs`: local = utc + offset. */
 function zoneOffset(utcMs: number, zone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone: zone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(utcMs));
+	const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, ...WALL_CLOCK_PARTS }).formatToParts(new Date(utcMs));
 	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
 	const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
 	return asUtc - Math.floor(utcMs / 1000) * 1000;
@@ -191,20 +193,21 @@ export function toIso(epochMs: number): string {
 export function formatLocal(epochMs: number, zone = 'UTC'): string {
 	if (!Number.isFinite(epochMs) || Math.abs(epochMs) > 8.64e15) return 'an invalid instant';
 	const tz = zone && isValidZone(zone) ? zone : 'UTC';
-	const parts = new Intl.DateTimeFormat('en-CA', {
-		timeZone: tz,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(epochMs));
+	const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, ...WALL_CLOCK_PARTS }).formatToParts(new Date(epochMs));
 	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
 	const seconds = get('second');
 	const time = `${get('hour')}:${get('minute')}${seconds !== '00' ? `:${seconds}` : ''}`;
 	return `${get('year')}-${get('month')}-${get('day')} ${time} ${tz === 'Etc/UTC' || tz === 'UTC' ? 'UTC' : tz}`;
+}
+
+/** An instant for a message: in the workflow's time zone, and how far away it is. */
+export function formatInstant(epochMs: number, now = clock.now(), zone = 'UTC'): string {
+	const iso = formatLocal(epochMs, zone);
+	if (!Number.isFinite(epochMs) || !Number.isFinite(now)) return iso;
+	const minutes = Math.round((epochMs - now) / 60000);
+	if (minutes <= 0) return `${iso} (now)`;
+	if (minutes < 120) return `${iso} (in ${minutes} min)`;
+	return `${iso} (in ${Math.round(minutes / 60)} h)`;
 }
 
 /** What the node reads the time from and waits with (date rules, rate-limit resets). */

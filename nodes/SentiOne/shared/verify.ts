@@ -12,8 +12,9 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { attempt } from './attempt';
 import type { UnconfirmedFilter } from './contract';
-import { FILTER_FIELDS as F, FILTER_SHAPES, SEARCH_REQUEST_FIELDS, UNCONFIRMED_FILTERS } from './contract';
+import { FILTER_FIELDS as F, FILTER_SHAPES, REFUSES_A_FUTURE_DATE, SEARCH_REQUEST_FIELDS, UNCONFIRMED_FILTERS } from './contract';
 import { asNodeError, errorDetails } from './errors';
 import { readServerInstant, toIso } from './time';
 
@@ -185,7 +186,7 @@ export function refusedFilters(error: unknown, body: IDataObject): UnconfirmedFi
 	if (details?.statusCode !== 400 && details?.statusCode !== 422) return [];
 	const message = String((error as { message?: unknown })?.message ?? '');
 	// a value refused for being in the future (D-18) is not a refused shape
-	if (details.statusCode === 422 && /\bfuture\b/i.test(message)) return [];
+	if (details.statusCode === 422 && REFUSES_A_FUTURE_DATE.test(message)) return [];
 	const paths = Object.keys(details.fieldErrors ?? {});
 	const sent = (body[SEARCH_REQUEST_FIELDS.filters] ?? {}) as IDataObject;
 	return (Object.keys(UNCONFIRMED_FILTERS) as UnconfirmedFilter[]).filter((name) => {
@@ -233,20 +234,12 @@ export async function withFilterFallback<T>(
 	let dropped = [...alreadyDropped];
 	let refusal: unknown;
 	for (;;) {
-		const outcome = await settle(async () => await run(withoutFilters(body, dropped)));
+		const outcome = await attempt(async () => await run(withoutFilters(body, dropped)));
 		if (outcome.ok) return { value: outcome.value, dropped, refusal };
 		const refused = refusedFilters(outcome.error, withoutFilters(body, dropped));
 		if (refused.length === 0) throw asNodeError(node, outcome.error);
 		refusal = outcome.error;
 		dropped = [...dropped, ...refused];
-	}
-}
-
-async function settle<T>(step: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-	try {
-		return { ok: true, value: await step() };
-	} catch (error) {
-		return { ok: false, error };
 	}
 }
 

@@ -1,14 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldsInClear, removeIdentifyingFields } from '../../shared/anonymization';
-import type { EndpointName } from '../../shared/contract';
-import { endpoint, PATHS, QUERY_PARAMS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
-import { asNodeError, errorDetails, readChoice } from '../../shared/errors';
-import { filtersCollection } from '../../shared/filters';
-import { readWholeNumber } from '../../shared/parameters';
-import { simplifyMention } from '../../shared/simplify';
+import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
+import type { Scope } from '../../shared/contract';
+import { QUERY_PARAMS, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { filtersCollection, optionsCollection, projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
+import { asNodeError, errorDetails } from '../../shared/errors';
+import { readChoice, readNumberOption } from '../../shared/parameters';
+import { mentionRow } from '../../shared/simplify';
 import {
 	anonymizationOption,
 	notAnonymizedOption,
@@ -19,12 +18,10 @@ import {
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { budgetShare, limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
-import { readPaging, readProjectId, readSearchBody } from '../helpers';
+import { budgetShare, concurrentLimit, tierOf } from '../../shared/wording';
+import { limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
+import { readPaging, readProjectId, readSearchBody, readSimplify } from '../helpers';
 import type { RunNotes } from '../notes';
-
-type ExportScope = 'recent' | 'historical';
-
 
 /** What one export run may hold and take (Options): a stream that never ends cannot exhaust n8n. */
 export const EXPORT_CAPS = {
@@ -35,10 +32,24 @@ export const EXPORT_CAPS = {
 	idleMs: 120_000,
 } as const;
 
+/** Mentions From: each scope with the tier its endpoint needs. */
+const SCOPE_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: `All Time (Historical, ${tierOf('historicalExport')} Tier)`,
+		value: 'historical',
+		description: `Mentions of any date; needs the ${tierOf('historicalExport')} tier`,
+	},
+	{
+		name: `Last 7 Days (Recent, ${tierOf('recentExport')} Tier)`,
+		value: 'recent',
+		description: `Mentions published in the last 7 days; ${tierOf('recentExport')} tier is enough`,
+	},
+];
+
 const properties: INodeProperties[] = [
 	operationNotice(
 		'exportNotice',
-		`One export costs ${budgetShare('export')} (at most 2 open at a time) this API key has, whatever its size: use it for bulk extraction instead of many search pages. Mentions From All Time needs the Enterprise tier.`,
+		`One export costs ${budgetShare('recentExport')} (at most ${concurrentLimit('recentExport')} open at a time) this API key has, whatever its size: use it for bulk extraction instead of many search pages. Mentions From All Time needs the ${tierOf('historicalExport')} tier.`,
 	),
 	projectLocator,
 	{
@@ -47,18 +58,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'recent',
 		description: 'Which mentions the export covers',
-		options: [
-			{
-				name: 'All Time (Historical, Enterprise Tier)',
-				value: 'historical',
-				description: 'Mentions of any date; needs the Enterprise tier',
-			},
-			{
-				name: 'Last 7 Days (Recent, Basic Tier)',
-				value: 'recent',
-				description: 'Mentions published in the last 7 days; Basic tier is enough',
-			},
-		],
+		options: SCOPE_OPTIONS,
 	},
 	returnAllProperty,
 	{ ...limitProperty, description: 'Max number of results to return (sent to SentiOne as the export limit)' },
@@ -68,55 +68,43 @@ const properties: INodeProperties[] = [
 	}),
 	sortProperty,
 	simplifyProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			anonymizationOption,
-			notAnonymizedOption,
-			{
-				displayName: 'Max Mentions per Run',
-				name: 'maxMentions',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxMentions.max },
-				default: 100000,
-				description:
-					'With Return All: the most mentions one run holds in memory. An export that goes beyond it stops with an error (nothing partial is returned); raise it for bigger exports.',
-			},
-			{
-				displayName: 'Max Size (MB)',
-				name: 'maxSizeMb',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxSizeMb.max },
-				default: 256,
-				description: 'The most stream data one run reads; an export beyond it stops with an error',
-			},
-			streamFormatOption,
-			{
-				displayName: 'Timeout (Minutes)',
-				name: 'timeoutMinutes',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.timeoutMinutes.max },
-				default: 30,
-				description: 'The longest one export may take; a stream still open then stops with an error',
-			},
-		],
-	},
+	optionsCollection([
+		anonymizationOption,
+		notAnonymizedOption,
+		{
+			displayName: 'Max Mentions per Run',
+			name: 'maxMentions',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxMentions.max },
+			default: 100000,
+			description:
+				'With Return All: the most mentions one run holds in memory. An export that goes beyond it stops with an error (nothing partial is returned); raise it for bigger exports.',
+		},
+		{
+			displayName: 'Max Size (MB)',
+			name: 'maxSizeMb',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxSizeMb.max },
+			default: 256,
+			description: 'The most stream data one run reads; an export beyond it stops with an error',
+		},
+		streamFormatOption,
+		{
+			displayName: 'Timeout (Minutes)',
+			name: 'timeoutMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.timeoutMinutes.max },
+			default: 30,
+			description: 'The longest one export may take; a stream still open then stops with an error',
+		},
+	]),
 ];
 
 const displayOptions = { show: { resource: ['mention'], operation: ['export'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-const ENDPOINTS: Record<ExportScope, { name: EndpointName; path: (projectId: number) => string }> = {
-	recent: { name: 'recentExport', path: PATHS.recentExportStream },
-	historical: { name: 'historicalExport', path: PATHS.historicalExportStream },
-};
-
-const SCOPES: readonly ExportScope[] = ['recent', 'historical'];
+const SCOPES: readonly Scope[] = ['recent', 'historical'];
 
 const mb = (bytes: number) => `${Math.round(bytes / 1_000_000).toLocaleString('en-US')} MB`;
 
@@ -132,13 +120,13 @@ export async function execute(
 	const scope = readChoice(this.getNodeParameter('exportScope', i, 'recent'), SCOPES, node, 'Mentions From', i);
 	const paging = readPaging.call(this, i);
 	const body = readSearchBody.call(this, i, scope);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	const simplify = readSimplify.call(this, i);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const anonymization = readAnonymization(options.anonymization, node, i);
 	const notAnonymized = readNotAnonymized(options.notAnonymized, node, i);
 	const format = readStreamFormat(options.streamFormat, node, i);
 	const cap = (name: keyof Omit<typeof EXPORT_CAPS, 'idleMs'>, label: string) =>
-		readWholeNumber(options[name] ?? EXPORT_CAPS[name].default, node, `Options → ${label}`, 1, EXPORT_CAPS[name].max, i);
+		readNumberOption(options, name, EXPORT_CAPS[name].default, node, label, { min: 1, max: EXPORT_CAPS[name].max }, i);
 	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
 	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
 	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * 60_000;
@@ -147,15 +135,14 @@ export async function execute(
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;
 	if (anonymization) qs[QUERY_PARAMS.anonymization] = anonymization;
 
-	const target = ENDPOINTS[scope];
+	const target = scopedEndpoint('export', scope);
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const { value: stream, dropped, refusal } = await withFilterFallback(
 		node,
 		widenCollectedAt(body),
 		async (sent) =>
 			await transport.openStream({
-				...endpoint(target.name),
-				path: target.path(projectId),
+				...route(target, projectId),
 				qs,
 				body: sent,
 				format,
@@ -180,17 +167,15 @@ export async function execute(
 			if (item.type === 'mention') {
 				let mention = item.mention;
 				if (anonymization) {
-					const clear = fieldsInClear(mention);
-					if (clear.length > 0) {
-						if (notAnonymized === 'fail') {
-							throw stop(
-								`Anonymization (${anonymization === 'all' ? 'All' : 'Author'}) was asked for, but SentiOne sent mention ${item.id} with ${clear.join(', ')} in clear`,
-								`Nothing is returned, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on this endpoint. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.`,
-							);
-						}
-						mention = removeIdentifyingFields(mention, anonymization);
-						stripped++;
+					const checked = checkAnonymized(mention, anonymization, notAnonymized);
+					if ('clear' in checked) {
+						throw stop(
+							inClearMessage(anonymization, item.id, checked.clear),
+							`Nothing is returned, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on this endpoint. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.`,
+						);
 					}
+					mention = checked.mention;
+					if (checked.removed) stripped++;
 				}
 				if (!verifier.keep(mention)) continue;
 				if (rows.length >= maxMentions) {
@@ -199,7 +184,7 @@ export async function execute(
 						'Nothing is returned, so a partial export is never taken for the whole. Set a Limit, narrow the filters, or raise Max Mentions per Run.',
 					);
 				}
-				rows.push(simplify ? simplifyMention(mention) : mention);
+				rows.push(mentionRow(mention, simplify));
 				if (paging.limit !== undefined && rows.length >= paging.limit) break;
 			} else if (item.type === 'malformed') {
 				malformed++;
@@ -221,8 +206,8 @@ export async function execute(
 					itemIndex: i,
 					description:
 						interrupted === 'deadline'
-							? 'Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs 1 of the 5 export streams an hour).'
-							: 'Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs 1 of the 5 export streams an hour), or narrow the filters or set a Limit.',
+							? `Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs ${budgetShare(target)}).`
+							: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${budgetShare(target)}), or narrow the filters or set a Limit.`,
 				},
 			);
 		}

@@ -1,32 +1,32 @@
 /**
  * What Search Recent and Search Historical share: the same fields, the same body, the same pager;
- * they differ in the endpoint, the tier and the date rules (D-18).
+ * they differ in the endpoint, the tier and the date rules (D-18), all given by the scope.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { EndpointName } from '../../shared/contract';
-import { endpoint, PATHS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
-import { filtersCollection } from '../../shared/filters';
+import type { Scope } from '../../shared/contract';
+import { route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { filtersCollection, projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
 import { paginate } from '../../shared/pager';
-import { simplifyMention } from '../../shared/simplify';
+import { mentionRow } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { budgetShare, limitProperty, operationNotice, returnAllProperty, searchOptions } from '../common.descriptions';
-import { readPaging, readProjectId, readRateLimitHandling, readSearchBody } from '../helpers';
+import { budgetShare, pageSize, tierBelow, tierLead, tierOf } from '../../shared/wording';
+import { limitProperty, operationNotice, returnAllProperty, searchOptions } from '../common.descriptions';
+import { readPaging, readProjectId, readRateLimitHandling, readSearchBody, readSimplify } from '../helpers';
 import type { RunNotes } from '../notes';
 
-export type SearchScope = 'recent' | 'historical';
-
-const SEARCH_COST = `Each page of 25 mentions costs ${budgetShare('search')} this API key shares with every workflow using it (recent and historical search share them).`;
-
-export function searchProperties(scope: SearchScope): INodeProperties[] {
+function searchProperties(scope: Scope): INodeProperties[] {
+	const name = scopedEndpoint('search', scope);
+	const cost = `Each page of ${pageSize(name)} mentions costs ${budgetShare(name)} this API key shares with every workflow using it (recent and historical search share them).`;
+	const below = tierBelow(tierOf(name));
 	return [
 		scope === 'recent'
-			? operationNotice('searchRecentNotice', `Basic tier: mentions published in the last 7 days. ${SEARCH_COST}`)
+			? operationNotice('searchRecentNotice', `${tierLead(name)}: mentions published in the last 7 days. ${cost}`)
 			: operationNotice(
 					'searchHistoricalNotice',
-					`Enterprise tier: a Basic key is refused (with a Basic key, Search Recent covers the last 7 days). ${SEARCH_COST}`,
+					`${tierLead(name)}${below !== undefined ? ` (with a ${below} key, Search Recent covers the last 7 days)` : ''}. ${cost}`,
 				),
 		projectLocator,
 		returnAllProperty,
@@ -44,26 +44,20 @@ export function searchProperties(scope: SearchScope): INodeProperties[] {
 	];
 }
 
-const ENDPOINTS: Record<SearchScope, { name: EndpointName; path: (projectId: number) => string }> = {
-	recent: { name: 'recentSearch', path: PATHS.recentSearch },
-	historical: { name: 'historicalSearch', path: PATHS.historicalSearch },
-};
-
-export async function executeSearch(
+async function executeSearch(
 	this: IExecuteFunctions,
 	i: number,
 	transport: SentiOneTransport,
-	scope: SearchScope,
+	scope: Scope,
 	notes: RunNotes,
 ): Promise<IDataObject[]> {
 	// every parameter is read and checked before the first request
 	const projectId = readProjectId.call(this, i);
 	const paging = readPaging.call(this, i);
 	const body = readSearchBody.call(this, i, scope);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	const simplify = readSimplify.call(this, i);
 	const rateLimit = readRateLimitHandling.call(this, i);
 
-	const target = ENDPOINTS[scope];
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const before = transport.requestsSent;
 	const { value: result, dropped, refusal } = await withFilterFallback(
@@ -72,10 +66,9 @@ export async function executeSearch(
 		async (sent) =>
 			await paginate<IDataObject>(
 				transport,
-				{ ...endpoint(target.name), path: target.path(projectId), body: sent, itemIndex: i },
+				{ ...route(scopedEndpoint('search', scope), projectId), body: sent, itemIndex: i },
 				{
-					returnAll: paging.returnAll,
-					limit: paging.limit,
+					...paging,
 					onRateLimit: rateLimit.onRateLimit,
 					maxWaitMs: rateLimit.maxWaitMs,
 					keep: verifier.keep,
@@ -85,8 +78,18 @@ export async function executeSearch(
 	);
 	notes.refusedFilters(dropped, refusal);
 	notes.verified(verifier, transport.requestsSent - before);
-	notes.skipped += result.skipped;
-	notes.repeats += result.repeats;
+	notes.paged(result);
 	if (result.stopped) notes.messages.push(`Incomplete result for input item ${i + 1}: ${result.stopped.message}`);
-	return simplify ? result.items.map(simplifyMention) : result.items;
+	return result.items.map((mention) => mentionRow(mention, simplify));
+}
+
+/** The operation of one scope: its fields and its execute function. */
+export function searchOperation(scope: Scope) {
+	const operation = scope === 'recent' ? 'searchRecent' : 'searchHistorical';
+	return {
+		description: updateDisplayOptions({ show: { resource: ['mention'], operation: [operation] } }, searchProperties(scope)),
+		async execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport, notes: RunNotes): Promise<IDataObject[]> {
+			return await executeSearch.call(this, i, transport, scope, notes);
+		},
+	};
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { budgetShare, pageSize, tierOf } from '../../shared/wording';
+
 import * as create from './create.operation';
 import * as deleteProject from './deleteProject.operation';
 import * as getAll from './getAll.operation';
@@ -18,28 +20,25 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description:
-					'Create a project (a saved monitoring subject) from a name and a query. Basic tier; costs 1 of the 300 project requests an hour.',
+				description: `Create a project (a saved monitoring subject) from a name and a query. ${tierOf('createProject')} tier; costs ${budgetShare('createProject')}.`,
 				action: 'Create a project',
 			},
 			{
 				name: 'Delete',
 				value: 'deleteProject',
-				description: 'Delete a project by ID. Basic tier; costs 1 of the 300 project requests an hour.',
+				description: `Delete a project by ID. ${tierOf('deleteProject')} tier; costs ${budgetShare('deleteProject')}.`,
 				action: 'Delete a project',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description:
-					'List the projects the API key can access (ID and name), e.g. to find the project ID for a search. Basic tier; each page of 20 costs 1 of the 300 project requests an hour.',
+				description: `List the projects the API key can access (ID and name), e.g. to find the project ID for a search. ${tierOf('listProjects')} tier; each page of ${pageSize('listProjects')} costs ${budgetShare('listProjects')}.`,
 				action: 'Get many projects',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description:
-					"Replace a project's name and query. Basic tier; costs 1 of the 300 project requests an hour.",
+				description: `Replace a project's name and query. ${tierOf('updateProject')} tier; costs ${budgetShare('updateProject')}.`,
 				action: 'Update a project',
 			},
 		],

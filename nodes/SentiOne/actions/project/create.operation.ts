@@ -1,27 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { endpoint, PATHS } from '../../shared/contract';
-import { budgetShare, operationNotice } from '../common.descriptions';
+import { route } from '../../shared/contract';
 import type { SentiOneTransport } from '../../shared/transport';
-import { projectFieldProperties, readProjectBody } from './projectFields';
-
-const properties: INodeProperties[] = [
-	operationNotice('projectCreateNotice', `Basic tier. Costs ${budgetShare('projects')}. Project create, update and delete are announced by SentiOne but not confirmed by its specification: a deployment without them says so.`),
-	...projectFieldProperties,
-];
+import { projectChangeNotice, projectFieldProperties, readProjectBody } from './projectFields';
 
 const displayOptions = { show: { resource: ['project'], operation: ['create'] } };
 
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions(displayOptions, [
+	projectChangeNotice('projectCreateNotice', 'createProject'),
+	...projectFieldProperties,
+]);
 
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
 	const body = readProjectBody.call(this, i);
-	const { body: project } = await transport.request<IDataObject>({
-		...endpoint('createProject'),
-		path: PATHS.projects(),
-		body,
-		itemIndex: i,
-	});
+	const { body: project } = await transport.request<IDataObject>({ ...route('createProject'), body, itemIndex: i });
 	return project;
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { budgetShare, pageSize, tierOf } from '../../shared/wording';
+
 import * as add from './add.operation';
 import * as getAll from './getAll.operation';
 import * as remove from './remove.operation';
@@ -17,22 +19,19 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add',
 				value: 'add',
-				description:
-					'Add tags (by name) to one mention of a project; returns the mention ID and all its tags. Enterprise tier; costs 1 of the 300 tagging requests an hour.',
+				description: `Add tags (by name) to one mention of a project; returns the mention ID and all its tags. ${tierOf('addTags')} tier; costs ${budgetShare('addTags')}.`,
 				action: 'Add tags to a mention',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description:
-					'List the tags of a project with how many mentions carry each. Enterprise tier; each page of 100 costs 1 of the 300 tagging requests an hour.',
+				description: `List the tags of a project with how many mentions carry each. ${tierOf('listTags')} tier; each page of ${pageSize('listTags')} costs ${budgetShare('listTags')}.`,
 				action: 'Get many tags',
 			},
 			{
 				name: 'Remove',
 				value: 'remove',
-				description:
-					'Remove tags (by name) from one mention of a project; returns the mention ID and the tags it keeps. Enterprise tier; costs 1 of the 300 tagging requests an hour.',
+				description: `Remove tags (by name) from one mention of a project; returns the mention ID and the tags it keeps. ${tierOf('removeTags')} tier; costs ${budgetShare('removeTags')}.`,
 				action: 'Remove tags from a mention',
 			},
 		],

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { SentiOneTransport } from '../../shared/transport';
-import { changeTags, tagFieldProperties } from './tagFields';
+import { changeTags, tagFieldProperties } from './changeTags';
 
 const displayOptions = { show: { resource: ['tag'], operation: ['remove'] } };
 
 export const description = updateDisplayOptions(displayOptions, tagFieldProperties('remove'));
 
 export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
-	return await changeTags.call(this, i, transport, 'DELETE');
+	return await changeTags.call(this, i, transport, 'remove');
 }

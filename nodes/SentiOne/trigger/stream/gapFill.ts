@@ -5,12 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SortType } from '../shared/contract';
-import { endpoint, FILTER_FIELDS, FILTER_SHAPES, PATHS, SEARCH_REQUEST_FIELDS } from '../shared/contract';
-import { paginate } from '../shared/pager';
-import { readServerInstant, toIso } from '../shared/time';
-import type { ApiRequest, SentiOneTransport } from '../shared/transport';
-import { FilterVerifier, widenCollectedAt } from '../shared/verify';
+import type { SortType } from '../../shared/contract';
+import { FILTER_FIELDS, FILTER_SHAPES, route, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { paginate } from '../../shared/pager';
+import { readServerInstant, toIso } from '../../shared/time';
+import type { ApiRequest, SentiOneTransport } from '../../shared/transport';
+import { FilterVerifier, widenCollectedAt } from '../../shared/verify';
 
 const ASCENDING: SortType = 'CollectedAtAscending';
 const DESCENDING: SortType = 'CollectedAtDescending';
@@ -42,6 +42,11 @@ export interface GapSearchResult {
 	budgetStopped: boolean;
 }
 
+/** A recent search of the stream's project (the live stream covers what recent search covers). */
+function searchRequest(search: Pick<GapSearch, 'projectId' | 'signal'>, body: IDataObject): ApiRequest {
+	return { ...route('recentSearch', search.projectId), body, retry: { maxRateLimitWaitMs: 0 }, signal: search.signal };
+}
+
 /**
  * The mentions collected in `range`: by SentiOne's collectedAt filter (ascending), or, when the
  * server is seen not to honour it (it returns mentions collected before the range), by the
@@ -54,13 +59,7 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(toIso(search.range.from), toIso(search.range.to)),
 	};
 	const verifier = new FilterVerifier(filters);
-	const request = (body: IDataObject): ApiRequest => ({
-		...endpoint('recentSearch'),
-		path: PATHS.recentSearch(search.projectId),
-		body,
-		retry: { maxRateLimitWaitMs: 0 },
-		signal: search.signal,
-	});
+	const request = (body: IDataObject) => searchRequest(search, body);
 	const budget = Math.max(1, search.maxRequests);
 	// the earliest instant the (widened) request asked for: anything older means the filter was ignored
 	const lowest = Math.floor(search.range.from / 1000) * 1000 - 1000;
@@ -120,13 +119,7 @@ export async function searchLatest(search: Omit<GapSearch, 'range' | 'maxRequest
 	const verifier = new FilterVerifier(search.filters);
 	const result = await paginate<IDataObject>(
 		search.transport,
-		{
-			...endpoint('recentSearch'),
-			path: PATHS.recentSearch(search.projectId),
-			body: { [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING },
-			retry: { maxRateLimitWaitMs: 0 },
-			signal: search.signal,
-		},
+		searchRequest(search, { [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING }),
 		{ returnAll: true, onRateLimit: 'fail', pageBudget: 1, keep: verifier.keep },
 	);
 	return result.items;

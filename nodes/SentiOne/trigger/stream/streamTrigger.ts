@@ -7,9 +7,9 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { clock } from '../shared/time';
-import { SentiOneTransport } from '../shared/transport';
-import { asItems } from './output';
+import { clock } from '../../shared/time';
+import { SentiOneTransport } from '../../shared/transport';
+import { toItems } from '../../shared/items';
 import { StreamSession } from './streamSession';
 import { readStreamSettings, streamTarget } from './streamSettings';
 import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';
@@ -30,7 +30,7 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 		settings,
 		streamTarget(settings),
 		{
-			emit: (rows: IDataObject[]) => this.emit([asItems(rows)]),
+			emit: (rows: IDataObject[]) => this.emit([toItems(rows)]),
 			fatal: (error: Error) => this.emitError(error),
 			report: (error) => {
 				if (!manual && typeof this.saveFailedExecution === 'function') {

@@ -1,23 +1,27 @@
 /**
- * The mention and the tag names of Add and Remove (D-22), with their local checks: a mention ID,
- * and 1–50 tag names of 1–100 characters without commas.
+ * Add and Remove: their fields, the mention and the tag names with their local checks (a mention ID,
+ * and 1–50 tag names of 1–100 characters without commas, D-22), and the request that changes the
+ * mention's tags.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { hasControl } from '../../shared/bounds';
-import { endpoint, PATHS, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import { route, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
-import { invalidParameter } from '../../shared/errors';
-import { readText } from '../../shared/parameters';
+import { invalidParameter, readText } from '../../shared/parameters';
 import type { SentiOneTransport } from '../../shared/transport';
-import { budgetShare, operationNotice } from '../common.descriptions';
+import { budgetShare, tierLead } from '../../shared/wording';
+import { operationNotice } from '../common.descriptions';
 import { readProjectId } from '../helpers';
+
+/** The endpoint of each change. */
+const ENDPOINT = { add: 'addTags', remove: 'removeTags' } as const;
 
 export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
 		operationNotice(
 			verb === 'add' ? 'tagAddNotice' : 'tagRemoveNotice',
-			`Enterprise tier: a Basic key is refused. Costs ${budgetShare('tags')}.`,
+			`${tierLead(ENDPOINT[verb])}. Costs ${budgetShare(ENDPOINT[verb])}.`,
 		),
 		{ ...projectLocator, description: 'The project the mention belongs to' },
 		{
@@ -118,21 +122,20 @@ export function readTagsBody(this: IExecuteFunctions, i: number): IDataObject {
 }
 
 /**
- * Add (POST) or Remove (DELETE): both are set operations on the mention's tags and answer
+ * Add or Remove: both are set operations on the mention's tags and answer
  * `{ id, tags }` with every tag the mention has afterwards. Never retried automatically.
  */
 export async function changeTags(
 	this: IExecuteFunctions,
 	i: number,
 	transport: SentiOneTransport,
-	method: 'POST' | 'DELETE',
+	verb: 'add' | 'remove',
 ): Promise<IDataObject> {
 	const projectId = readProjectId.call(this, i);
 	const mentionId = readMentionId.call(this, i);
 	const body = readTagsBody.call(this, i);
 	const { body: answer } = await transport.request<IDataObject>({
-		...endpoint(method === 'POST' ? 'addTags' : 'removeTags'),
-		path: PATHS.mentionTags(projectId, mentionId),
+		...route(ENDPOINT[verb], projectId, mentionId),
 		body,
 		itemIndex: i,
 	});

@@ -3,22 +3,16 @@
  */
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
-import type { AnonymizationLevel, EndpointGroup, Tier } from '../shared/contract';
-import {
-	BACKFILL_MINUTES_MAX,
-	endpoint,
-	HEARTBEAT_INTERVAL_MS,
-	PATHS,
-	QUERY_PARAMS,
-	SEARCH_REQUEST_FIELDS,
-} from '../shared/contract';
-import { invalidParameter, readChoice } from '../shared/errors';
-import { buildFilters, parseProjectId } from '../shared/filters';
-import type { NotAnonymizedChoice } from '../shared/anonymization';
-import { readAnonymization, readNotAnonymized, readStreamFormat } from '../shared/streamOptions';
-import type { StreamFormat } from '../shared/streamReader';
-import { clock } from '../shared/time';
-import type { StreamRequest } from '../shared/transport';
+import type { NotAnonymizedChoice } from '../../shared/anonymization';
+import type { AnonymizationLevel, EndpointName } from '../../shared/contract';
+import { BACKFILL_MINUTES_MAX, HEARTBEAT_INTERVAL_MS, QUERY_PARAMS, route, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { buildFilters } from '../../shared/filters';
+import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
+import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
+import type { StreamFormat } from '../../shared/streamReader';
+import { clock } from '../../shared/time';
+import type { StreamRequest } from '../../shared/transport';
+import { hourlyLimit } from '../../shared/wording';
 
 export type StreamEvent = 'newMention' | 'engagementUpdate';
 
@@ -31,7 +25,8 @@ export const STREAM_DEFAULTS = {
 } as const;
 
 export const MAX_STALL_TIMEOUT_SECONDS = 600;
-export const MAX_GAP_REQUESTS = 30;
+/** A gap never spends more than the key's whole hourly search budget. */
+export const MAX_GAP_REQUESTS = hourlyLimit('recentSearch');
 
 export interface StreamSettings {
 	event: StreamEvent;
@@ -50,25 +45,6 @@ export interface StreamSettings {
 	stallTimeoutMs: number;
 }
 
-function numberIn(
-	ctx: ITriggerFunctions,
-	value: unknown,
-	parameter: string,
-	min: number,
-	max: number,
-	integer: boolean,
-): number {
-	const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
-	if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-		throw invalidParameter(
-			ctx.getNode(),
-			parameter,
-			`"${String(value)}" is not valid. Expected ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`,
-		);
-	}
-	return n;
-}
-
 const STREAM_EVENTS: readonly StreamEvent[] = ['newMention', 'engagementUpdate'];
 
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
@@ -77,22 +53,15 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const manual = ctx.getMode() === 'manual';
 	const format = readStreamFormat(options.streamFormat, node);
-	const configuredBackfill = numberIn(
-		ctx,
-		options.backfillMinutes ?? 0,
-		'Options → Backfill at Start (Minutes)',
-		0,
-		BACKFILL_MINUTES_MAX,
-		true,
-	);
-	const stallTimeoutSeconds = numberIn(
-		ctx,
-		options.stallTimeout ?? STREAM_DEFAULTS.stallTimeoutSeconds,
-		'Options → Stall Timeout (Seconds)',
-		0.1,
-		MAX_STALL_TIMEOUT_SECONDS,
-		false,
-	);
+	const configuredBackfill = readNumberOption(options, 'backfillMinutes', 0, node, 'Backfill at Start (Minutes)', {
+		min: 0,
+		max: BACKFILL_MINUTES_MAX,
+	});
+	const stallTimeoutSeconds = readNumberOption(options, 'stallTimeout', STREAM_DEFAULTS.stallTimeoutSeconds, node, 'Stall Timeout (Seconds)', {
+		min: 0.1,
+		max: MAX_STALL_TIMEOUT_SECONDS,
+		whole: false,
+	});
 	const settings: StreamSettings = {
 		event,
 		filters: {},
@@ -113,61 +82,52 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		now: clock.now(),
 		scope: 'live',
 	});
-	settings.simplify = ctx.getNodeParameter('simplify', true) !== false;
+	settings.simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);
 	settings.anonymization = readAnonymization(options.anonymization, node);
 	settings.notAnonymized = readNotAnonymized(options.notAnonymized, node);
-	settings.fillGaps = options.fillGaps !== false;
-	settings.maxGapRequests = numberIn(
-		ctx,
-		options.maxGapRequests ?? STREAM_DEFAULTS.maxGapRequests,
-		'Options → Max Search Requests per Gap',
-		1,
-		MAX_GAP_REQUESTS,
-		true,
-	);
+	settings.fillGaps = readBoolean(options.fillGaps, node, 'Options → Fill Gaps with Search', true);
+	settings.maxGapRequests = readNumberOption(options, 'maxGapRequests', STREAM_DEFAULTS.maxGapRequests, node, 'Max Search Requests per Gap', {
+		min: 1,
+		max: MAX_GAP_REQUESTS,
+	});
 	return settings;
 }
 
 export interface StreamTarget {
-	group: EndpointGroup;
-	tier: Tier;
+	/** the endpoint of the contract's table (its rate-limit group is the stream budget) */
+	endpoint: EndpointName;
 	/** the request for a connection asking for `backfillMinutes` (with these filters instead of the settings', when given) */
 	request(backfillMinutes: number, signal: AbortSignal, filters?: IDataObject): StreamRequest;
 }
 
 /** Which stream to open (D-23) and how. */
 export function streamTarget(settings: StreamSettings): StreamTarget {
+	const common = { format: settings.format, idleTimeoutMs: settings.stallTimeoutMs };
 	if (settings.event === 'engagementUpdate') {
 		return {
-			group: 'engagement',
-			tier: 'Enterprise',
+			endpoint: 'engagementStream',
 			request: (backfillMinutes, signal) => ({
-				...endpoint('engagementStream'),
-				path: PATHS.engagementStream(),
+				...route('engagementStream'),
 				qs: backfillMinutes > 0 ? { [QUERY_PARAMS.backfillMinutes]: backfillMinutes } : undefined,
 				body: {},
-				format: settings.format,
 				signal,
-				idleTimeoutMs: settings.stallTimeoutMs,
+				...common,
 			}),
 		};
 	}
 	const projectId = settings.projectId as number;
 	return {
-		group: 'live',
-		tier: 'Basic',
+		endpoint: 'liveStream',
 		request: (backfillMinutes, signal, filters) => {
 			const qs: IDataObject = {};
 			if (backfillMinutes > 0) qs[QUERY_PARAMS.backfillMinutes] = backfillMinutes;
 			if (settings.anonymization) qs[QUERY_PARAMS.anonymization] = settings.anonymization;
 			return {
-				...endpoint('liveStream'),
-				path: PATHS.liveStream(projectId),
+				...route('liveStream', projectId),
 				qs,
 				body: { [SEARCH_REQUEST_FIELDS.filters]: filters ?? settings.filters },
-				format: settings.format,
 				signal,
-				idleTimeoutMs: settings.stallTimeoutMs,
+				...common,
 			};
 		},
 	};

@@ -8,10 +8,10 @@
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
  */
-import { BOUNDS, boundedDelay, nextHourStart } from '../shared/bounds';
-import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../shared/contract';
-import type { RateLimitState } from '../shared/errors';
-import { errorDetails } from '../shared/errors';
+import { BOUNDS, boundedDelay, nextHourStart } from '../../shared/bounds';
+import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../../shared/contract';
+import type { RateLimitState } from '../../shared/errors';
+import { errorDetails } from '../../shared/errors';
 
 export const RECONNECT = {
 	firstDelayMs: 500,

@@ -3,12 +3,15 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { RECENT_WINDOW_MS } from '../shared/contract';
-import { invalidParameter, readChoice } from '../shared/errors';
-import { buildFilters, parseProjectId } from '../shared/filters';
-import { clock } from '../shared/time';
+import type { Scope } from '../../shared/contract';
+import { RECENT_WINDOW_MS } from '../../shared/contract';
+import { buildFilters } from '../../shared/filters';
+import { parseProjectId, readBoolean, readChoice, readNumber, readNumberOption } from '../../shared/parameters';
+import { clock } from '../../shared/time';
+import { hourlyLimit } from '../../shared/wording';
 
-export type PollSource = 'recent' | 'historical';
+/** Which search finds new mentions. */
+export type PollSource = Scope;
 
 export const POLL_DEFAULTS = {
 	/** 12 polls an hour (every 5 minutes) × 2 = 24 of the 30 search requests an hour */
@@ -19,8 +22,9 @@ export const POLL_DEFAULTS = {
 	backfillHours: 24,
 } as const;
 
-export const MAX_REQUESTS_PER_POLL = 30;
-export const MAX_REQUESTS_PER_HOUR = 30;
+/** A check, or an hour of checks, never spends more than the key's whole hourly search budget. */
+export const MAX_REQUESTS_PER_POLL = hourlyLimit('recentSearch');
+export const MAX_REQUESTS_PER_HOUR = hourlyLimit('recentSearch');
 export const MAX_LATE_WINDOW_MINUTES = 24 * 60;
 export const MAX_BACKFILL_HOURS = RECENT_WINDOW_MS / 3_600_000;
 
@@ -38,24 +42,6 @@ export interface PollSettings {
 	lateWindowMs: number;
 }
 
-function wholeNumber(
-	ctx: IPollFunctions,
-	value: unknown,
-	parameter: string,
-	min: number,
-	max: number,
-): number {
-	const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
-	if (!Number.isFinite(n) || !Number.isInteger(n) || n < min || n > max) {
-		throw invalidParameter(
-			ctx.getNode(),
-			parameter,
-			`"${String(value)}" is not valid. Expected a whole number from ${min} to ${max}.`,
-		);
-	}
-	return n;
-}
-
 const POLL_SOURCES: readonly PollSource[] = ['recent', 'historical'];
 const START_FROM = ['now', 'backfill'] as const;
 
@@ -69,40 +55,21 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		now: clock.now(),
 		scope: source,
 	});
-	const simplify = ctx.getNodeParameter('simplify', true) !== false;
+	const simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);
 	const startFrom = readChoice(ctx.getNodeParameter('startFrom', 'now'), START_FROM, node, 'Start From');
 	const backfillHours =
 		startFrom === 'backfill'
-			? wholeNumber(
-					ctx,
-					ctx.getNodeParameter('backfillHours', POLL_DEFAULTS.backfillHours),
-					'Backfill (Hours)',
-					1,
-					MAX_BACKFILL_HOURS,
-				)
+			? readNumber(ctx.getNodeParameter('backfillHours', POLL_DEFAULTS.backfillHours), node, 'Backfill (Hours)', {
+					min: 1,
+					max: MAX_BACKFILL_HOURS,
+				})
 			: 0;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const maxRequestsPerPoll = wholeNumber(
-		ctx,
-		options.maxRequestsPerPoll ?? POLL_DEFAULTS.maxRequestsPerPoll,
-		'Options → Max Requests per Poll',
-		1,
-		MAX_REQUESTS_PER_POLL,
-	);
-	const requestsPerHour = wholeNumber(
-		ctx,
-		options.requestsPerHour ?? POLL_DEFAULTS.requestsPerHour,
-		'Options → Search Requests per Hour',
-		0,
-		MAX_REQUESTS_PER_HOUR,
-	);
-	const lateWindowMinutes = wholeNumber(
-		ctx,
-		options.lateWindowMinutes ?? POLL_DEFAULTS.lateWindowMinutes,
-		'Options → Late Mention Window (Minutes)',
-		0,
-		MAX_LATE_WINDOW_MINUTES,
-	);
+	const option = (name: keyof typeof POLL_DEFAULTS, label: string, min: number, max: number) =>
+		readNumberOption(options, name, POLL_DEFAULTS[name], node, label, { min, max });
+	const maxRequestsPerPoll = option('maxRequestsPerPoll', 'Max Requests per Poll', 1, MAX_REQUESTS_PER_POLL);
+	const requestsPerHour = option('requestsPerHour', 'Search Requests per Hour', 0, MAX_REQUESTS_PER_HOUR);
+	const lateWindowMinutes = option('lateWindowMinutes', 'Late Mention Window (Minutes)', 0, MAX_LATE_WINDOW_MINUTES);
 	return {
 		projectId,
 		source,

@@ -13,7 +13,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BOUNDS, idKey, plausibleInstant } from '../shared/bounds';
+import { BOUNDS, idKey, plausibleInstant } from '../../shared/bounds';
 
 export const STREAM_STATE_KEY = 'sentiOneStream';
 const VERSION = 1;

@@ -1,0 +1,16 @@
+/**
+ * The one error mapper: every failure of a SentiOne request becomes a NodeApiError (the API
+ * answered: httpErrors.ts) or an error that says why there is no answer to use (connectionErrors.ts),
+ * whose message says what happened and what to do; details.ts holds what callers read back and the
+ * redaction every text from outside goes through.
+ */
+export type { RateLimitState, RequestInfo, ResponseInfo, SentiOneErrorDetails } from './details';
+export { asNodeError, errorDetails, redact } from './details';
+export { describeBody, mapHttpError, tierKnownRefused } from './httpErrors';
+export {
+	credentialProblem,
+	mapNetworkError,
+	redirectRefused,
+	streamInterrupted,
+	unusableAnswer,
+} from './connectionErrors';

@@ -1,0 +1,10 @@
+/**
+ * The only module that talks HTTP (client.ts). Every request of the action node, the triggers and
+ * the list searches goes through `SentiOneTransport`; the body guard, the retry rules and the
+ * rate-limit headers each have a file of their own here.
+ */
+export type { ApiContext, ApiRequest, ApiResult, OpenStream, StreamRequest, TransportOptions } from './requests';
+export { SentiOneTransport } from './client';
+export { readRateLimit } from './rateLimitHeaders';
+export type { RetryPolicy } from './retry';
+export { DEFAULT_RETRY } from './retry';

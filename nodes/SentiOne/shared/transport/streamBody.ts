@@ -1,0 +1,89 @@
+/**
+ * The body of an open stream as items: chunks through the body guard (liveness counted in complete
+ * events, not bytes), decoded by the one stream reader, within the stream's byte cap and deadline.
+ * A stream that breaks off, goes silent, runs too long or brings too much ends with an error that
+ * says which (streamInterrupted details); one that carried nothing SentiOne documents is an
+ * unusable answer, never an empty stream.
+ */
+import type { INode } from 'n8n-workflow';
+
+import type { RequestInfo } from '../errors';
+import { streamInterrupted, unusableAnswer } from '../errors';
+import type { StreamItem, StreamReader } from '../streamReader';
+import type { Chunked, Guard } from './bodyGuard';
+import { DeadlineError, formatBytes, guardedChunks, minutesText, SizeError, StallError } from './bodyGuard';
+
+/** The connection a stream's items come over. */
+export interface StreamConnection {
+	/** true once it was closed (by the caller, or at the end) */
+	readonly closed: boolean;
+	/** drops the connection (anything but a normal end) */
+	close(): void;
+	/** the server ended the stream normally */
+	ended(): void;
+}
+
+export interface StreamLimits {
+	/** most bytes the whole stream may bring */
+	maxBytes?: number;
+	/** longest the stream may stay open (for the message; the guard holds the instant) */
+	deadlineMs?: number;
+	itemIndex?: number;
+}
+
+export async function* streamItems(
+	node: INode,
+	request: RequestInfo,
+	source: Chunked,
+	reader: StreamReader,
+	guard: Guard,
+	connection: StreamConnection,
+	limits: StreamLimits,
+): AsyncGenerator<StreamItem> {
+	let ended = false;
+	try {
+		try {
+			for await (const chunk of guardedChunks(source, guard)) {
+				const items = reader.push(chunk);
+				if (limits.maxBytes !== undefined && reader.stats.bytes > limits.maxBytes) {
+					throw new SizeError(`${formatBytes(reader.stats.bytes)} arrived, more than the ${formatBytes(limits.maxBytes)} allowed`);
+				}
+				for (const item of items) {
+					// liveness is complete, readable events (heartbeats included), never bytes alone
+					if (item.type !== 'malformed') guard.liveness.at = Date.now();
+					yield item;
+				}
+			}
+		} catch (error) {
+			if (connection.closed) return;
+			if (error instanceof SizeError) throw streamInterrupted(node, 'oversize', error.message, limits.itemIndex);
+			if (error instanceof DeadlineError) {
+				throw streamInterrupted(
+					node,
+					'deadline',
+					`the stream was still open after ${minutesText(limits.deadlineMs ?? 0)}, the longest allowed`,
+					limits.itemIndex,
+				);
+			}
+			throw error instanceof StallError
+				? streamInterrupted(node, 'stalled', error.message, limits.itemIndex)
+				: streamInterrupted(node, 'dropped', String((error as Error)?.message ?? 'connection lost'), limits.itemIndex);
+		}
+		if (connection.closed) return;
+		for (const item of reader.end()) yield item;
+		const seen = reader.stats;
+		if (seen.malformed > 0 && seen.mentions + seen.heartbeats + seen.engagementUpdates === 0) {
+			// nothing SentiOne documents arrived, only unreadable content: not a stream that ended
+			throw unusableAnswer(
+				node,
+				request,
+				`the stream carried no event SentiOne documents, only ${seen.malformed} unreadable one${seen.malformed === 1 ? '' : 's'} (a JSON document or a page instead of a stream?)`,
+				limits.itemIndex,
+			);
+		}
+		ended = true;
+	} finally {
+		if (ended) connection.ended();
+		else connection.close();
+	}
+}

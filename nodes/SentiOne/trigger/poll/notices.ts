@@ -1,0 +1,53 @@
+/**
+ * What the poll trigger tells the user besides the mentions it passes on. Notices (a filter
+ * SentiOne did not apply, a repaired state, falling behind …) are reported once, as an error of a
+ * check that has nothing to pass on, so no mention is held back for them; a spent search budget is
+ * reported once per hourly window.
+ */
+import type { IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { PAGE_SIZES } from '../../shared/contract';
+import { clock, formatInstant } from '../../shared/time';
+import { hourlyLimit } from '../../shared/wording';
+import type { PollSettings } from './pollSettings';
+import type { PollBudget } from './pollState';
+
+export function budgetError(ctx: IPollFunctions, budget: PollBudget, requestSent: boolean): NodeApiError {
+	const limit = budget.limit ?? hourlyLimit('recentSearch');
+	const reset = budget.resetAt !== undefined ? ` It resets at ${formatInstant(budget.resetAt, clock.now(), ctx.getTimezone())}.` : '';
+	const message = `SentiOne's search budget is used up (429): at most ${limit} requests an hour for this API key.${reset}`;
+	const description = `${requestSent ? '' : 'No request was sent this time. '}The watermark was kept, so nothing is lost: the first check after the reset continues from the last mention passed on. Recent and historical search share this budget with every workflow using the key; poll less often, lower Max Requests per Poll, or use the SentiOne Stream Trigger for busy projects. This is reported once per hourly window.`;
+	return new NodeApiError(ctx.getNode(), { message, httpCode: '429' } as JsonObject, {
+		message,
+		description,
+		httpCode: '429',
+	});
+}
+
+/** Reports the pending notices (once), as an error: nothing was held back for them. */
+export function noticeError(ctx: IPollFunctions, notices: string[]): NodeOperationError {
+	const [first, ...rest] = notices;
+	return new NodeOperationError(ctx.getNode(), first, {
+		description: `${rest.length > 0 ? `${rest.join(' ')} ` : ''}This is reported once; the trigger goes on. No mention was held back for this notice.`,
+	});
+}
+
+export function repairNotice(repairs: string[], restarted: boolean): string {
+	return `The trigger's saved state was repaired: ${repairs.join('; ')}.${restarted ? ' It started again from the newest matching mention, so mentions collected between its last good check and now may not have been passed on.' : ' Nothing is passed on twice; a mention collected in a part of the state that could not be read may have been missed.'}`;
+}
+
+export function behindNotice(settings: PollSettings, share: number): string {
+	const limit = share > 0 ? `Search Requests per Hour: ${share}, at most ${settings.maxRequestsPerPoll} per check` : `Max Requests per Poll: ${settings.maxRequestsPerPoll}`;
+	return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. Raise those options (Search Requests per Hour at most ${hourlyLimit('recentSearch')}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy.`;
+}
+
+/** Said once when the trigger stops relying on SentiOne's collectedAt filter. */
+export function descendingNotice(why: string): string {
+	return `SentiOne did not apply the collectedAt filter (${why}). The trigger now finds new mentions with SentiOne's newest-first order (CollectedAtDescending) down to the last mention it passed on, which relies only on what the API documents. Nothing is passed on twice, a check with nothing new still costs one request, and a backlog bigger than one check arrives newest first across checks.`;
+}
+
+/** Said once when SentiOne returned mentions without a usable id. */
+export function noIdNotice(noId: number): string {
+	return `SentiOne returned ${noId} mention${noId === 1 ? '' : 's'} without a usable id; ${noId === 1 ? 'it was' : 'they were'} not passed on, because the trigger could not tell ${noId === 1 ? 'it' : 'them'} apart from mentions already passed on.`;
+}

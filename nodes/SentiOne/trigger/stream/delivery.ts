@@ -1,0 +1,180 @@
+/**
+ * What a stream session passes on, and how: each mention (or engagement update) once — a bounded
+ * memory of ids drops the repeats that backfills and gap fills bring — only when it matches the
+ * filters (a server may not apply them) and, when anonymization was asked for, only anonymized or
+ * with its identifying fields removed; and the memory a restart of n8n resumes from, saved right
+ * before every emit.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
+import { mentionRow } from '../../shared/simplify';
+import type { StreamItem } from '../../shared/streamReader';
+import { clock } from '../../shared/time';
+import { FilterVerifier, verificationNotice } from '../../shared/verify';
+import { idAndCollectedAt } from '../common/identity';
+import { DedupMemory } from './dedupMemory';
+import type { SessionContext } from './sessionTypes';
+import type { StreamMemory } from './streamState';
+
+type EngagementItem = Extract<StreamItem, { type: 'engagementUpdate' }>;
+
+/** A short fingerprint of a text (32-bit FNV-1a, hex): enough to tell apart the updates of one instant. */
+function fingerprint(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16);
+}
+
+export class Delivery {
+	private readonly memory: DedupMemory;
+
+	/** checks every mention against the stream's filters (a server may not apply them) */
+	private readonly verifier: FilterVerifier;
+
+	private verificationReported = false;
+
+	/** what is persisted for a restart: updated right before every emit (streamState.ts) */
+	private persisted: StreamMemory | undefined;
+
+	constructor(private readonly session: SessionContext) {
+		this.memory = new DedupMemory(session.options.dedupCapacity);
+		this.verifier = new FilterVerifier(session.settings.filters);
+	}
+
+	/**
+	 * After a restart of n8n: the memory the last run left (active workflows only), its ids taken
+	 * as passed on; from now on the memory is saved with every emit. Undefined on a first start.
+	 */
+	resume(): StreamMemory | undefined {
+		const { options } = this.session;
+		const saved = options.manual ? undefined : options.store?.load();
+		if (saved) for (const [id] of saved.ids) this.memory.add(id);
+		if (!options.manual && options.store) {
+			this.persisted = { target: options.memoryTarget ?? '', lastAliveAt: saved?.lastAliveAt ?? this.session.lastAliveAt, ids: saved?.ids ?? [] };
+			options.store.save(this.persisted);
+		}
+		return saved;
+	}
+
+	/** True when the mention with this id was passed on. */
+	passedOn(id: string): boolean {
+		return this.memory.has(id);
+	}
+
+	/** One execution with these rows; `keys` are the ids they are remembered by. */
+	private pass(rows: IDataObject[], keys: string[] = []): void {
+		const { hooks, options, stats } = this.session;
+		if (rows.length === 0 || this.session.stopped) return;
+		if (this.persisted && options.store) {
+			// saved with this emit: on disk before these mentions are processed
+			const at = clock.now();
+			this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, at);
+			for (const key of keys) this.persisted.ids.push([key, at]);
+			options.store.save(this.persisted);
+		}
+		if (options.manual) {
+			hooks.emit(rows.slice(0, 1));
+			stats.emitted++;
+			// A test event is one item: stop listening.
+			this.session.finishTest();
+			return;
+		}
+		hooks.emit(rows);
+		stats.emitted += rows.length;
+	}
+
+	/** A mention of the live stream: passed on once, when admissible. */
+	mention(id: string, mention: IDataObject): void {
+		const admitted = this.admissible(id, mention);
+		if (admitted === undefined) return;
+		if (this.memory.add(id)) this.pass([mentionRow(admitted, this.session.settings.simplify)], [id]);
+		else this.session.stats.duplicates++;
+	}
+
+	/** An engagement update: passed on once. */
+	engagement(item: EngagementItem): void {
+		const update = item.update;
+		// The event id (mention id and time) plus the metrics: a backfill repeats an update
+		// exactly, while two changes of one mention in the same millisecond differ in their metrics.
+		const key = `${item.id ?? `${String(update.mentionId)}:${String(update.updatedAt)}`}#${fingerprint(JSON.stringify(update.engagementMetrics ?? null))}`;
+		// as the stream sends it: `{ mentionId, engagementMetrics, updatedAt }` (D-28)
+		if (this.memory.add(key)) this.pass([{ ...update }], [key]);
+		else this.session.stats.duplicates++;
+	}
+
+	/**
+	 * Mentions a search found (a gap, a test event's sample), in one execution: those admissible
+	 * and not passed on yet; a mention without an id cannot be remembered and is passed on. `found`
+	 * hears of every id the search returned.
+	 */
+	searched(mentions: IDataObject[], found: (id: string) => void = () => undefined): void {
+		const rows: IDataObject[] = [];
+		const keys: string[] = [];
+		for (const candidate of mentions) {
+			const { id } = idAndCollectedAt(candidate);
+			if (id !== undefined) found(id);
+			const mention = this.admissible(id, candidate);
+			if (mention === undefined) continue;
+			if (id === undefined || this.memory.add(id)) {
+				rows.push(mentionRow(mention, this.session.settings.simplify));
+				if (id !== undefined) keys.push(id);
+			} else this.session.stats.duplicates++;
+		}
+		this.pass(rows, keys);
+	}
+
+	/** A test event's sample: the first admissible of `mentions`; false when there is none. */
+	sample(mentions: IDataObject[]): boolean {
+		for (const candidate of mentions) {
+			const mention = this.admissible(idAndCollectedAt(candidate).id, candidate);
+			if (mention !== undefined) {
+				this.pass([mentionRow(mention, this.session.settings.simplify)]);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The mention as it may be passed on, or undefined: one that does not match the filters is
+	 * dropped (reported once); one whose author SentiOne did not anonymize although it was asked
+	 * stops the trigger, or has its identifying fields removed when the user chose that.
+	 */
+	private admissible(id: string | undefined, mention: IDataObject): IDataObject | undefined {
+		const { settings, stats, options, hooks, node } = this.session;
+		let out = mention;
+		if (settings.anonymization) {
+			const checked = checkAnonymized(mention, settings.anonymization, settings.notAnonymized);
+			if ('clear' in checked || checked.removed) stats.notAnonymized++;
+			if ('clear' in checked) {
+				this.session.fail(
+					new NodeOperationError(node, inClearMessage(settings.anonymization, id ?? '(no id)', checked.clear), {
+						description:
+							'The trigger stopped, and this mention was not passed on, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on the live stream. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.',
+					}),
+				);
+				return undefined;
+			}
+			out = checked.mention;
+		}
+		if (!this.verifier.keep(out)) {
+			stats.unmatched++;
+			if (!this.verificationReported && !options.manual) {
+				this.verificationReported = true;
+				const notice = verificationNotice(
+					this.verifier,
+					'The trigger keeps checking every mention and passes on only matching ones. This is reported once.',
+					this.session.unsent,
+				);
+				if (notice) hooks.report(new NodeOperationError(node, notice));
+			}
+			return undefined;
+		}
+		return out;
+	}
+}
