@@ -828,18 +828,3 @@ function salvageEnvelope(line: string): { event: string; id?: string } {
 	const id = SALVAGE_DATA_ID.exec(line)?.[1] ?? SALVAGE_ENVELOPE_ID.exec(line)?.[1];
 	return { event, id };
 }
-
-/** Reads a Node Readable (or any async iterable body) to the end, yielding items as they are read. */
-export async function* readStreamItems(
-	body: AsyncIterable<Uint8Array | string>,
-	format: StreamFormat,
-	options?: StreamReaderOptions,
-): AsyncGenerator<StreamItem> {
-	const reader = new StreamReader(format, options);
-	for await (const chunk of body) {
-		const items = reader.push(chunk);
-		for (let i = 0; i < items.length; i++) yield items[i];
-	}
-	const rest = reader.end();
-	for (let i = 0; i < rest.length; i++) yield rest[i];
-}
