@@ -24,7 +24,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-export type StreamFormat = 'sse' | 'jsonLines';
+import { EVENT_KINDS, STREAM_ACCEPT, STREAM_MEDIA_TYPES } from './contract';
+
+export type StreamFormat = keyof typeof STREAM_ACCEPT;
+
+const { mention: MENTION, heartbeat: HEARTBEAT, engagementUpdate: ENGAGEMENT_UPDATE } = EVENT_KINDS;
 
 const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 /** How much of a skipped (too large) event is kept in the `malformed` item's `raw`, for diagnosis */
@@ -37,34 +41,22 @@ const SPACE = 32;
 const COLON = 58;
 const BOM = 0xfeff;
 
+const FORMAT_OF_MEDIA_TYPE = new Map<string, StreamFormat>();
+for (const format of ['sse', 'jsonLines'] as const) {
+	for (const mediaType of STREAM_MEDIA_TYPES[format]) FORMAT_OF_MEDIA_TYPE.set(mediaType, format);
+}
+
 /**
  * `'sse'` for `text/event-stream`; `'jsonLines'` for `application/x-ndjson`, `application/json`,
- * `application/jsonl`, `application/x-jsonlines`, `application/json-seq` and the like. Media type
- * parameters (`; charset=utf-8`) and case are ignored. `undefined` for anything else.
+ * `application/jsonl`, `application/x-jsonlines`, `application/json-seq` and the like
+ * (`STREAM_MEDIA_TYPES`). Media type parameters (`; charset=utf-8`) and case are ignored.
+ * `undefined` for anything else.
  */
 export function streamFormatFromContentType(contentType: string | undefined): StreamFormat | undefined {
 	if (typeof contentType !== 'string') return undefined;
 	const semicolon = contentType.indexOf(';');
 	const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-	if (mediaType === 'text/event-stream') return 'sse';
-	switch (mediaType) {
-		case 'application/x-ndjson':
-		case 'application/ndjson':
-		case 'application/json':
-		case 'application/jsonl':
-		case 'application/x-jsonl':
-		case 'application/jsonlines':
-		case 'application/x-jsonlines':
-		case 'application/json-lines':
-		case 'application/json-seq':
-		case 'application/stream+json':
-		case 'application/x-json-stream':
-		case 'text/x-ndjson':
-		case 'text/ndjson':
-			return 'jsonLines';
-		default:
-			return undefined;
-	}
+	return FORMAT_OF_MEDIA_TYPE.get(mediaType);
 }
 
 /** One raw SSE event as the WHATWG EventSource algorithm dispatches it */
@@ -711,7 +703,7 @@ export class StreamReader {
 		if (typeof event === 'string') {
 			this.emitParsed(event, parsed.data, idOf(parsed.id), line);
 		} else if (event === undefined && parsed.id !== undefined && parsed.content !== undefined) {
-			this.emitParsed('mention', parsed, undefined, line);
+			this.emitParsed(MENTION, parsed, undefined, line);
 		} else if (event === undefined) {
 			this.emitMalformed('', idOf(parsed.id), line, 'line has no "event" field');
 		} else {
@@ -724,8 +716,8 @@ export class StreamReader {
 	private onSseEvent(e: SseEvent): void {
 		const event = e.event;
 		const data = e.data;
-		if (event === 'mention' || event === 'engagementUpdate' || event === 'heartbeat') {
-			if (event === 'heartbeat') {
+		if (event === MENTION || event === ENGAGEMENT_UPDATE || event === HEARTBEAT) {
+			if (event === HEARTBEAT) {
 				// Legacy form: a bare, unquoted timestamp.
 				const trimmed = data.trim();
 				const c0 = trimmed.charCodeAt(0);
@@ -761,7 +753,7 @@ export class StreamReader {
 	private emitParsed(event: string, data: unknown, id: string | undefined, raw: string): void {
 		const counts = this.counts;
 		switch (event) {
-			case 'mention': {
+			case MENTION: {
 				if (!isObject(data)) {
 					this.emitMalformed(event, id, raw, 'mention data is not a JSON object');
 					return;
@@ -776,7 +768,7 @@ export class StreamReader {
 				this.out.push({ type: 'mention', id: mentionId, mention: data });
 				return;
 			}
-			case 'heartbeat': {
+			case HEARTBEAT: {
 				if (isObject(data) && typeof data.date === 'string') {
 					counts.events++;
 					counts.heartbeats++;
@@ -790,7 +782,7 @@ export class StreamReader {
 				}
 				return;
 			}
-			case 'engagementUpdate': {
+			case ENGAGEMENT_UPDATE: {
 				if (!isObject(data)) {
 					this.emitMalformed(event, id, raw, 'engagementUpdate data is not a JSON object');
 					return;
