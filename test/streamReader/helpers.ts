@@ -5,7 +5,7 @@ import {
 	type StreamFormat,
 	type StreamItem,
 	type StreamReaderOptions,
-} from '../../nodes/SentiOne/shared/streamReader';
+} from '../../nodes/SentiOne/shared/stream';
 
 export const encoder = new TextEncoder();
 

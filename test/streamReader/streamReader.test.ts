@@ -7,7 +7,7 @@ import {
 	streamFormatFromContentType,
 	type SseEvent,
 	type StreamItem,
-} from '../../nodes/SentiOne/shared/streamReader';
+} from '../../nodes/SentiOne/shared/stream';
 import { encoder, readAll, readStreamItems, sampleMention, splitEvery } from './helpers';
 
 const mention1 = sampleMention('m1', 'Świetna obsługa 🎉');

@@ -9,7 +9,7 @@ import type { NotAnonymizedChoice } from './anonymization';
 import type { AnonymizationLevel } from './contract';
 import { ANONYMIZATION_LEVELS } from './contract';
 import { readChoice } from './errors';
-import type { StreamFormat } from './streamReader';
+import type { StreamFormat } from './stream';
 
 const STREAM_FORMATS: readonly StreamFormat[] = ['jsonLines', 'sse'];
 

@@ -42,8 +42,8 @@ import {
 	tierKnownRefused,
 	unusableAnswer,
 } from './errors';
-import type { StreamFormat, StreamItem, StreamStats } from './streamReader';
-import { StreamReader, streamFormatFromContentType } from './streamReader';
+import type { StreamFormat, StreamItem, StreamStats } from './stream';
+import { StreamReader, streamFormatFromContentType } from './stream';
 import { clock } from './time';
 
 export type ApiContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | ILoadOptionsFunctions;

@@ -19,7 +19,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fieldsInClear, removeIdentifyingFields } from '../shared/anonymization';
 import { boundedDelay, idKey, rateLimitWait } from '../shared/bounds';
 import { asNodeError, errorDetails, formatInstant } from '../shared/errors';
-import type { StreamItem } from '../shared/streamReader';
+import type { StreamItem } from '../shared/stream';
 import { clock, formatLocal } from '../shared/time';
 import type { OpenStream, SentiOneTransport } from '../shared/transport';
 import type { UnconfirmedFilter } from '../shared/contract';

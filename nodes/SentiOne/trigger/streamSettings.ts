@@ -16,7 +16,7 @@ import { invalidParameter, readChoice } from '../shared/errors';
 import { buildFilters, parseProjectId } from '../shared/filters';
 import type { NotAnonymizedChoice } from '../shared/anonymization';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../shared/streamOptions';
-import type { StreamFormat } from '../shared/streamReader';
+import type { StreamFormat } from '../shared/stream';
 import { clock } from '../shared/time';
 import type { StreamRequest } from '../shared/transport';
 
