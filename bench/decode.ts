@@ -2,7 +2,7 @@
 /**
  * Part 2 — stream decoding. The same bytes go through three decoders:
  *
- * - **StreamReader**, the node's own reader as shipped (`dist/nodes/SentiOne/shared/streamReader.js`):
+ * - **StreamReader**, the node's own reader as shipped (`dist/nodes/SentiOne/shared/stream/`):
  *   bytes in, typed items out (UTF-8 decoding, framing, one JSON.parse per event, kind and id checks);
  * - **eventsource-parser** (SSE only; JSON lines are not its format): `TextDecoder` in streaming
  *   mode → `parser.feed()` → `JSON.parse(event.data)` for each `mention` event, which is how it is
@@ -31,14 +31,14 @@ import { join } from 'node:path';
 
 import { createParser } from 'eventsource-parser';
 
-import type { SseParser as SseParserSource, StreamReader as StreamReaderSource } from '../nodes/SentiOne/shared/streamReader';
+import type { SseParser as SseParserSource, StreamReader as StreamReaderSource } from '../nodes/SentiOne/shared/stream';
 import { cpuMonitor, MB, ROOT, stat, type Stat } from './lib';
 
 type Format = 'sse' | 'jsonLines';
 
 /** The reader as shipped (dist/, built by `npm run bench`); its types from the source. */
 function shipped(): { StreamReader: typeof StreamReaderSource; SseParser: typeof SseParserSource } {
-	return require(join(ROOT, 'dist', 'nodes', 'SentiOne', 'shared', 'streamReader.js')) as { StreamReader: typeof StreamReaderSource; SseParser: typeof SseParserSource };
+	return require(join(ROOT, 'dist', 'nodes', 'SentiOne', 'shared', 'stream', 'index.js')) as { StreamReader: typeof StreamReaderSource; SseParser: typeof SseParserSource };
 }
 
 export interface Capture {

@@ -17,7 +17,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../nodes/SentiOne/shared/contract';
-import type { StreamFormat } from '../../nodes/SentiOne/shared/streamReader';
+import type { StreamFormat } from '../../nodes/SentiOne/shared/stream';
 import { setClock } from '../../nodes/SentiOne/shared/time';
 import type { ApiRequest, TransportOptions } from '../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import type { StreamFormat } from '../../nodes/SentiOne/shared/streamReader';
+import type { StreamFormat } from '../../nodes/SentiOne/shared/stream';
 import { encoder, lineText, readAll, sampleMention } from '../streamReader/helpers';
 import { writePart } from './helpers';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import type { StreamFormat } from '../../nodes/SentiOne/shared/streamReader';
+import type { StreamFormat } from '../../nodes/SentiOne/shared/stream';
 import { cutPoints, encoder, lineText, readAll, sampleMention, splitAt } from './helpers';
 
 type Rec =

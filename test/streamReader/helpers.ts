@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 
-import { StreamReader, type StreamFormat, type StreamItem } from '../../nodes/SentiOne/shared/streamReader';
+import {
+	StreamReader,
+	type StreamFormat,
+	type StreamItem,
+	type StreamReaderOptions,
+} from '../../nodes/SentiOne/shared/stream';
 
 export const encoder = new TextEncoder();
 
@@ -84,6 +89,21 @@ export function readAll(
 	for (const chunk of chunks) items.push(...reader.push(chunk));
 	items.push(...reader.end());
 	return { items, reader };
+}
+
+/** Reads a Node Readable (or any async iterable body) to the end, yielding items as they are read. */
+export async function* readStreamItems(
+	body: AsyncIterable<Uint8Array | string>,
+	format: StreamFormat,
+	options?: StreamReaderOptions,
+): AsyncGenerator<StreamItem> {
+	const reader = new StreamReader(format, options);
+	for await (const chunk of body) {
+		const items = reader.push(chunk);
+		for (let i = 0; i < items.length; i++) yield items[i];
+	}
+	const rest = reader.end();
+	for (let i = 0; i < rest.length; i++) yield rest[i];
 }
 
 /** A small deterministic PRNG (mulberry32) for the big generated streams */

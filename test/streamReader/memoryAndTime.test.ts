@@ -2,7 +2,7 @@
  * Memory is bounded by the largest event, and reading is linear in the input — checked by counting
  * (characters scanned by `indexOf`, characters produced by `join`), not by wall-clock time.
  */
-import { SseParser, StreamReader, type StreamFormat } from '../../nodes/SentiOne/shared/streamReader';
+import { SseParser, StreamReader, type StreamFormat } from '../../nodes/SentiOne/shared/stream';
 import { encoder, prng, sampleMention } from './helpers';
 
 describe('memory stays bounded by the largest event', () => {

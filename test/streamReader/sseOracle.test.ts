@@ -36,7 +36,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 
-import { SseParser } from '../../nodes/SentiOne/shared/streamReader';
+import { SseParser } from '../../nodes/SentiOne/shared/stream';
 import { cutPoints, encoder, lineText, splitAt } from './helpers';
 
 type Log = Array<['event', string, string, string | undefined] | ['retry', number] | ['comment', string]>;

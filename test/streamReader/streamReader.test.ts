@@ -2,14 +2,13 @@
 import { Readable } from 'node:stream';
 
 import {
-	readStreamItems,
 	SseParser,
 	StreamReader,
 	streamFormatFromContentType,
 	type SseEvent,
 	type StreamItem,
-} from '../../nodes/SentiOne/shared/streamReader';
-import { encoder, readAll, sampleMention, splitEvery } from './helpers';
+} from '../../nodes/SentiOne/shared/stream';
+import { encoder, readAll, readStreamItems, sampleMention, splitEvery } from './helpers';
 
 const mention1 = sampleMention('m1', 'Świetna obsługa 🎉');
 const mention2 = sampleMention('m2', 'Zażółć gęślą jaźń');

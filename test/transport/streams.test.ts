@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PATHS } from '../../nodes/SentiOne/shared/contract';
-import type { StreamItem } from '../../nodes/SentiOne/shared/streamReader';
+import type { StreamItem } from '../../nodes/SentiOne/shared/stream';
 import type { OpenStream, StreamRequest } from '../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
 import { admin, BASIC, NOW, startSim, type Loose, type Sim } from '../../simulator/test/helpers';

@@ -9,7 +9,7 @@ import type { NotAnonymizedChoice } from './anonymization';
 import type { AnonymizationLevel } from './contract';
 import { ANONYMIZATION_LEVELS, STREAM_ACCEPT } from './contract';
 import { readChoice } from './parameters';
-import type { StreamFormat } from './streamReader';
+import type { StreamFormat } from './stream';
 
 const STREAM_FORMATS: readonly StreamFormat[] = ['jsonLines', 'sse'];
 

@@ -2,6 +2,7 @@
  * What requests and answers carry: parameter and field names, enums, lengths, windows and the
  * shapes the specification does not show (D-11 to D-29).
  */
+import { JSON_MEDIA_TYPE } from './access';
 
 export const QUERY_PARAMS = {
 	cursor: 'cursor',
@@ -73,6 +74,30 @@ export type AnonymizationLevel = (typeof ANONYMIZATION_LEVELS)[number];
 export const STREAM_ACCEPT = {
 	sse: 'text/event-stream',
 	jsonLines: 'application/x-ndjson',
+} as const;
+
+/**
+ * D-27: the response media types the stream reader accepts, by framing (case and parameters such
+ * as `; charset=utf-8` ignored). SentiOne answers the first of each list, or `application/json`
+ * for JSON lines; the other JSON lines names are what proxies and other servers call the same framing.
+ */
+export const STREAM_MEDIA_TYPES = {
+	sse: [STREAM_ACCEPT.sse],
+	jsonLines: [
+		STREAM_ACCEPT.jsonLines,
+		JSON_MEDIA_TYPE,
+		'application/ndjson',
+		'application/jsonl',
+		'application/x-jsonl',
+		'application/jsonlines',
+		'application/x-jsonlines',
+		'application/json-lines',
+		'application/json-seq',
+		'application/stream+json',
+		'application/x-json-stream',
+		'text/x-ndjson',
+		'text/ndjson',
+	],
 } as const;
 
 /** D-28 */

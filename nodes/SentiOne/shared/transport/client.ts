@@ -15,7 +15,7 @@ import { sleep } from 'n8n-workflow';
 import { rateLimitWait } from '../bounds';
 import { JSON_MEDIA_TYPE, STREAM_ACCEPT } from '../contract';
 import { credentialProblem, describeBody, errorDetails, unusableAnswer } from '../errors';
-import { StreamReader, streamFormatFromContentType } from '../streamReader';
+import { StreamReader, streamFormatFromContentType } from '../stream';
 import { clock } from '../time';
 import type { Chunked, Guard } from './bodyGuard';
 import { parseJsonOrText } from './bodyGuard';

@@ -15,7 +15,7 @@ import type {
 import { BOUNDS } from '../bounds';
 import type { EndpointGroup, EndpointName, Tier } from '../contract';
 import type { RateLimitState } from '../errors';
-import type { StreamFormat, StreamItem, StreamStats } from '../streamReader';
+import type { StreamFormat, StreamItem, StreamStats } from '../stream';
 import type { RetryPolicy } from './retry';
 
 export type ApiContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | ILoadOptionsFunctions;

@@ -9,7 +9,7 @@ import type { INode } from 'n8n-workflow';
 
 import type { RequestInfo } from '../errors';
 import { streamInterrupted, unusableAnswer } from '../errors';
-import type { StreamItem, StreamReader } from '../streamReader';
+import type { StreamItem, StreamReader } from '../stream';
 import type { Chunked, Guard } from './bodyGuard';
 import { DeadlineError, formatBytes, guardedChunks, minutesText, SizeError, StallError } from './bodyGuard';
 

@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
 import { mentionRow } from '../../shared/simplify';
-import type { StreamItem } from '../../shared/streamReader';
+import type { StreamItem } from '../../shared/stream';
 import { clock } from '../../shared/time';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/identity';

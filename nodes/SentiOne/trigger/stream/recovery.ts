@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { attempt } from '../../shared/attempt';
 import { idKey } from '../../shared/bounds';
 import { BACKFILL_MINUTES_MAX, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import type { StreamItem } from '../../shared/streamReader';
+import type { StreamItem } from '../../shared/stream';
 import { clock, formatInstant, formatLocal } from '../../shared/time';
 import { withoutFilters } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';

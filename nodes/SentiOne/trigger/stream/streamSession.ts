@@ -19,7 +19,7 @@ import { boundedDelay, rateLimitWait } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
-import type { StreamItem } from '../../shared/streamReader';
+import type { StreamItem } from '../../shared/stream';
 import { clock, formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';

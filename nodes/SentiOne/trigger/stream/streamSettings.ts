@@ -9,7 +9,7 @@ import { BACKFILL_MINUTES_MAX, HEARTBEAT_INTERVAL_MS, QUERY_PARAMS, route, SEARC
 import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
-import type { StreamFormat } from '../../shared/streamReader';
+import type { StreamFormat } from '../../shared/stream';
 import { clock } from '../../shared/time';
 import type { StreamRequest } from '../../shared/transport';
 import { hourlyLimit } from '../../shared/wording';
