@@ -213,11 +213,57 @@ export interface ActiveStreamTrigger {
 	close(): Promise<void>;
 }
 
-/** Activates a stream trigger as n8n does for an active workflow; rejects when activation fails. */
+/**
+ * n8n's execution table as far as deduplication keys go (n8n 2.41+): an `emit` that declares the
+ * fourth parameter, and refuses an execution whose key an earlier one carried. Shared by the
+ * activations before and after a restart; `forgetLast` models a shutdown that cut the creation of
+ * the last executions short (their keys and items never reached the table).
+ */
+export class DeduplicatingHost {
+	/** the items of every execution created, in order */
+	readonly executions: IDataObject[][] = [];
+
+	/** executions refused for a key an earlier one carried */
+	refused = 0;
+
+	/** executions started without a key */
+	unkeyed = 0;
+
+	private readonly keys: Array<string | undefined> = [];
+
+	emitFor(record: (batch: IDataObject[]) => void) {
+		return (batch: INodeExecutionData[][], _response?: unknown, _done?: unknown, deduplicationKey?: string): void => {
+			const items = jsonOf(batch);
+			record(items);
+			if (deduplicationKey !== undefined && this.keys.includes(deduplicationKey)) {
+				this.refused++;
+				return;
+			}
+			if (deduplicationKey === undefined) this.unkeyed++;
+			this.keys.push(deduplicationKey);
+			this.executions.push(items);
+		};
+	}
+
+	forgetLast(count: number): void {
+		this.keys.splice(-count, count);
+		this.executions.splice(-count, count);
+	}
+
+	items(): IDataObject[] {
+		return this.executions.flat();
+	}
+}
+
+/**
+ * Activates a stream trigger as n8n does for an active workflow; rejects when activation fails.
+ * `host`: an n8n that deduplicates executions by key (default: one whose `emit` takes no key).
+ */
 export async function activateStreamTrigger(
 	parameters: INodeParameters,
 	credentials: EngineCredentials,
 	staticData?: IDataObject,
+	host?: DeduplicatingHost,
 ): Promise<ActiveStreamTrigger> {
 	const node = triggerNode(STREAM_TYPE, parameters);
 	const { workflow, data } = workflowOf(node, staticData);
@@ -237,9 +283,11 @@ export async function activateStreamTrigger(
 			additionalData,
 			mode,
 			activation,
-			(batch: INodeExecutionData[][]) => {
-				emitted.push(jsonOf(batch));
-			},
+			host
+				? host.emitFor((items) => emitted.push(items))
+				: (batch: INodeExecutionData[][]) => {
+						emitted.push(jsonOf(batch));
+					},
 			(error: Error) => {
 				errors.push(error);
 			},

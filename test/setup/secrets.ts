@@ -231,10 +231,18 @@ pollersProto.runTriggerFunction = async function (this: unknown, ...args: unknow
 	args[2] = (...a: unknown[]) => {
 		const fns = getTriggerFunctions(...a);
 		const { emit, emitError, saveFailedExecution } = fns;
-		fns.emit = (data, ...rest) => {
-			record('emit', data);
-			return emit.call(fns, data, ...rest);
-		};
+		// keeps emit's declared arity: the stream trigger reads it to know whether n8n takes a
+		// deduplication key (a fourth parameter)
+		fns.emit =
+			emit.length >= 4
+				? (data, responsePromise?: unknown, donePromise?: unknown, deduplicationKey?: unknown) => {
+						record('emit', data);
+						return emit.call(fns, data, responsePromise, donePromise, deduplicationKey);
+					}
+				: (data, ...rest) => {
+						record('emit', data);
+						return emit.call(fns, data, ...rest);
+					};
 		fns.emitError = (error, ...rest) => {
 			record('emit-error', error);
 			return emitError.call(fns, error, ...rest);

@@ -13,6 +13,8 @@ import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/poll/pollSettings';
 import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/stream/reconnect';
 import { streamProperties } from '../../nodes/SentiOne/trigger/stream/streamDescription';
 import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/stream/streamSettings';
+import { loadStreamMemory, saveStreamMemory, STREAM_STATE_KEY, UNCERTAIN_MS, uncertainIds } from '../../nodes/SentiOne/trigger/stream/streamState';
+import { executionKey } from '../../nodes/SentiOne/trigger/stream/streamTrigger';
 
 const MIN = 60_000;
 
@@ -105,6 +107,50 @@ describe('poll state', () => {
 		expect(admit(state, [{ id: long, collectedAt: T0 }], NOW)).toEqual([0]);
 		expect(state.seen[0][0]).toMatch(/^sha256:[0-9a-f]{64}$/);
 		expect(admit(state, [{ id: long, collectedAt: T0 }], NOW)).toEqual([]);
+	});
+});
+
+describe('stream memory across a restart', () => {
+	const now = Date.UTC(2026, 10, 24, 12);
+
+	test('ids passed on alone under a deduplication key keep their flag; the last 10 s of them are uncertain', () => {
+		const staticData: IDataObject = {};
+		saveStreamMemory(staticData, {
+			target: 'newMention:1',
+			lastAliveAt: now,
+			ids: [
+				['old-flagged', now - UNCERTAIN_MS - 1, 1],
+				['batch', now - 5_000],
+				['recent-flagged', now - UNCERTAIN_MS, 1],
+				['newest', now, 1],
+			],
+		});
+		const loaded = loadStreamMemory(JSON.parse(JSON.stringify(staticData)) as IDataObject, 'newMention:1', now);
+		expect(loaded?.ids).toEqual([
+			['old-flagged', now - UNCERTAIN_MS - 1, 1],
+			['batch', now - 5_000],
+			['recent-flagged', now - UNCERTAIN_MS, 1],
+			['newest', now, 1],
+		]);
+		expect([...uncertainIds(loaded!)].sort()).toEqual(['newest', 'recent-flagged']);
+	});
+
+	test('a flag other than 1, or an entry of another length, is dropped; nothing flagged means nothing uncertain', () => {
+		const loaded = loadStreamMemory(
+			{ [STREAM_STATE_KEY]: { v: 1, target: 't', lastAliveAt: now, ids: [['a', now, 2], ['b', now, 1, 1], ['c', now, true], ['d', now]] } },
+			't',
+			now,
+		);
+		expect(loaded?.ids).toEqual([['d', now]]);
+		expect(uncertainIds(loaded!).size).toBe(0);
+	});
+
+	test('the deduplication key is stable, per workflow, node, stream and id, and within n8n\'s 255 characters', () => {
+		const key = executionKey('wf1', 'node-a', 'newMention:1001', 'm1');
+		expect(key).toBe(executionKey('wf1', 'node-a', 'newMention:1001', 'm1'));
+		expect(new Set([key, executionKey('wf2', 'node-a', 'newMention:1001', 'm1'), executionKey('wf1', 'node-b', 'newMention:1001', 'm1'), executionKey('wf1', 'node-a', 'newMention:1002', 'm1'), executionKey('wf1', 'node-a', 'newMention:1001', 'm2')]).size).toBe(5);
+		expect(key).toMatch(/^sentione:[0-9a-f]{64}$/);
+		expect(executionKey('wf1', 'node-a', 'newMention:1001', 'x'.repeat(100_000)).length).toBeLessThanOrEqual(255);
 	});
 });
 

@@ -11,12 +11,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
 import { mentionRow } from '../../shared/simplify';
 import type { StreamItem } from '../../shared/stream';
+import { idKey } from '../../shared/bounds';
 import { clock } from '../../shared/time';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/identity';
 import { DedupMemory } from './dedupMemory';
 import type { SessionContext } from './sessionTypes';
 import type { StreamMemory } from './streamState';
+import { uncertainIds } from './streamState';
 
 type EngagementItem = Extract<StreamItem, { type: 'engagementUpdate' }>;
 
@@ -48,12 +50,20 @@ export class Delivery {
 
 	/**
 	 * After a restart of n8n: the memory the last run left (active workflows only), its ids taken
-	 * as passed on; from now on the memory is saved with every emit. Undefined on a first start.
+	 * as passed on — except, where n8n deduplicates executions, the ids the shutdown may have cut
+	 * short (streamState.ts `uncertainIds`): those are passed on again if the backfill brings them,
+	 * under the same deduplication key, so n8n starts each at most once. From now on the memory is
+	 * saved with every emit. Undefined on a first start.
 	 */
 	resume(): StreamMemory | undefined {
-		const { options } = this.session;
+		const { options, hooks } = this.session;
 		const saved = options.manual ? undefined : options.store?.load();
-		if (saved) for (const [id] of saved.ids) this.memory.add(id);
+		if (saved) {
+			const uncertain = hooks.deduplicates ? uncertainIds(saved) : new Set<string>();
+			saved.ids = saved.ids.filter(([id]) => !uncertain.has(id));
+			for (const [id] of saved.ids) this.memory.add(id);
+			this.session.stats.uncertainAtResume = uncertain.size;
+		}
 		if (!options.manual && options.store) {
 			this.persisted = { target: options.memoryTarget ?? '', lastAliveAt: saved?.lastAliveAt ?? this.session.lastAliveAt, ids: saved?.ids ?? [] };
 			options.store.save(this.persisted);
@@ -66,15 +76,17 @@ export class Delivery {
 		return this.memory.has(id);
 	}
 
-	/** One execution with these rows; `keys` are the ids they are remembered by. */
+	/** One execution with these rows (one, except a test event's); `keys` are the ids they are remembered by. */
 	private pass(rows: IDataObject[], keys: string[] = []): void {
 		const { hooks, options, stats } = this.session;
 		if (rows.length === 0 || this.session.stopped) return;
+		// one mention alone: n8n can refuse a second execution of it (deduplication key)
+		const alone = rows.length === 1 && keys.length === 1 ? keys[0] : undefined;
 		if (this.persisted && options.store) {
-			// saved with this emit: on disk before these mentions are processed
+			// saved with this emit (n8n starts the save and the execution side by side)
 			const at = clock.now();
 			this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, at);
-			for (const key of keys) this.persisted.ids.push([key, at]);
+			for (const key of keys.map(idKey)) this.persisted.ids.push(alone !== undefined && hooks.deduplicates ? [key, at, 1] : [key, at]);
 			options.store.save(this.persisted);
 		}
 		if (options.manual) {
@@ -84,7 +96,7 @@ export class Delivery {
 			this.session.finishTest();
 			return;
 		}
-		hooks.emit(rows);
+		hooks.emit(rows, alone);
 		stats.emitted += rows.length;
 	}
 
@@ -108,24 +120,21 @@ export class Delivery {
 	}
 
 	/**
-	 * Mentions a search found (a gap, a test event's sample), in one execution: those admissible
-	 * and not passed on yet; a mention without an id cannot be remembered and is passed on. `found`
-	 * hears of every id the search returned.
+	 * Mentions a search found (a gap, a test event's sample): those admissible and not passed on
+	 * yet, each in its own execution like a live mention (so each has its deduplication key); a
+	 * mention without an id cannot be remembered and is passed on. `found` hears of every id the
+	 * search returned.
 	 */
 	searched(mentions: IDataObject[], found: (id: string) => void = () => undefined): void {
-		const rows: IDataObject[] = [];
-		const keys: string[] = [];
 		for (const candidate of mentions) {
 			const { id } = idAndCollectedAt(candidate);
 			if (id !== undefined) found(id);
 			const mention = this.admissible(id, candidate);
 			if (mention === undefined) continue;
 			if (id === undefined || this.memory.add(id)) {
-				rows.push(mentionRow(mention, this.session.settings.simplify));
-				if (id !== undefined) keys.push(id);
+				this.pass([mentionRow(mention, this.session.settings.simplify)], id === undefined ? [] : [id]);
 			} else this.session.stats.duplicates++;
 		}
-		this.pass(rows, keys);
 	}
 
 	/** A test event's sample: the first admissible of `mentions`; false when there is none. */

@@ -11,8 +11,16 @@ import type { StreamSettings } from './streamSettings';
 import type { StreamMemory } from './streamState';
 
 export interface SessionHooks {
-	/** one execution with these items */
-	emit(rows: IDataObject[]): void;
+	/**
+	 * One execution with these items. `id`: the id key of the one mention (or update) it carries,
+	 * from which the host derives the execution's deduplication key when it has one.
+	 */
+	emit(rows: IDataObject[], id?: string): void;
+	/**
+	 * True when n8n refuses a second execution with the same deduplication key (n8n 2.41+, active
+	 * workflows): ids a restart leaves uncertain can then be passed on again (streamState.ts).
+	 */
+	readonly deduplicates?: boolean;
 	/** persistent failure: the trigger stops (emitError) */
 	fatal(error: Error): void;
 	/** something was lost or could not be repaired; the stream goes on (a failed execution) */
@@ -62,6 +70,8 @@ export interface SessionStats {
 	lastBackfillMinutes: number;
 	/** the session resumed from the memory a previous run of n8n left */
 	resumed: boolean;
+	/** saved ids a resume took as uncertain (passed on again if the backfill brings them) */
+	uncertainAtResume: number;
 }
 
 export function newStats(): SessionStats {
@@ -84,6 +94,7 @@ export function newStats(): SessionStats {
 		gapRequests: 0,
 		lastBackfillMinutes: 0,
 		resumed: false,
+		uncertainAtResume: 0,
 	};
 }
 

@@ -6,6 +6,14 @@
  * mode) the trigger resumes with a backfill covering the outage and a search for a longer one, and
  * drops the ids it had already passed on.
  *
+ * n8n saves static data without waiting (its `emit` starts the save and the execution side by
+ * side), so a restart can find a memory one emit behind or one emit ahead of the executions that
+ * were created. Where n8n checks a deduplication key per execution (n8n 2.41+: `emit`'s fourth
+ * argument), each id passed on alone under such a key is saved with a flag, and the ids flagged in
+ * the last UNCERTAIN_MS before the last save are taken as uncertain on resume: passed on again
+ * when the backfill brings them, under the same key, n8n starts them only if it had not (see
+ * delivery.ts). Elsewhere the memory is trusted as it is (at most once).
+ *
  * Bounded (it is saved with every emit): ids of the last REMEMBER_MS of collection, at most
  * MAX_SAVED_IDS of them, a long id kept as its SHA-256. Saved state is input: every field is checked
  * on load; what cannot be read is dropped (the trigger then resumes as on a first activation).
@@ -26,13 +34,22 @@ export const MAX_SAVED_IDS = 1000;
  */
 export const REMEMBER_MS = 10 * 60_000;
 
+/**
+ * Ids flagged as passed on under a deduplication key within this long before the newest saved id
+ * are uncertain after a restart: a shutdown can cut the creation of their executions short.
+ */
+export const UNCERTAIN_MS = 10_000;
+
+/** An id the memory holds: its key, when it was passed on, and whether alone under a deduplication key. */
+export type SavedId = [string, number] | [string, number, 1];
+
 export interface StreamMemory {
 	/** which stream the memory belongs to (event and project): another stream starts afresh */
 	target: string;
 	/** epoch ms when the stream last delivered something */
 	lastAliveAt: number;
-	/** [id key, epoch ms passed on], oldest first */
-	ids: Array<[string, number]>;
+	/** [id key, epoch ms passed on, 1 when alone under a deduplication key], oldest first */
+	ids: SavedId[];
 }
 
 function isObject(value: unknown): value is IDataObject {
@@ -45,11 +62,18 @@ export function loadStreamMemory(staticData: IDataObject, target: string, now: n
 	if (!isObject(raw) || raw.v !== VERSION || raw.target !== target) return undefined;
 	const ceiling = now + BOUNDS.futureAllowanceMs;
 	if (!plausibleInstant(raw.lastAliveAt) || raw.lastAliveAt > ceiling) return undefined;
-	const ids: Array<[string, number]> = [];
+	const ids: SavedId[] = [];
 	if (Array.isArray(raw.ids)) {
 		for (const entry of raw.ids.slice(-MAX_SAVED_IDS)) {
-			if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && entry[0] !== '' && plausibleInstant(entry[1])) {
-				ids.push([idKey(entry[0]), Math.min(entry[1], ceiling)]);
+			if (
+				Array.isArray(entry) &&
+				(entry.length === 2 || (entry.length === 3 && entry[2] === 1)) &&
+				typeof entry[0] === 'string' &&
+				entry[0] !== '' &&
+				plausibleInstant(entry[1])
+			) {
+				const at = Math.min(entry[1], ceiling);
+				ids.push(entry.length === 3 ? [idKey(entry[0]), at, 1] : [idKey(entry[0]), at]);
 			}
 		}
 	}
@@ -61,7 +85,16 @@ export function saveStreamMemory(staticData: IDataObject, memory: StreamMemory):
 	const horizon = memory.lastAliveAt - REMEMBER_MS;
 	const ids = memory.ids.filter(([, at]) => at >= horizon).slice(-MAX_SAVED_IDS);
 	memory.ids = ids;
-	staticData[STREAM_STATE_KEY] = { v: VERSION, target: memory.target, lastAliveAt: memory.lastAliveAt, ids: ids.map(([id, at]) => [id, at]) };
+	staticData[STREAM_STATE_KEY] = { v: VERSION, target: memory.target, lastAliveAt: memory.lastAliveAt, ids: ids.map((entry) => [...entry]) };
+}
+
+/**
+ * The saved ids a resume may not take as passed on: those flagged (alone under a deduplication
+ * key) within UNCERTAIN_MS before the newest saved id. Empty when none is flagged.
+ */
+export function uncertainIds(memory: StreamMemory): Set<string> {
+	const newest = memory.ids.reduce((max, [, at]) => Math.max(max, at), -Infinity);
+	return new Set(memory.ids.filter((entry) => entry[2] === 1 && entry[1] >= newest - UNCERTAIN_MS).map(([id]) => id));
 }
 
 /** The key a stream's memory is filed under: its event and project. */

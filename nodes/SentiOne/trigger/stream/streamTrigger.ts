@@ -4,9 +4,11 @@
  * the reset) and hands n8n the function that closes it. An active trigger keeps what it needs to
  * resume after a restart of n8n in the node's static data (streamState.ts).
  */
+import { createHash } from 'crypto';
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { idKey } from '../../shared/bounds';
 import { clock } from '../../shared/time';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
@@ -14,11 +16,32 @@ import { StreamSession } from './streamSession';
 import { readStreamSettings, streamTarget } from './streamSettings';
 import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';
 
+/**
+ * The deduplication key of the execution that carries one mention (or engagement update): the
+ * same for the same workflow, node, stream and id, so a mention passed on again after a restart
+ * (streamState.ts, uncertain ids) is refused by n8n if its execution exists. 71 characters (n8n
+ * stores up to 255).
+ */
+export function executionKey(workflowId: string, nodeId: string, target: string, id: string): string {
+	return `sentione:${createHash('sha256').update(`${workflowId}\n${nodeId}\n${target}\n${idKey(id)}`).digest('hex')}`;
+}
+
+/**
+ * True when this n8n takes a deduplication key with each execution a trigger starts (n8n 2.41+
+ * declares it as `emit`'s fourth parameter; older versions take three and ignore a fourth).
+ */
+function hostDeduplicates(emit: ITriggerFunctions['emit']): boolean {
+	return typeof emit === 'function' && emit.length >= 4;
+}
+
 export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const settings = readStreamSettings(this);
 	const manual = this.getMode() === 'manual';
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
 	const target = streamMemoryTarget(settings.event, settings.projectId);
+	const deduplicates = !manual && hostDeduplicates(this.emit);
+	const workflowId = String(this.getWorkflow().id ?? '');
+	const nodeId = this.getNode().id;
 	// In a test run n8n wires `emit` only once trigger() has returned: hold items until then.
 	let returned: () => void = () => undefined;
 	const ready = new Promise<void>((resolve) => {
@@ -30,7 +53,12 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 		settings,
 		streamTarget(settings),
 		{
-			emit: (rows: IDataObject[]) => this.emit([toItems(rows)]),
+			deduplicates,
+			emit: (rows: IDataObject[], id?: string) => {
+				if (deduplicates && id !== undefined) {
+					this.emit([toItems(rows)], undefined, undefined, executionKey(workflowId, nodeId, target, id));
+				} else this.emit([toItems(rows)]);
+			},
 			fatal: (error: Error) => this.emitError(error),
 			report: (error) => {
 				if (!manual && typeof this.saveFailedExecution === 'function') {
