@@ -210,7 +210,7 @@ function cycles(files: SourceFacts[]): string[][] {
 
 test('the scan sees the package, the credential and the simulator', () => {
 	const paths = FILES.map((f) => f.path);
-	expect(paths).toEqual(expect.arrayContaining(['nodes/SentiOne/SentiOne.node.ts', 'credentials/SentiOneApi.credentials.ts', 'nodes/SentiOne/shared/contract.ts']));
+	expect(paths).toEqual(expect.arrayContaining(['nodes/SentiOne/SentiOne.node.ts', 'credentials/SentiOneApi.credentials.ts', 'nodes/SentiOne/shared/contract/index.ts', 'nodes/SentiOne/shared/contract/endpoints.ts']));
 	expect(paths.filter((p) => ACTIONS.test(p)).length).toBeGreaterThan(0);
 	expect(paths.filter((p) => TRIGGERS.test(p)).length).toBeGreaterThan(0);
 	expect(paths.filter((p) => TRANSPORT.test(p)).length).toBeGreaterThan(0);
@@ -316,7 +316,7 @@ describe('control: the checks catch what they look for', () => {
 			['../trigger/a', 'nodes/SentiOne/trigger/a', true, 1],
 			['../trigger/b', 'nodes/SentiOne/trigger/b', true, 2],
 			['../trigger/c', 'nodes/SentiOne/trigger/c', false, 3],
-			['../shared/contract', 'nodes/SentiOne/shared/contract.ts', false, 4],
+			['../shared/contract', 'nodes/SentiOne/shared/contract/index.ts', false, 4],
 			['../../../simulator/src/nowhere', 'simulator/src/nowhere', false, 5],
 			['lodash', undefined, false, 6],
 			['node:http', undefined, false, 7],

@@ -23,7 +23,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../../shared/bounds';
+import type { PollBudget, PollRound, PollState, ScanMode } from './stateShape';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
+
+export type { PollBudget, PollRound, PollState, ScanMode } from './stateShape';
 
 export const STATE_KEY = 'sentiOneMentions';
 const STATE_VERSION = 2;
@@ -31,61 +34,6 @@ const STATE_VERSION = 2;
 const MAX_NOTICES = 10;
 const MAX_NOTICE_CHARS = 1000;
 const MAX_ROUND_TEXT = 64 * 1024;
-
-export interface PollRound {
-	/** The request body the round was started with (JSON); a cursor only fits that body. */
-	body: string;
-	/** The settings the round was started with (source, filters, mode); a change starts a new round. */
-	key: string;
-	cursor: string;
-	/** A newest-first round: the newest collectedAt it passed on (the watermark once it is done). */
-	top?: number;
-}
-
-export interface PollBudget {
-	limit?: number;
-	remaining?: number;
-	resetAt?: number;
-	/** The reset instant of the window whose exhaustion was already reported (reported once). */
-	reported?: number;
-}
-
-/** How a check finds new mentions (contract module, UNCONFIRMED.collectedAtFilter). */
-export type ScanMode = 'collectedAt' | 'descending';
-
-export interface PollState {
-	v: number;
-	projectId: number;
-	/** collectedAt (epoch ms) of the newest mention in hand; null: nothing matched yet, so everything that appears is new */
-	watermark: number | null;
-	/** [id (or its hash), collectedAt ms] of mentions passed on (or noted at the start), oldest first */
-	seen: Array<[string, number]>;
-	/** Exclusive lower bound of every scan (ids at or before it may have been forgotten); null: none */
-	floor: number | null;
-	round?: PollRound;
-	budget?: PollBudget;
-	mode?: ScanMode;
-	/** new mentions per check, averaged over the last checks (sizes the re-read and the paging of the next one) */
-	lastNew?: number;
-	/** mentions a check left for the next one when it stopped paging at the arrival rate */
-	tail?: number;
-	/** when a mention last arrived late (behind the watermark) */
-	lateAt?: number;
-	/** unconfirmed filters SentiOne refused the shape of: not sent any more, applied locally */
-	unsent?: Array<'language' | 'country'>;
-	/** the search requests this trigger spent in the current hour (its share, pollSettings) */
-	spent?: { hour: number; count: number };
-	/** when the last check that sent a request ran */
-	checkedAt?: number;
-	/** the requests that check sent (the next check waits as many spacings) */
-	lastCost?: number;
-	/** checks in a row that ended with more to read */
-	behindChecks?: number;
-	/** kinds of notice already reported (each is reported once) */
-	told?: string[];
-	/** notices waiting to be reported */
-	pending?: string[];
-}
 
 function isObject(v: unknown): v is IDataObject {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
