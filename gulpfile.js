@@ -29,14 +29,27 @@ const DEMO_DIR = path.resolve(process.env.DEMO_DIR || path.join(ROOT, '.demo'));
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT || 4010);
 const INBOX_PORT = Number(process.env.INBOX_PORT || 4011);
 const N8N_PORT = Number(process.env.N8N_PORT || 5678);
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-pass-1234' };
+const OWNER = {
+	email: 'demo@example.com',
+	firstName: 'Demo',
+	lastName: 'User',
+	password: 'Demo-pass-1234',
+};
 const LIVE_RATE = 4;
 const MENTIONS = 3000;
 
 /** The demo's SentiOne credentials, pointing at the simulator. */
 const DEMO_CREDENTIALS = [
-	{ id: 'sentioneDemoEnterprise', name: 'SentiOne (simulator, Enterprise key)', key: 'SENTIONE-APIKEY-enterprise-demo' },
-	{ id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)', key: 'SENTIONE-APIKEY-basic-demo' },
+	{
+		id: 'sentioneDemoEnterprise',
+		name: 'SentiOne (simulator, Enterprise key)',
+		key: 'SENTIONE-APIKEY-enterprise-demo',
+	},
+	{
+		id: 'sentioneDemoBasic',
+		name: 'SentiOne (simulator, Basic key)',
+		key: 'SENTIONE-APIKEY-basic-demo',
+	},
 ];
 const credentialRef = (id) => {
 	const { name } = DEMO_CREDENTIALS.find((c) => c.id === id);
@@ -57,13 +70,20 @@ const TEMPLATE_CREDENTIALS = {
 	'weekly-export-csv.json': ENTERPRISE_CREDENTIAL,
 };
 /** The OpenAI credential of the demo variant of the AI agent template: its Base URL is the inbox. */
-const CHAT_MODEL_CREDENTIAL = { id: 'sentioneDemoChatModel', name: 'Scripted chat model (local inbox)' };
+const CHAT_MODEL_CREDENTIAL = {
+	id: 'sentioneDemoChatModel',
+	name: 'Scripted chat model (local inbox)',
+};
 /**
  * Demo variants activated at start: the two poll triggers check every 5 minutes (12 of the 30
  * searches an hour of their key), the Stream Trigger holds 1 of the 2 live-stream connections of
  * the Basic key.
  */
-const ACTIVE_TEMPLATES = ['negative-mention-slack-alert.json', 'negative-mentions-live-slack-alert.json', 'new-mentions-google-sheets.json'];
+const ACTIVE_TEMPLATES = [
+	'negative-mention-slack-alert.json',
+	'negative-mentions-live-slack-alert.json',
+	'new-mentions-google-sheets.json',
+];
 
 /** What the demo started, newest last: `stop()` (async, graceful) and `kill()` (sync, last resort). */
 const children = [];
@@ -136,7 +156,9 @@ function startSimulator(extraArgs = []) {
 async function simulator() {
 	const sim = await startSimulator();
 	console.log(`SentiOne simulator: ${sim.base}/api/public/v2`);
-	console.log('keys: SENTIONE-APIKEY-basic-demo (Basic), SENTIONE-APIKEY-enterprise-demo (Enterprise)');
+	console.log(
+		'keys: SENTIONE-APIKEY-basic-demo (Basic), SENTIONE-APIKEY-enterprise-demo (Enterprise)',
+	);
 	console.log(`new mentions arrive at ${LIVE_RATE} a minute per project; Ctrl+C stops it`);
 	await waitForSignal();
 	await stopAll();
@@ -169,7 +191,8 @@ function withDemoCredential(file, template) {
 	const workflow = structuredClone(template);
 	const credential = TEMPLATE_CREDENTIALS[file] ?? ENTERPRISE_CREDENTIAL;
 	for (const node of workflow.nodes) {
-		if (node.type.startsWith('n8n-nodes-sentione.')) node.credentials = { sentiOneApi: { ...credential } };
+		if (node.type.startsWith('n8n-nodes-sentione.'))
+			node.credentials = { sentiOneApi: { ...credential } };
 	}
 	return workflow;
 }
@@ -181,14 +204,22 @@ function withDemoCredential(file, template) {
 function demoWorkflow(file, workflow, inboxBase, filesDir) {
 	const inRepo = !path.relative(ROOT, filesDir).startsWith('..');
 	const filesLabel = inRepo ? path.relative(ROOT, filesDir) : filesDir;
-	const variant = demoVariant(workflow, { inbox: inboxBase, filesDir, filesLabel, openAiCredential: CHAT_MODEL_CREDENTIAL });
+	const variant = demoVariant(workflow, {
+		inbox: inboxBase,
+		filesDir,
+		filesLabel,
+		openAiCredential: CHAT_MODEL_CREDENTIAL,
+	});
 	if (ACTIVE_TEMPLATES.includes(file)) {
 		for (const node of variant.nodes) {
 			if (node.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 				node.parameters = { ...node.parameters, startFrom: 'backfill', backfillHours: 1 };
 			}
 			if (node.type === 'n8n-nodes-sentione.sentiOneStreamTrigger') {
-				node.parameters = { ...node.parameters, options: { ...node.parameters.options, backfillMinutes: 5 } };
+				node.parameters = {
+					...node.parameters,
+					options: { ...node.parameters.options, backfillMinutes: 5 },
+				};
 			}
 		}
 	}
@@ -202,7 +233,8 @@ async function rest(base, cookie, method, route, body) {
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.text();
-	if (res.status !== 200) throw new Error(`${method} ${route} → ${res.status}: ${text.slice(0, 500)}`);
+	if (res.status !== 200)
+		throw new Error(`${method} ${route} → ${res.status}: ${text.slice(0, 500)}`);
 	return JSON.parse(text);
 }
 
@@ -224,16 +256,31 @@ async function demo() {
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		});
 		const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-		const all = templates().map(({ file, workflow }) => ({ file, workflow: withDemoCredential(file, workflow) }));
-		const variants = all.map(({ file, workflow }) => ({ file, workflow: demoWorkflow(file, workflow, inbox.base, filesDir) }));
+		const all = templates().map(({ file, workflow }) => ({
+			file,
+			workflow: withDemoCredential(file, workflow),
+		}));
+		const variants = all.map(({ file, workflow }) => ({
+			file,
+			workflow: demoWorkflow(file, workflow, inbox.base, filesDir),
+		}));
 		if (fresh) {
 			process.stderr.write('demo: importing credentials and workflows into n8n ...\n');
 			const credentialsFile = path.join(DEMO_DIR, 'credentials.json');
 			fs.writeFileSync(
 				credentialsFile,
 				JSON.stringify([
-					...DEMO_CREDENTIALS.map((c) => ({ id: c.id, name: c.name, type: 'sentiOneApi', data: { apiKey: c.key, baseUrl: sim.base } })),
-					{ ...CHAT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'demo-not-a-secret', url: `${inbox.base}/v1` } },
+					...DEMO_CREDENTIALS.map((c) => ({
+						id: c.id,
+						name: c.name,
+						type: 'sentiOneApi',
+						data: { apiKey: c.key, baseUrl: sim.base },
+					})),
+					{
+						...CHAT_MODEL_CREDENTIAL,
+						type: 'openAiApi',
+						data: { apiKey: 'demo-not-a-secret', url: `${inbox.base}/v1` },
+					},
 				]),
 			);
 			const imported = await host.runN8n(['import:credentials', `--input=${credentialsFile}`], env);
@@ -242,19 +289,31 @@ async function demo() {
 			const workflowsDir = path.join(DEMO_DIR, 'workflows');
 			fs.mkdirSync(workflowsDir, { recursive: true });
 			for (const { workflow } of [...all, ...variants]) {
-				fs.writeFileSync(path.join(workflowsDir, `${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+				fs.writeFileSync(
+					path.join(workflowsDir, `${workflow.id}.json`),
+					JSON.stringify(workflow, null, 2),
+				);
 			}
-			const r = await host.runN8n(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
+			const r = await host.runN8n(
+				['import:workflow', '--separate', `--input=${workflowsDir}`],
+				env,
+			);
 			if (r.code !== 0) throw new Error(`workflow import failed:\n${r.stderr}`);
 		}
 		const n8n = await host.startN8n(env);
-		children.push({ name: 'n8n', stop: () => n8n.stop(), kill: () => process.kill(-n8n.child.pid, 'SIGKILL') });
+		children.push({
+			name: 'n8n',
+			stop: () => n8n.stop(),
+			kill: () => process.kill(-n8n.child.pid, 'SIGKILL'),
+		});
 		if (fresh) {
 			const cookie = ((await host.setupOwner(n8n.base, OWNER)) ?? '').split(';')[0];
 			for (const { file, workflow } of variants) {
 				if (!ACTIVE_TEMPLATES.includes(file)) continue;
 				const current = await rest(n8n.base, cookie, 'GET', `/workflows/${workflow.id}`);
-				await rest(n8n.base, cookie, 'POST', `/workflows/${workflow.id}/activate`, { versionId: current.data.versionId });
+				await rest(n8n.base, cookie, 'POST', `/workflows/${workflow.id}/activate`, {
+					versionId: current.data.versionId,
+				});
 			}
 		}
 		const line = (label, value) => console.log(`  ${label.padEnd(30)} ${value}`);
@@ -265,9 +324,15 @@ async function demo() {
 		line('SentiOne simulator:', `${sim.base}/api/public/v2`);
 		line('', `3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mentions a minute per project`);
 		line('Local inbox:', `${inbox.base}   (stands in for Slack, Google Sheets and the chat model)`);
-		console.log('  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of');
-		console.log('  examples/ (their SentiOne nodes on these credentials), and their "Demo: …" variants that post');
-		console.log('  to the local inbox; the Slack and Google Sheets demos are active (a check every 5 minutes),');
+		console.log(
+			'  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of',
+		);
+		console.log(
+			'  examples/ (their SentiOne nodes on these credentials), and their "Demo: …" variants that post',
+		);
+		console.log(
+			'  to the local inbox; the Slack and Google Sheets demos are active (a check every 5 minutes),',
+		);
 		console.log('  and so is the live Slack alert (SentiOne Stream Trigger: within seconds).');
 		console.log('Ctrl+C stops n8n, the simulator and the inbox.');
 		await waitForSignal();

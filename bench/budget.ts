@@ -45,7 +45,10 @@ export interface BudgetResult {
 }
 
 /** Return All of a project's mentions, raw output; Export reads them from the historical export stream */
-function searchParameters(operation: 'searchHistorical' | 'searchRecent' | 'export', projectId: number): INodeParameters {
+function searchParameters(
+	operation: 'searchHistorical' | 'searchRecent' | 'export',
+	projectId: number,
+): INodeParameters {
 	return {
 		resource: 'mention',
 		operation,
@@ -67,10 +70,22 @@ async function connections(sim: Sim, group: string): Promise<number> {
 	return (await requestLog(sim)).filter((r) => r.group === group && r.status === 200).length;
 }
 
-export async function measureBudget(options: { runs: number; sizes: number[] }): Promise<BudgetResult> {
+export async function measureBudget(options: {
+	runs: number;
+	sizes: number[];
+}): Promise<BudgetResult> {
 	const rows: BudgetRow[] = [];
 	// frozen at the harness's NOW; the node's clock is pinned to it (SimClock), as in the action tests
-	const sim = await simulator(['--limits', 'off', '--projects', '1', '--mentions', '50', '--heartbeat-ms', '1000']);
+	const sim = await simulator([
+		'--limits',
+		'off',
+		'--projects',
+		'1',
+		'--mentions',
+		'50',
+		'--heartbeat-ms',
+		'1000',
+	]);
 	const clock = new SimClock(sim);
 	clock.install();
 	try {
@@ -88,9 +103,15 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 				};
 				for (let r = 0; r < options.runs; r++) {
 					await clearLog(sim);
-					const result = await run(sim, withParameters(searchWorkflow, searchParameters(operation, projectId), { replace: true }), {
-						key: ENTERPRISE,
-					});
+					const result = await run(
+						sim,
+						withParameters(searchWorkflow, searchParameters(operation, projectId), {
+							replace: true,
+						}),
+						{
+							key: ENTERPRISE,
+						},
+					);
 					row.returned!.push(jsonOf(result).length);
 					row.used.push(await apiRequests(sim, 'search'));
 				}
@@ -100,9 +121,15 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 				const row: BudgetRow = { case: 'Export, Return All', n, floor: 1, used: [], returned: [] };
 				for (let r = 0; r < options.runs; r++) {
 					await clearLog(sim);
-					const result = await run(sim, withParameters(searchWorkflow, searchParameters('export', projectId), { replace: true }), {
-						key: ENTERPRISE,
-					});
+					const result = await run(
+						sim,
+						withParameters(searchWorkflow, searchParameters('export', projectId), {
+							replace: true,
+						}),
+						{
+							key: ENTERPRISE,
+						},
+					);
 					row.returned!.push(jsonOf(result).length);
 					row.used.push(await apiRequests(sim, 'export'));
 				}
@@ -113,20 +140,26 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 		// idle poll: activation notes the watermark (1 request), a few mentions arrive and are
 		// emitted, then a check with nothing new
 		log('budget: idle poll');
-		const idle: BudgetRow = { case: 'Poll trigger, idle check (nothing new)', floor: 1, used: [], note: 'after activation and one check that emitted 3 mentions' };
+		const idle: BudgetRow = {
+			case: 'Poll trigger, idle check (nothing new)',
+			floor: 1,
+			used: [],
+			note: 'after activation and one check that emitted 3 mentions',
+		};
 		for (let r = 0; r < options.runs; r++) {
 			const projectId = await projectWithMentions(sim, 30);
-			const harness = new PollHarness(
-				pollParameters(projectId),
-				{ apiKey: BASIC, baseUrl: sim.base },
-			);
+			const harness = new PollHarness(pollParameters(projectId), {
+				apiKey: BASIC,
+				baseUrl: sim.base,
+			});
 			const activation = await harness.poll('activate');
 			if (activation.error) throw activation.error;
 			await clock.advance(60_000);
 			await admin(sim, 'POST', '/mentions', { projectId, count: 3 });
 			const busy = await harness.poll();
 			if (busy.error) throw busy.error;
-			if ((busy.items ?? []).length !== 3) throw new Error(`poll emitted ${(busy.items ?? []).length} mentions, expected 3`);
+			if ((busy.items ?? []).length !== 3)
+				throw new Error(`poll emitted ${(busy.items ?? []).length} mentions, expected 3`);
 			await clock.advance(60_000);
 			await clearLog(sim);
 			const quiet = await harness.poll();
@@ -138,12 +171,24 @@ export async function measureBudget(options: { runs: number; sizes: number[] }):
 
 		// a stream without faults: 50 mentions arrive over ~2.5 s on one connection
 		log('budget: fault-free stream');
-		const stream: BudgetRow = { case: 'Stream trigger, no faults', floor: 1, used: [], returned: [], note: '50 mentions arriving over about 2.5 s; heartbeats every second' };
+		const stream: BudgetRow = {
+			case: 'Stream trigger, no faults',
+			floor: 1,
+			used: [],
+			returned: [],
+			note: '50 mentions arriving over about 2.5 s; heartbeats every second',
+		};
 		for (let r = 0; r < options.runs; r++) {
 			const projectId = await projectWithMentions(sim, 0);
 			await clearLog(sim);
 			const trigger = await activateStreamTrigger(
-				{ event: 'newMention', project: projectParam(projectId), filters: {}, simplify: false, options: {} } as INodeParameters,
+				{
+					event: 'newMention',
+					project: projectParam(projectId),
+					filters: {},
+					simplify: false,
+					options: {},
+				} as INodeParameters,
 				{ apiKey: BASIC, baseUrl: sim.base },
 			);
 			try {

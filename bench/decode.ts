@@ -31,14 +31,20 @@ import { join } from 'node:path';
 
 import { createParser } from 'eventsource-parser';
 
-import type { SseParser as SseParserSource, StreamReader as StreamReaderSource } from '../nodes/SentiOne/shared/stream';
+import type {
+	SseParser as SseParserSource,
+	StreamReader as StreamReaderSource,
+} from '../nodes/SentiOne/shared/stream';
 import { cpuMonitor, MB, ROOT, stat, type Stat } from './lib';
 
 type Format = 'sse' | 'jsonLines';
 
 /** The reader as shipped (dist/, built by `npm run bench`); its types from the source. */
 function shipped(): { StreamReader: typeof StreamReaderSource; SseParser: typeof SseParserSource } {
-	return require(join(ROOT, 'dist', 'nodes', 'SentiOne', 'shared', 'stream', 'index.js')) as { StreamReader: typeof StreamReaderSource; SseParser: typeof SseParserSource };
+	return require(join(ROOT, 'dist', 'nodes', 'SentiOne', 'shared', 'stream', 'index.js')) as {
+		StreamReader: typeof StreamReaderSource;
+		SseParser: typeof SseParserSource;
+	};
 }
 
 export interface Capture {
@@ -93,7 +99,8 @@ export function captureExport(base: string, format: Format, limit: number): Prom
 /** The same bytes cut into chunks of `size` (views, no copy). */
 function rechunk(whole: Buffer, size: number): Buffer[] {
 	const out: Buffer[] = [];
-	for (let i = 0; i < whole.length; i += size) out.push(whole.subarray(i, Math.min(i + size, whole.length)));
+	for (let i = 0; i < whole.length; i += size)
+		out.push(whole.subarray(i, Math.min(i + size, whole.length)));
 	return out;
 }
 
@@ -142,7 +149,11 @@ export interface DecodeResult {
 }
 
 /** Every chunk through a streaming TextDecoder into `feed`, the flush included. */
-function feedDecoded(chunks: Buffer[], decoder: InstanceType<typeof TextDecoder>, feed: (text: string) => void): void {
+function feedDecoded(
+	chunks: Buffer[],
+	decoder: InstanceType<typeof TextDecoder>,
+	feed: (text: string) => void,
+): void {
 	for (let c = 0; c < chunks.length; c++) feed(decoder.decode(chunks[c], { stream: true }));
 	const rest = decoder.decode();
 	if (rest) feed(rest);
@@ -194,7 +205,7 @@ function contestants(format: Format, chunks: Buffer[], texts: string[]): Contest
 		// The part where the two differ, on its own: UTF-8 decoding and SSE framing, no JSON.parse
 		// (no target; it shows where the time of the two rows above goes).
 		list.push({
-			name: 'framing only: SseParser (the reader\'s)',
+			name: "framing only: SseParser (the reader's)",
 			run() {
 				let n = 0;
 				const parser = new SseParser({
@@ -202,12 +213,17 @@ function contestants(format: Format, chunks: Buffer[], texts: string[]): Contest
 						if (event.event === 'mention') n++;
 					},
 				});
-				feedDecoded(chunks, new TextDecoder('utf-8', { ignoreBOM: true }), (text) => parser.feed(text));
+				feedDecoded(chunks, new TextDecoder('utf-8', { ignoreBOM: true }), (text) =>
+					parser.feed(text),
+				);
 				parser.end();
 				return n;
 			},
 		});
-		list.push({ name: 'framing only: eventsource-parser', run: () => eventsourceParser(chunks, () => true) });
+		list.push({
+			name: 'framing only: eventsource-parser',
+			run: () => eventsourceParser(chunks, () => true),
+		});
 	} else {
 		list.push({
 			name: 'hand-written lines reader (reference)',
@@ -247,7 +263,12 @@ function contestants(format: Format, chunks: Buffer[], texts: string[]): Contest
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 /** Runs in the decode worker (a process of its own, started with --expose-gc). */
-export async function measureDecode(options: { base: string; mentions: number; runs: number; progress: (m: string) => void }): Promise<DecodeResult> {
+export async function measureDecode(options: {
+	base: string;
+	mentions: number;
+	runs: number;
+	progress: (m: string) => void;
+}): Promise<DecodeResult> {
 	const figures: DecodeFigure[] = [];
 	const bytes = { sse: 0, jsonLines: 0 };
 	const meanMentionBytes = { sse: 0, jsonLines: 0 };
@@ -258,11 +279,18 @@ export async function measureDecode(options: { base: string; mentions: number; r
 		const capture = await captureExport(options.base, format, options.mentions);
 		const whole = Buffer.concat(capture.chunks);
 		const texts = mentionTexts(whole, format);
-		if (texts.length !== options.mentions) throw new Error(`the ${format} export held ${texts.length} mentions, expected ${options.mentions}`);
+		if (texts.length !== options.mentions)
+			throw new Error(
+				`the ${format} export held ${texts.length} mentions, expected ${options.mentions}`,
+			);
 		bytes[format] = whole.length;
 		meanMentionBytes[format] = Math.round(whole.length / texts.length);
 		const sizes = stat(capture.chunks.map((c) => c.length));
-		loopbackChunkBytes[format] = { median: sizes.median, max: sizes.max, count: capture.chunks.length };
+		loopbackChunkBytes[format] = {
+			median: sizes.median,
+			max: sizes.max,
+			count: capture.chunks.length,
+		};
 		const chunkings: Array<[string, Buffer[]]> = [
 			['as delivered (loopback)', capture.chunks],
 			['16 KiB', rechunk(whole, 16 * 1024)],
@@ -274,7 +302,10 @@ export async function measureDecode(options: { base: string; mentions: number; r
 			for (const c of list) {
 				for (let w = 0; w < 2; w++) {
 					const n = c.run();
-					if (n !== options.mentions) throw new Error(`${c.name} (${format}, ${chunking}) returned ${n} mentions, expected ${options.mentions}`);
+					if (n !== options.mentions)
+						throw new Error(
+							`${c.name} (${format}, ${chunking}) returned ${n} mentions, expected ${options.mentions}`,
+						);
 				}
 			}
 			const times = new Map<string, number[]>(list.map((c) => [c.name, []]));
@@ -295,7 +326,8 @@ export async function measureDecode(options: { base: string; mentions: number; r
 					const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 					const cpu = process.cpuUsage(cpu0);
 					if (others.stop() > 0.5) disturbed = true;
-					if (n !== options.mentions) throw new Error(`${c.name} returned ${n} mentions, expected ${options.mentions}`);
+					if (n !== options.mentions)
+						throw new Error(`${c.name} returned ${n} mentions, expected ${options.mentions}`);
 					round.push([c.name, ms, (cpu.user + cpu.system) / 1000]);
 				}
 				// repeat while enough attempts are left for the passes still missing
@@ -324,9 +356,19 @@ export async function measureDecode(options: { base: string; mentions: number; r
 					mbPerSecond: stat(ms.map((t) => whole.length / MB / (t / 1000))),
 				});
 			}
-			options.progress(`decode: ${format}, ${chunking}: ${list.map((c) => `${c.name} ${Math.round(stat(times.get(c.name)!).median)} ms`).join(', ')}`);
+			options.progress(
+				`decode: ${format}, ${chunking}: ${list.map((c) => `${c.name} ${Math.round(stat(times.get(c.name)!).median)} ms`).join(', ')}`,
+			);
 		}
 		capture.chunks.length = 0;
 	}
-	return { mentions: options.mentions, bytes, meanMentionBytes, loopbackChunkBytes, figures, runs: options.runs, repeatedRounds: repeated };
+	return {
+		mentions: options.mentions,
+		bytes,
+		meanMentionBytes,
+		loopbackChunkBytes,
+		figures,
+		runs: options.runs,
+		repeatedRounds: repeated,
+	};
 }

@@ -25,7 +25,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { admin, type Sim } from '../simulator/test/helpers';
-import { cpuMonitor, log, ROOT, runChild, sampleTree, simulator, stat, type Quiet, type Stat } from './lib';
+import {
+	cpuMonitor,
+	log,
+	ROOT,
+	runChild,
+	sampleTree,
+	simulator,
+	stat,
+	type Quiet,
+	type Stat,
+} from './lib';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const n8nHost = require('../scripts/n8n-host.js') as {
@@ -42,7 +52,13 @@ const ENTERPRISE = 'SENTIONE-APIKEY-enterprise-demo';
 const PROJECT = 1001;
 const BODY = { filters: {}, sortType: 'PublishedAtDescending' };
 
-export const CASE_NAMES = ['baseline', 'nodeExport', 'recipeExport', 'nodeSearch', 'recipeSearch'] as const;
+export const CASE_NAMES = [
+	'baseline',
+	'nodeExport',
+	'recipeExport',
+	'nodeSearch',
+	'recipeSearch',
+] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
 
 interface CaseDef {
@@ -65,7 +81,10 @@ export interface ProbeRun {
 	VmHWM: number;
 	VmRSS: number;
 	heapUsed: number;
-	nodes: Record<string, { items: number; mentionIds: number; idsHash: string; executionTimeMs?: number; error?: string }>;
+	nodes: Record<
+		string,
+		{ items: number; mentionIds: number; idsHash: string; executionTimeMs?: number; error?: string }
+	>;
 }
 
 export interface CaseRun {
@@ -123,7 +142,14 @@ export interface E2EResult {
 }
 
 function manualTrigger() {
-	return { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	return {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 }
 
 function nodeWorkflow(id: string, operation: 'export' | 'searchHistorical', credentialId: string) {
@@ -186,14 +212,20 @@ function recipeWorkflow(id: string, base: string) {
 						pagination: {
 							pagination: {
 								paginationMode: 'updateAParameterInEachRequest',
-								parameters: { parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.cursor }}' }] },
+								parameters: {
+									parameters: [
+										{ type: 'qs', name: 'cursor', value: '={{ $response.body.cursor }}' },
+									],
+								},
 								paginationCompleteWhen: 'other',
 								completeExpression: '={{ !$response.body.cursor }}',
 							},
 						},
 					},
 				},
-				credentials: { httpHeaderAuth: { id: 'credHeader', name: 'SentiOne key (X-API-KEY header)' } },
+				credentials: {
+					httpHeaderAuth: { id: 'credHeader', name: 'SentiOne key (X-API-KEY header)' },
+				},
 			},
 			{
 				id: 'split',
@@ -212,42 +244,85 @@ function recipeWorkflow(id: string, base: string) {
 }
 
 function baselineWorkflow() {
-	return { id: 'benchBaseline', name: 'bench: manual trigger only', active: false, settings: { executionOrder: 'v1' }, nodes: [manualTrigger()], connections: {} };
+	return {
+		id: 'benchBaseline',
+		name: 'bench: manual trigger only',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [manualTrigger()],
+		connections: {},
+	};
 }
 
 async function n8nCli(args: string[], userFolder: string, timeoutMs: number) {
 	const { bin } = n8nHost.ensureN8n();
-	const env = n8nHost.n8nEnv(userFolder, await n8nHost.freePort(), { N8N_RUNNERS_BROKER_PORT: String(await n8nHost.freePort()) });
+	const env = n8nHost.n8nEnv(userFolder, await n8nHost.freePort(), {
+		N8N_RUNNERS_BROKER_PORT: String(await n8nHost.freePort()),
+	});
 	const r = await runChild(process.execPath, [bin, ...args], { env, timeoutMs });
-	if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (${r.code ?? r.signal}):\n${r.stderr.slice(-3000)}\n${r.stdout.slice(-2000)}`);
+	if (r.code !== 0)
+		throw new Error(
+			`n8n ${args.join(' ')} failed (${r.code ?? r.signal}):\n${r.stderr.slice(-3000)}\n${r.stdout.slice(-2000)}`,
+		);
 	return r;
 }
 
 /** One user folder with the package, the credentials and the workflows, copied for every execution. */
-async function prepareTemplate(exportSim: Sim, searchSim: Sim, workflows: unknown[]): Promise<string> {
+async function prepareTemplate(
+	exportSim: Sim,
+	searchSim: Sim,
+	workflows: unknown[],
+): Promise<string> {
 	const folder = mkdtempSync(join(tmpdir(), 'sentione-bench-n8n-'));
 	n8nHost.installPackage(folder);
 	const credentials = [
-		{ id: 'credExport', name: 'credExport', type: 'sentiOneApi', data: { apiKey: ENTERPRISE, baseUrl: exportSim.base } },
-		{ id: 'credSearch', name: 'credSearch', type: 'sentiOneApi', data: { apiKey: ENTERPRISE, baseUrl: searchSim.base } },
-		{ id: 'credHeader', name: 'SentiOne key (X-API-KEY header)', type: 'httpHeaderAuth', data: { name: 'X-API-KEY', value: ENTERPRISE } },
+		{
+			id: 'credExport',
+			name: 'credExport',
+			type: 'sentiOneApi',
+			data: { apiKey: ENTERPRISE, baseUrl: exportSim.base },
+		},
+		{
+			id: 'credSearch',
+			name: 'credSearch',
+			type: 'sentiOneApi',
+			data: { apiKey: ENTERPRISE, baseUrl: searchSim.base },
+		},
+		{
+			id: 'credHeader',
+			name: 'SentiOne key (X-API-KEY header)',
+			type: 'httpHeaderAuth',
+			data: { name: 'X-API-KEY', value: ENTERPRISE },
+		},
 	];
 	writeFileSync(join(folder, 'credentials.json'), JSON.stringify(credentials));
 	writeFileSync(join(folder, 'workflows.json'), JSON.stringify(workflows));
-	await n8nCli(['import:credentials', `--input=${join(folder, 'credentials.json')}`], folder, 300_000);
+	await n8nCli(
+		['import:credentials', `--input=${join(folder, 'credentials.json')}`],
+		folder,
+		300_000,
+	);
 	await n8nCli(['import:workflow', `--input=${join(folder, 'workflows.json')}`], folder, 300_000);
 	return folder;
 }
 
-function readProbe(prefix: string): { run?: ProbeRun; start?: { VmRSS: number; VmHWM: number }; exits: Array<{ pid: number; maxRssBytes: number; argv: string[] }> } {
+function readProbe(prefix: string): {
+	run?: ProbeRun;
+	start?: { VmRSS: number; VmHWM: number };
+	exits: Array<{ pid: number; maxRssBytes: number; argv: string[] }>;
+} {
 	const dir = join(prefix, '..');
 	const base = prefix.slice(dir.length + 1);
 	const files = readdirSync(dir).filter((f) => f.startsWith(`${base}.`));
 	const read = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
 	return {
 		run: files.includes(`${base}.run.json`) ? (read(`${base}.run.json`) as ProbeRun) : undefined,
-		start: files.includes(`${base}.start.json`) ? (read(`${base}.start.json`) as { VmRSS: number; VmHWM: number }) : undefined,
-		exits: files.filter((f) => f.includes('.exit-')).map((f) => read(f) as { pid: number; maxRssBytes: number; argv: string[] }),
+		start: files.includes(`${base}.start.json`)
+			? (read(`${base}.start.json`) as { VmRSS: number; VmHWM: number })
+			: undefined,
+		exits: files
+			.filter((f) => f.includes('.exit-'))
+			.map((f) => read(f) as { pid: number; maxRssBytes: number; argv: string[] }),
 	};
 }
 
@@ -266,31 +341,55 @@ async function executeOnce(
 		const { bin } = n8nHost.ensureN8n();
 		const probe = join(folder, 'probe');
 		const env = {
-			...n8nHost.n8nEnv(folder, await n8nHost.freePort(), { N8N_RUNNERS_BROKER_PORT: String(await n8nHost.freePort()) }),
-			NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(ROOT, 'bench', 'n8n-probe.js')}`.trim(),
+			...n8nHost.n8nEnv(folder, await n8nHost.freePort(), {
+				N8N_RUNNERS_BROKER_PORT: String(await n8nHost.freePort()),
+			}),
+			NODE_OPTIONS:
+				`${process.env.NODE_OPTIONS ?? ''} --require ${join(ROOT, 'bench', 'n8n-probe.js')}`.trim(),
 			BENCH_PROBE_OUT: probe,
 		};
 		let sampler: ReturnType<typeof sampleTree> | undefined;
 		const others = cpuMonitor();
-		const result = await runChild(process.execPath, [bin, 'execute', `--id=${def.workflowId}`, '--rawOutput'], {
-			env,
-			timeoutMs,
-			onSpawn: (child) => {
-				if (child.pid !== undefined) sampler = sampleTree(child.pid, 100);
+		const result = await runChild(
+			process.execPath,
+			[bin, 'execute', `--id=${def.workflowId}`, '--rawOutput'],
+			{
+				env,
+				timeoutMs,
+				onSpawn: (child) => {
+					if (child.pid !== undefined) sampler = sampleTree(child.pid, 100);
+				},
 			},
-		});
+		);
 		const tree = sampler?.stop() ?? { peakBytes: 0, processes: 0, samples: 0 };
 		const otherCoresDuring = others.stop();
 		const readings = readProbe(probe);
 		const run = readings.run;
-		if (!run) throw new Error(`${def.name}: n8n gave no reading (exit ${result.code ?? result.signal}):\n${result.stderr.slice(-3000)}`);
-		if (run.status !== 'success' || run.error) throw new Error(`${def.name}: the execution failed: ${run.error ?? run.status}\n${JSON.stringify(run.nodes)}`);
+		if (!run)
+			throw new Error(
+				`${def.name}: n8n gave no reading (exit ${result.code ?? result.signal}):\n${result.stderr.slice(-3000)}`,
+			);
+		if (run.status !== 'success' || run.error)
+			throw new Error(
+				`${def.name}: the execution failed: ${run.error ?? run.status}\n${JSON.stringify(run.nodes)}`,
+			);
 		// n8n 2.41.1's `execute` sometimes dies of SIGSEGV while it shuts down, after the execution
 		// finished and its readings were taken; that is recorded, not taken for a failed run.
-		if (result.code !== 0 && result.signal === null) throw new Error(`${def.name}: n8n execute exited with ${result.code}:\n${result.stderr.slice(-3000)}`);
+		if (result.code !== 0 && result.signal === null)
+			throw new Error(
+				`${def.name}: n8n execute exited with ${result.code}:\n${result.stderr.slice(-3000)}`,
+			);
 		const mainExit = readings.exits.find((e) => e.argv.some((a) => a === 'execute'));
 		const out = def.resultNode ? run.nodes[def.resultNode] : undefined;
-		const requests = sim ? (await admin<{ requests: Array<{ path: string; status: number | null }> }>(sim, 'GET', '/requests')).requests.length : 0;
+		const requests = sim
+			? (
+					await admin<{ requests: Array<{ path: string; status: number | null }> }>(
+						sim,
+						'GET',
+						'/requests',
+					)
+				).requests.length
+			: 0;
 		return {
 			executionMs: run.stoppedAt - run.startedAt,
 			finishedMs: run.finishedAt - run.startedAt,
@@ -348,8 +447,19 @@ export async function measureEndToEnd(options: {
 }): Promise<E2EResult> {
 	const { dir } = n8nHost.ensureN8n();
 	log(`e2e: n8n ${N8N_VERSION} in ${dir}`);
-	const flags = (mentions: number) => ['--projects', '1', '--mentions', String(mentions), '--limits', 'off', '--latency-ms', String(options.latencyMs)];
-	log(`e2e: simulators with ${options.exportMentions} and ${options.searchMentions} mentions, ${options.latencyMs} ms latency`);
+	const flags = (mentions: number) => [
+		'--projects',
+		'1',
+		'--mentions',
+		String(mentions),
+		'--limits',
+		'off',
+		'--latency-ms',
+		String(options.latencyMs),
+	];
+	log(
+		`e2e: simulators with ${options.exportMentions} and ${options.searchMentions} mentions, ${options.latencyMs} ms latency`,
+	);
 	const exportSim = await simulator(flags(options.exportMentions));
 	const searchSim = await simulator(flags(options.searchMentions));
 	const sims = { export: exportSim, search: searchSim };
@@ -363,10 +473,34 @@ export async function measureEndToEnd(options: {
 	const pages = (n: number) => Math.max(1, Math.ceil(n / 25));
 	const allDefs: CaseDef[] = [
 		{ name: 'baseline', workflowId: 'benchBaseline', sim: 'none' },
-		{ name: 'nodeExport', workflowId: 'benchNodeExport', sim: 'export', resultNode: 'SentiOne', requests: 1 },
-		{ name: 'recipeExport', workflowId: 'benchRecipeExport', sim: 'export', resultNode: 'Split Out', requests: pages(options.exportMentions) },
-		{ name: 'nodeSearch', workflowId: 'benchNodeSearch', sim: 'search', resultNode: 'SentiOne', requests: pages(options.searchMentions) },
-		{ name: 'recipeSearch', workflowId: 'benchRecipeSearch', sim: 'search', resultNode: 'Split Out', requests: pages(options.searchMentions) },
+		{
+			name: 'nodeExport',
+			workflowId: 'benchNodeExport',
+			sim: 'export',
+			resultNode: 'SentiOne',
+			requests: 1,
+		},
+		{
+			name: 'recipeExport',
+			workflowId: 'benchRecipeExport',
+			sim: 'export',
+			resultNode: 'Split Out',
+			requests: pages(options.exportMentions),
+		},
+		{
+			name: 'nodeSearch',
+			workflowId: 'benchNodeSearch',
+			sim: 'search',
+			resultNode: 'SentiOne',
+			requests: pages(options.searchMentions),
+		},
+		{
+			name: 'recipeSearch',
+			workflowId: 'benchRecipeSearch',
+			sim: 'search',
+			resultNode: 'Split Out',
+			requests: pages(options.searchMentions),
+		},
 	];
 	const defs = allDefs.filter((d) => !options.cases || options.cases.includes(d.name));
 	const template = await prepareTemplate(exportSim, searchSim, workflows);
@@ -376,7 +510,10 @@ export async function measureEndToEnd(options: {
 		for (let r = 0; r < options.runs; r++) {
 			for (let k = 0; k < defs.length; k++) {
 				const def = defs[(k + r) % defs.length];
-				const timeoutMs = 180_000 + (def.requests ?? 1) * (options.latencyMs + 250) + (def.sim === 'export' ? options.exportMentions : 0);
+				const timeoutMs =
+					180_000 +
+					(def.requests ?? 1) * (options.latencyMs + 250) +
+					(def.sim === 'export' ? options.exportMentions : 0);
 				// an execution during which other processes kept more than half a core busy is run
 				// again (twice at most), unless it is a long one whose time is mostly waiting
 				const retries = (def.requests ?? 1) * options.latencyMs < 60_000 ? 2 : 0;
@@ -386,13 +523,21 @@ export async function measureEndToEnd(options: {
 					one = await executeOnce(template, def, sims, timeoutMs, quiet);
 					if (one.otherCoresDuring <= 0.5 || attempt >= retries) break;
 					repeated++;
-					log(`e2e ${def.name}: other processes used ${one.otherCoresDuring.toFixed(2)} cores meanwhile; measuring again`);
+					log(
+						`e2e ${def.name}: other processes used ${one.otherCoresDuring.toFixed(2)} cores meanwhile; measuring again`,
+					);
 				}
 				if (def.requests !== undefined && one.requests !== def.requests) {
 					throw new Error(`${def.name}: ${one.requests} API requests, expected ${def.requests}`);
 				}
-				const expected = def.sim === 'export' ? options.exportMentions : def.sim === 'search' ? options.searchMentions : 0;
-				if (def.resultNode && one.items !== expected) throw new Error(`${def.name}: ${one.items} items, expected ${expected}`);
+				const expected =
+					def.sim === 'export'
+						? options.exportMentions
+						: def.sim === 'search'
+							? options.searchMentions
+							: 0;
+				if (def.resultNode && one.items !== expected)
+					throw new Error(`${def.name}: ${one.items} items, expected ${expected}`);
 				runs.get(def.name)!.push(one);
 				log(
 					`e2e run ${r + 1}/${options.runs} ${def.name}: execution ${one.executionMs} ms, wall ${one.wallMs} ms, peak RSS ${Math.round(one.peakRss / 2 ** 20)} MiB (${Math.round(one.peakRssExecution / 2 ** 20)} MiB before saving; start ${Math.round(one.rssAtStart / 2 ** 20)} MiB), tree ${Math.round(one.treePeak / 2 ** 20)} MiB, ${one.requests} requests, ${one.items} items; other processes ${one.otherCoresDuring.toFixed(2)} cores; exit ${one.exit}`,
@@ -404,15 +549,21 @@ export async function measureEndToEnd(options: {
 		await exportSim.stop();
 		await searchSim.stop();
 	}
-	const cases = Object.fromEntries(defs.map((d) => [d.name, summarise(d.name, runs.get(d.name)!)])) as Record<CaseName, CaseResult>;
+	const cases = Object.fromEntries(
+		defs.map((d) => [d.name, summarise(d.name, runs.get(d.name)!)]),
+	) as Record<CaseName, CaseResult>;
 	for (const [a, b] of [
 		['nodeExport', 'recipeExport'],
 		['nodeSearch', 'recipeSearch'],
 	] as const) {
 		if (!cases[a] || !cases[b]) continue;
-		if (cases[a].idsHash !== cases[b].idsHash) throw new Error(`${a} and ${b} returned different mentions (${cases[a].idsHash} vs ${cases[b].idsHash})`);
+		if (cases[a].idsHash !== cases[b].idsHash)
+			throw new Error(
+				`${a} and ${b} returned different mentions (${cases[a].idsHash} vs ${cases[b].idsHash})`,
+			);
 		for (const run of [...cases[a].runs, ...cases[b].runs]) {
-			if (run.idsHash !== cases[a].idsHash) throw new Error(`${a}/${b}: a run returned other mentions`);
+			if (run.idsHash !== cases[a].idsHash)
+				throw new Error(`${a}/${b}: a run returned other mentions`);
 		}
 	}
 	return {

@@ -33,7 +33,10 @@ export function stat(values: number[]): Stat {
 /** `1,234.5` with the given decimals */
 export function num(value: number, decimals = 0): string {
 	if (!Number.isFinite(value)) return '–';
-	return value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: decimals,
+		maximumFractionDigits: decimals,
+	});
 }
 
 /** `median (min–max)` */
@@ -61,7 +64,11 @@ export interface Machine {
 
 function packageVersion(name: string): string {
 	try {
-		return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+		return (
+			JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+				version: string;
+			}
+		).version;
 	} catch {
 		return '?';
 	}
@@ -87,7 +94,9 @@ export function machine(n8nVersion: string): Machine {
 		memoryGiB: Math.round(totalmem() / 1024 ** 3),
 		node: process.version,
 		n8n: n8nVersion,
-		packageVersion: (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+		packageVersion: (
+			JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+		).version,
 		eventsourceParser: packageVersion('eventsource-parser'),
 		os: kernel ? `${os}, Linux ${kernel}` : os,
 	};
@@ -109,7 +118,12 @@ export const log = (message: string): void => {
 /** Busy CPU time of the whole machine, in clock ticks (/proc/stat: all but idle and iowait). */
 function machineBusyTicks(): number {
 	try {
-		const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+		const fields = readFileSync('/proc/stat', 'utf8')
+			.split('\n')[0]
+			.trim()
+			.split(/\s+/)
+			.slice(1)
+			.map(Number);
 		// user nice system idle iowait irq softirq steal
 		return fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7];
 	} catch {
@@ -125,7 +139,10 @@ function ownTicks(): Map<number, number> {
 			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
 			const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 			// utime, stime, cutime, cstime: fields 14-17 of the line, 12-15 after the command
-			ticks.set(pid, Number(f[11]) + Number(f[12]) + (pid === process.pid ? Number(f[13]) + Number(f[14]) : 0));
+			ticks.set(
+				pid,
+				Number(f[11]) + Number(f[12]) + (pid === process.pid ? Number(f[13]) + Number(f[14]) : 0),
+			);
 		} catch {
 			// gone meanwhile
 		}
@@ -178,19 +195,28 @@ export interface Quiet {
  * re-checked every 10 s), for at most `maxWaitMs`; measures anyway after that. Returns the state
  * in which the measurement starts (recorded next to the figures).
  */
-export async function waitForQuiet(maxOtherCores: number, maxWaitMs: number, what: string): Promise<Quiet> {
+export async function waitForQuiet(
+	maxOtherCores: number,
+	maxWaitMs: number,
+	what: string,
+): Promise<Quiet> {
 	const started = Date.now();
 	let other = await otherCpu();
 	let told = false;
 	while (other > maxOtherCores && Date.now() - started < maxWaitMs) {
 		if (!told) {
-			log(`${what}: other processes use ${other.toFixed(2)} cores (load ${loadText()}); waiting up to ${Math.round(maxWaitMs / 1000)} s for a quiet machine`);
+			log(
+				`${what}: other processes use ${other.toFixed(2)} cores (load ${loadText()}); waiting up to ${Math.round(maxWaitMs / 1000)} s for a quiet machine`,
+			);
 			told = true;
 		}
 		await pause(8000);
 		other = await otherCpu();
 	}
-	if (other > maxOtherCores) log(`${what}: still busy (${other.toFixed(2)} other cores); measuring anyway, the load is recorded with the figures`);
+	if (other > maxOtherCores)
+		log(
+			`${what}: still busy (${other.toFixed(2)} other cores); measuring anyway, the load is recorded with the figures`,
+		);
 	return { otherCores: other, load: load(), waitedS: Math.round((Date.now() - started) / 1000) };
 }
 
@@ -247,7 +273,12 @@ export interface ChildResult {
 export function runChild(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number; onSpawn?: (child: ChildProcess) => void },
+	options: {
+		env?: NodeJS.ProcessEnv;
+		cwd?: string;
+		timeoutMs: number;
+		onSpawn?: (child: ChildProcess) => void;
+	},
 ): Promise<ChildResult> {
 	return new Promise((resolve, reject) => {
 		const started = Date.now();
@@ -278,7 +309,11 @@ export function runChild(
 		const unregister = onCleanup(killGroup);
 		const timer = setTimeout(() => {
 			killGroup();
-			reject(new Error(`${command} ${args.join(' ')} took longer than ${Math.round(options.timeoutMs / 1000)} s: killed\n${stderr.slice(-2000)}`));
+			reject(
+				new Error(
+					`${command} ${args.join(' ')} took longer than ${Math.round(options.timeoutMs / 1000)} s: killed\n${stderr.slice(-2000)}`,
+				),
+			);
 		}, options.timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -343,7 +378,10 @@ export function processTree(root: number): number[] {
  * Samples the summed RSS of a process tree every `everyMs`; `stop()` returns the largest sum
  * seen and the number of processes in the tree at that moment.
  */
-export function sampleTree(root: number, everyMs = 100): { stop(): { peakBytes: number; processes: number; samples: number } } {
+export function sampleTree(
+	root: number,
+	everyMs = 100,
+): { stop(): { peakBytes: number; processes: number; samples: number } } {
 	let peakBytes = 0;
 	let processes = 0;
 	let samples = 0;

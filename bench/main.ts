@@ -11,7 +11,18 @@ import { join, relative } from 'node:path';
 import { measureBudget, type BudgetResult } from './budget';
 import type { DecodeResult } from './decode';
 import { CASE_NAMES, measureEndToEnd, N8N_VERSION, type CaseName, type E2EResult } from './e2e';
-import { cleanupAll, load, log, machine, ROOT, runChild, simulator, waitForQuiet, type Machine, type Quiet } from './lib';
+import {
+	cleanupAll,
+	load,
+	log,
+	machine,
+	ROOT,
+	runChild,
+	simulator,
+	waitForQuiet,
+	type Machine,
+	type Quiet,
+} from './lib';
 import { writeReport, type Check, type PartState } from './report';
 import { measureTriggers, type TriggerResult } from './triggers';
 
@@ -50,7 +61,15 @@ const USAGE = `Usage: npm run bench -- [flags]
   --e2e-cases <list>    only these end-to-end workflows: baseline,nodeExport,recipeExport,nodeSearch,recipeSearch
   --report-from <json>  write the report again from a results .json (no measuring; --out sets the file)`;
 
-type NumberOption = 'latencyMs' | 'runs' | 'decodeRuns' | 'maxOtherCores' | 'maxWaitS' | 'exportMentions' | 'searchMentions' | 'decodeMentions';
+type NumberOption =
+	| 'latencyMs'
+	| 'runs'
+	| 'decodeRuns'
+	| 'maxOtherCores'
+	| 'maxWaitS'
+	| 'exportMentions'
+	| 'searchMentions'
+	| 'decodeMentions';
 
 /** Flags that take a number: the option each sets, the least value allowed, whether it must be whole */
 const NUMBER_FLAGS = new Map<string, [NumberOption, number, boolean]>([
@@ -89,8 +108,14 @@ function parse(argv: string[]): Options {
 		};
 		/** the values of a comma-separated list, each one of `allowed` */
 		const list = <T extends string>(allowed: readonly T[]): T[] => {
-			const items = value().split(',').map((p) => p.trim());
-			for (const item of items) if (!(allowed as readonly string[]).includes(item)) throw new Error(`${flag}: unknown value ${item} (expected ${allowed.join(', ')})\n${USAGE}`);
+			const items = value()
+				.split(',')
+				.map((p) => p.trim());
+			for (const item of items)
+				if (!(allowed as readonly string[]).includes(item))
+					throw new Error(
+						`${flag}: unknown value ${item} (expected ${allowed.join(', ')})\n${USAGE}`,
+					);
 			return items as T[];
 		};
 		set.add(flag);
@@ -98,7 +123,10 @@ function parse(argv: string[]): Options {
 		if (numeric) {
 			const [key, min, integer] = numeric;
 			const v = Number(value());
-			if (!(integer ? Number.isInteger(v) : Number.isFinite(v)) || v < min) throw new Error(`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}\n${USAGE}`);
+			if (!(integer ? Number.isInteger(v) : Number.isFinite(v)) || v < min)
+				throw new Error(
+					`${flag} expects ${integer ? 'an integer' : 'a number'} ≥ ${min}\n${USAGE}`,
+				);
 			o[key] = v;
 			continue;
 		}
@@ -137,7 +165,8 @@ function parse(argv: string[]): Options {
 		if (!set.has('--max-wait-s')) o.maxWaitS = 0;
 	}
 	const full = !o.quick && o.only.length === PARTS.length && !o.e2eCases && !o.reportFrom;
-	if (!o.out) o.out = full ? join(ROOT, 'bench', 'results.md') : join(tmpdir(), 'sentione-bench-results.md');
+	if (!o.out)
+		o.out = full ? join(ROOT, 'bench', 'results.md') : join(tmpdir(), 'sentione-bench-results.md');
 	return o;
 }
 
@@ -170,7 +199,10 @@ function report(out: string, saved: Saved, finished: Date): number {
 	});
 	// the report's own path is kept relative to the repository: the raw file carries no machine path
 	const options = { ...saved.options, out: relative(ROOT, saved.options.out) || saved.options.out };
-	writeFileSync(out.replace(/\.md$/, '') + '.json', `${JSON.stringify({ ...saved, options, finished, checks }, null, 1)}\n`);
+	writeFileSync(
+		out.replace(/\.md$/, '') + '.json',
+		`${JSON.stringify({ ...saved, options, finished, checks }, null, 1)}\n`,
+	);
 	for (const c of checks) log(`${c.ok ? 'met   ' : 'MISSED'} ${c.target}: ${c.measured}`);
 	log(`report: ${out}`);
 	const missed = checks.filter((c) => !c.ok);
@@ -190,9 +222,12 @@ async function main(): Promise<number> {
 	}
 	const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
 	const started = new Date();
-	log(`${command}: parts ${options.only.join(', ')}; report → ${relative(process.cwd(), options.out) || options.out}`);
+	log(
+		`${command}: parts ${options.only.join(', ')}; report → ${relative(process.cwd(), options.out) || options.out}`,
+	);
 	const state: Partial<Record<Part, PartState>> = {};
-	const quiet = (what: string): Promise<Quiet> => waitForQuiet(options.maxOtherCores, options.maxWaitS * 1000, what);
+	const quiet = (what: string): Promise<Quiet> =>
+		waitForQuiet(options.maxOtherCores, options.maxWaitS * 1000, what);
 	const part = async <T>(name: Part, fn: () => Promise<T>): Promise<T | undefined> => {
 		if (!options.only.includes(name)) return undefined;
 		const before = await quiet(name);
@@ -204,16 +239,38 @@ async function main(): Promise<number> {
 		return value;
 	};
 
-	const budget: BudgetResult | undefined = await part('budget', () => measureBudget({ runs: options.runs, sizes: options.budgetSizes }));
+	const budget: BudgetResult | undefined = await part('budget', () =>
+		measureBudget({ runs: options.runs, sizes: options.budgetSizes }),
+	);
 	const triggers: TriggerResult | undefined = await part('triggers', () =>
-		measureTriggers({ runs: options.runs, rates: options.quick ? [0, 60, 600, 1200] : [0, 12, 60, 300, 600, 1200], intervals: options.quick ? [5] : [5, 15] }),
+		measureTriggers({
+			runs: options.runs,
+			rates: options.quick ? [0, 60, 600, 1200] : [0, 12, 60, 300, 600, 1200],
+			intervals: options.quick ? [5] : [5, 15],
+		}),
 	);
 	const decode: DecodeResult | undefined = await part('decode', async () => {
-		const sim = await simulator(['--projects', '1', '--mentions', String(options.decodeMentions), '--limits', 'off']);
+		const sim = await simulator([
+			'--projects',
+			'1',
+			'--mentions',
+			String(options.decodeMentions),
+			'--limits',
+			'off',
+		]);
 		try {
 			const r = await runChild(
 				process.execPath,
-				['--expose-gc', '--max-old-space-size=8192', join(ROOT, 'bench', 'run.js'), '--worker', 'decode', sim.base, String(options.decodeMentions), String(options.decodeRuns)],
+				[
+					'--expose-gc',
+					'--max-old-space-size=8192',
+					join(ROOT, 'bench', 'run.js'),
+					'--worker',
+					'decode',
+					sim.base,
+					String(options.decodeMentions),
+					String(options.decodeRuns),
+				],
 				{ timeoutMs: 60 * 60_000 },
 			);
 			process.stderr.write(r.stderr);
@@ -234,7 +291,17 @@ async function main(): Promise<number> {
 		}),
 	);
 
-	const saved: Saved = { command, started: started.toISOString(), machine: machine(N8N_VERSION), options, state, budget, triggers, decode, e2e };
+	const saved: Saved = {
+		command,
+		started: started.toISOString(),
+		machine: machine(N8N_VERSION),
+		options,
+		state,
+		budget,
+		triggers,
+		decode,
+		e2e,
+	};
 	return report(options.out, saved, new Date());
 }
 
@@ -254,7 +321,9 @@ main()
 		process.exit(code);
 	})
 	.catch(async (error: unknown) => {
-		process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		await cleanupAll();
 		process.exit(2);
 	});

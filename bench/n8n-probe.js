@@ -163,15 +163,27 @@ if (isExecute && out) {
 	Module._load = function probedLoad(request, parent, isMain) {
 		const loaded = originalLoad.call(this, request, parent, isMain);
 		// Only the two modules are looked into (touching a module still being loaded warns).
-		if (!patchedRunner && request.endsWith('/workflow-runner') && typeof loaded?.WorkflowRunner === 'function') {
+		if (
+			!patchedRunner &&
+			request.endsWith('/workflow-runner') &&
+			typeof loaded?.WorkflowRunner === 'function'
+		) {
 			patchedRunner = true;
 			patchRunner(loaded);
 		}
-		if (!patchedActive && request.endsWith('/active-executions') && typeof loaded?.ActiveExecutions === 'function') {
+		if (
+			!patchedActive &&
+			request.endsWith('/active-executions') &&
+			typeof loaded?.ActiveExecutions === 'function'
+		) {
 			patchedActive = true;
 			patchActive(loaded);
 		}
-		if (!patchedHooks && request.endsWith('/execution-lifecycle-hooks') && typeof loaded?.ExecutionLifecycleHooks === 'function') {
+		if (
+			!patchedHooks &&
+			request.endsWith('/execution-lifecycle-hooks') &&
+			typeof loaded?.ExecutionLifecycleHooks === 'function'
+		) {
 			patchedHooks = true;
 			patchHooks(loaded);
 		}

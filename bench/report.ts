@@ -28,7 +28,15 @@ interface ReportInput {
 	started: Date;
 	finished: Date;
 	machine: Machine;
-	options: { latencyMs: number; runs: number; decodeRuns: number; quick: boolean; exportMentions: number; searchMentions: number; decodeMentions: number };
+	options: {
+		latencyMs: number;
+		runs: number;
+		decodeRuns: number;
+		quick: boolean;
+		exportMentions: number;
+		searchMentions: number;
+		decodeMentions: number;
+	};
 	state: Partial<Record<'budget' | 'triggers' | 'decode' | 'e2e', PartState>>;
 	budget?: BudgetResult;
 	triggers?: TriggerResult;
@@ -43,15 +51,17 @@ interface ReportInput {
 const WHY_MISSED: Array<[RegExp, string]> = [
 	[
 		/^decode-sse-esp/,
-		'Parity by construction: about 80 % of both decoders is the same JSON.parse of the same texts, and both use the same TextDecoder; the node\'s SSE framing is faster than eventsource-parser\'s, which leaves the StreamReader an edge of a few per cent at best, inside the run-to-run spread. Tried and measured, neither closes it: handing events to the reader without the intermediate object (no difference), and decoding each event\'s bytes on their own so that ASCII mentions become one-byte strings (slower: the per-event decoder call costs more than JSON.parse saves). Details: bench/README.md, "Where the time goes".',
+		"Parity by construction: about 80 % of both decoders is the same JSON.parse of the same texts, and both use the same TextDecoder; the node's SSE framing is faster than eventsource-parser's, which leaves the StreamReader an edge of a few per cent at best, inside the run-to-run spread. Tried and measured, neither closes it: handing events to the reader without the intermediate object (no difference), and decoding each event's bytes on their own so that ASCII mentions become one-byte strings (slower: the per-event decoder call costs more than JSON.parse saves). Details: bench/README.md, \"Where the time goes\".",
 	],
 	[/^decode-.*-bare/, 'See bench/README.md, "Where the time goes".'],
 	[/^e2e-.*-time/, 'See bench/README.md, "End to end: reading the figures".'],
 	[/^e2e-.*-memory/, 'See bench/README.md, "End to end: reading the figures".'],
 ];
 
-const mibStat = (s: Stat, decimals = 0) => spread(stat(s.values.map((v) => v / MiB)), decimals, ' MiB');
-const sStat = (s: Stat, decimals = 1) => spread(stat(s.values.map((v) => v / 1000)), decimals, ' s');
+const mibStat = (s: Stat, decimals = 0) =>
+	spread(stat(s.values.map((v) => v / MiB)), decimals, ' MiB');
+const sStat = (s: Stat, decimals = 1) =>
+	spread(stat(s.values.map((v) => v / 1000)), decimals, ' s');
 const ratio = (a: number, b: number) => a / b;
 
 function quietText(q?: PartState): string {
@@ -60,14 +70,19 @@ function quietText(q?: PartState): string {
 }
 
 function table(head: string[], rows: string[][]): string {
-	return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+	return [
+		`| ${head.join(' | ')} |`,
+		`|${head.map(() => '---').join('|')}|`,
+		...rows.map((r) => `| ${r.join(' | ')} |`),
+	].join('\n');
 }
 
 function budgetSection(b: BudgetResult, checks: Check[]): string {
 	const rows = b.rows.map((r) => {
 		const used = stat(r.used);
 		const allAtFloor = r.used.every((u) => u === r.floor);
-		const returnedOk = r.n === undefined || r.returned === undefined || r.returned.every((x) => x === r.n);
+		const returnedOk =
+			r.n === undefined || r.returned === undefined || r.returned.every((x) => x === r.n);
 		checks.push({
 			id: `budget-${r.case}-${r.n ?? ''}`,
 			part: 'budget',
@@ -86,11 +101,30 @@ function budgetSection(b: BudgetResult, checks: Check[]): string {
 			r.note ?? '',
 		];
 	});
-	return table(['Case', 'N', 'Floor', 'Requests (median, min–max)', 'Ratio', 'Mentions returned', 'Target 1.00', 'Note'], rows);
+	return table(
+		[
+			'Case',
+			'N',
+			'Floor',
+			'Requests (median, min–max)',
+			'Ratio',
+			'Mentions returned',
+			'Target 1.00',
+			'Note',
+		],
+		rows,
+	);
 }
 
-function findFigure(d: DecodeResult, format: string, chunking: string, decoder: string): DecodeFigure | undefined {
-	return d.figures.find((f) => f.format === format && f.chunking === chunking && f.decoder.startsWith(decoder));
+function findFigure(
+	d: DecodeResult,
+	format: string,
+	chunking: string,
+	decoder: string,
+): DecodeFigure | undefined {
+	return d.figures.find(
+		(f) => f.format === format && f.chunking === chunking && f.decoder.startsWith(decoder),
+	);
 }
 
 /**
@@ -109,13 +143,17 @@ function pairedSpeedRatio(ours: DecodeFigure, other: DecodeFigure): Stat {
 function decodeSection(d: DecodeResult, checks: Check[]): string {
 	const parts: string[] = [];
 	for (const format of ['sse', 'jsonLines'] as const) {
-		const label = format === 'sse' ? 'SSE (text/event-stream)' : 'JSON lines (application/x-ndjson)';
+		const label =
+			format === 'sse' ? 'SSE (text/event-stream)' : 'JSON lines (application/x-ndjson)';
 		const rows: string[][] = [];
-		const chunkings = [...new Set(d.figures.filter((f) => f.format === format).map((f) => f.chunking))];
+		const chunkings = [
+			...new Set(d.figures.filter((f) => f.format === format).map((f) => f.chunking)),
+		];
 		for (const chunking of chunkings) {
 			const ours = findFigure(d, format, chunking, 'StreamReader')!;
 			const bare = findFigure(d, format, chunking, 'bare JSON.parse')!;
-			const esp = format === 'sse' ? findFigure(d, format, chunking, 'eventsource-parser') : undefined;
+			const esp =
+				format === 'sse' ? findFigure(d, format, chunking, 'eventsource-parser') : undefined;
 			for (const f of d.figures.filter((x) => x.format === format && x.chunking === chunking)) {
 				rows.push([
 					chunking,
@@ -125,8 +163,12 @@ function decodeSection(d: DecodeResult, checks: Check[]): string {
 					spread(f.mbPerSecond, 1),
 					num(ratio(f.mentionsPerSecond.median, ours.mentionsPerSecond.median), 2),
 					num(ratio(f.mentionsPerSecond.median, bare.mentionsPerSecond.median), 2),
-					f.mentionsPerCpuSecond ? spread(stat(f.mentionsPerCpuSecond.values.map((v) => v / 1000)), 0, 'k') : '–',
-					f.mentionsPerCpuSecond && ours.mentionsPerCpuSecond ? num(ratio(f.mentionsPerCpuSecond.median, ours.mentionsPerCpuSecond.median), 2) : '–',
+					f.mentionsPerCpuSecond
+						? spread(stat(f.mentionsPerCpuSecond.values.map((v) => v / 1000)), 0, 'k')
+						: '–',
+					f.mentionsPerCpuSecond && ours.mentionsPerCpuSecond
+						? num(ratio(f.mentionsPerCpuSecond.median, ours.mentionsPerCpuSecond.median), 2)
+						: '–',
 				]);
 			}
 			const vsBare = pairedSpeedRatio(ours, bare);
@@ -156,7 +198,9 @@ function decodeSection(d: DecodeResult, checks: Check[]): string {
 				const espFraming = findFigure(d, format, chunking, 'framing only: eventsource-parser');
 				if (!ourFraming || !espFraming) continue;
 				const r = pairedSpeedRatio(ourFraming, espFraming);
-				lines.push(`${chunking}: ${num(ourFraming.ms.median)} ms vs ${num(espFraming.ms.median)} ms, ${num(r.median, 2)} × as fast (rounds ${num(r.min, 2)}–${num(r.max, 2)})`);
+				lines.push(
+					`${chunking}: ${num(ourFraming.ms.median)} ms vs ${num(espFraming.ms.median)} ms, ${num(r.median, 2)} × as fast (rounds ${num(r.min, 2)}–${num(r.max, 2)})`,
+				);
 			}
 			if (lines.length > 0) {
 				framing = `\n\nWhere the two SSE decoders differ — UTF-8 decoding and framing, without JSON.parse — the reader's SseParser against eventsource-parser, per pass of the whole stream (paired ratio, no target): ${lines.join('; ')}.`;
@@ -164,7 +208,20 @@ function decodeSection(d: DecodeResult, checks: Check[]): string {
 		}
 		parts.push(
 			`**${label}** — ${num(d.bytes[format] / 1e6, 1)} MB, ${num(d.meanMentionBytes[format])} bytes a mention on average; the loopback socket delivered ${num(d.loopbackChunkBytes[format].count)} chunks (median ${num(d.loopbackChunkBytes[format].median)} B, largest ${num(d.loopbackChunkBytes[format].max)} B).\n\n` +
-				table(['Chunks', 'Count', 'Decoder', 'Mentions/s (median, min–max)', 'MB/s', '× StreamReader', '× bare JSON.parse', 'Mentions per CPU-second', '× StreamReader (CPU)'], rows) +
+				table(
+					[
+						'Chunks',
+						'Count',
+						'Decoder',
+						'Mentions/s (median, min–max)',
+						'MB/s',
+						'× StreamReader',
+						'× bare JSON.parse',
+						'Mentions per CPU-second',
+						'× StreamReader (CPU)',
+					],
+					rows,
+				) +
 				framing,
 		);
 	}
@@ -198,8 +255,22 @@ function e2eSection(e: E2EResult, checks: Check[]): string {
 	];
 	const rows = labelled.filter(([, x]) => x !== undefined).map(([label, x]) => e2eRow(label, x!));
 	const pairs: Array<[string, string, CaseResult, CaseResult, number, number]> = [
-		['export', `Export of ${num(e.exportMentions)} vs the recipe paging them`, c.nodeExport, c.recipeExport, 0.2, 1.0],
-		['search', `Search Return All of ${num(e.searchMentions)} vs the recipe paging them`, c.nodeSearch, c.recipeSearch, 1.05, 1.0],
+		[
+			'export',
+			`Export of ${num(e.exportMentions)} vs the recipe paging them`,
+			c.nodeExport,
+			c.recipeExport,
+			0.2,
+			1.0,
+		],
+		[
+			'search',
+			`Search Return All of ${num(e.searchMentions)} vs the recipe paging them`,
+			c.nodeSearch,
+			c.recipeSearch,
+			1.05,
+			1.0,
+		],
 	];
 	const ratioRows: string[][] = [];
 	for (const [id, label, node, recipe, timeTarget, memTarget] of pairs) {
@@ -210,8 +281,20 @@ function e2eSection(e: E2EResult, checks: Check[]): string {
 		const above = ratio(node.aboveStart.median, recipe.aboveStart.median);
 		const tree = ratio(node.treePeak.median, recipe.treePeak.median);
 		const wall = ratio(node.wallMs.median, recipe.wallMs.median);
-		checks.push({ id: `e2e-${id}-time`, part: 'e2e', target: `${label}: execution time ≤ ${timeTarget} ×`, measured: `${num(time, 3)} ×`, ok: time <= timeTarget });
-		checks.push({ id: `e2e-${id}-memory`, part: 'e2e', target: `${label}: peak RSS of n8n ≤ ${memTarget} ×`, measured: `${num(mem, 3)} ×`, ok: mem <= memTarget });
+		checks.push({
+			id: `e2e-${id}-time`,
+			part: 'e2e',
+			target: `${label}: execution time ≤ ${timeTarget} ×`,
+			measured: `${num(time, 3)} ×`,
+			ok: time <= timeTarget,
+		});
+		checks.push({
+			id: `e2e-${id}-memory`,
+			part: 'e2e',
+			target: `${label}: peak RSS of n8n ≤ ${memTarget} ×`,
+			measured: `${num(mem, 3)} ×`,
+			ok: mem <= memTarget,
+		});
 		ratioRows.push([
 			label,
 			`**${num(time, 3)} ×** (target ≤ ${timeTarget})`,
@@ -224,13 +307,36 @@ function e2eSection(e: E2EResult, checks: Check[]): string {
 	}
 	return [
 		table(
-			['Workflow', 'Execution time', 'Until data saved', 'n8n process wall time', 'Peak RSS of n8n', 'Peak RSS before saving', 'Peak RSS above n8n at start', 'Peak RSS, n8n + task runner (sampled)', 'API requests', 'Items out', 'Other processes (cores)'],
+			[
+				'Workflow',
+				'Execution time',
+				'Until data saved',
+				'n8n process wall time',
+				'Peak RSS of n8n',
+				'Peak RSS before saving',
+				'Peak RSS above n8n at start',
+				'Peak RSS, n8n + task runner (sampled)',
+				'API requests',
+				'Items out',
+				'Other processes (cores)',
+			],
 			rows,
 		),
 		'',
 		'Ratios (node ÷ recipe, medians):',
 		'',
-		table(['Comparison', 'Execution time', 'Peak RSS of n8n', 'Peak RSS before saving', 'Peak RSS above start', 'Peak RSS incl. task runner', 'Process wall time'], ratioRows),
+		table(
+			[
+				'Comparison',
+				'Execution time',
+				'Peak RSS of n8n',
+				'Peak RSS before saving',
+				'Peak RSS above start',
+				'Peak RSS incl. task runner',
+				'Process wall time',
+			],
+			ratioRows,
+		),
 	].join('\n');
 }
 
@@ -285,16 +391,52 @@ function triggerSection(t: TriggerResult, checks: Check[]): string {
 			measured: `${spread(s.lost)} lost, ${spread(s.duplicated)} duplicated`,
 			ok: s.lost.max === 0 && s.duplicated.max === 0,
 		});
-		return [s.name, num(s.faults), spread(s.connections), s.faults > 0 ? spread(s.reconnectsPerFault, 2) : '–', spread(s.searches), spread(s.mentions), `${spread(s.lost)} / ${spread(s.duplicated)}`, s.note];
+		return [
+			s.name,
+			num(s.faults),
+			spread(s.connections),
+			s.faults > 0 ? spread(s.reconnectsPerFault, 2) : '–',
+			spread(s.searches),
+			spread(s.mentions),
+			`${spread(s.lost)} / ${spread(s.duplicated)}`,
+			s.note,
+		];
 	});
 	return [
-		'**Poll trigger** (default options: late window 10 min, at most 2 requests a check, a share of 12 of the key\'s 30 searches an hour — a check that sent 2 requests is followed by one spacing of quiet; one hour of checks after activation; the activation itself costs 1 request more):',
+		"**Poll trigger** (default options: late window 10 min, at most 2 requests a check, a share of 12 of the key's 30 searches an hour — a check that sent 2 requests is followed by one spacing of quiet; one hour of checks after activation; the activation itself costs 1 request more):",
 		'',
-		table(['Checks', 'Arrivals per hour', 'Checks in the hour', 'Requests per check (median)', 'Requests in the hour', 'Floor in the hour', 'Ratio', 'Passed on / arrived in the hour', 'Backlog carried over', 'Lost / duplicated (after draining)', '"Falling behind" notices'], pollRows),
+		table(
+			[
+				'Checks',
+				'Arrivals per hour',
+				'Checks in the hour',
+				'Requests per check (median)',
+				'Requests in the hour',
+				'Floor in the hour',
+				'Ratio',
+				'Passed on / arrived in the hour',
+				'Backlog carried over',
+				'Lost / duplicated (after draining)',
+				'"Falling behind" notices',
+			],
+			pollRows,
+		),
 		'',
 		'**Stream trigger** (live stream; heartbeats every 200 ms, stall timeout 1 s):',
 		'',
-		table(['Scenario', 'Faults injected', 'Connections', 'Reconnects per fault', 'Search requests', 'Mentions', 'Lost / duplicated', 'Note'], streamRows),
+		table(
+			[
+				'Scenario',
+				'Faults injected',
+				'Connections',
+				'Reconnects per fault',
+				'Search requests',
+				'Mentions',
+				'Lost / duplicated',
+				'Note',
+			],
+			streamRows,
+		),
 	].join('\n');
 }
 
@@ -303,20 +445,36 @@ export function writeReport(input: ReportInput): Check[] {
 	const m = input.machine;
 	const o = input.options;
 	const sections: string[] = [];
-	if (input.budget) sections.push(`## 1. Budget efficiency\n\n${quietText(input.state.budget)}.\n\nRequests the nodes sent, counted in the simulator's request log, divided by the floor (the least any client can spend: ceil(N/25) for N mentions in pages of 25, at least 1; 1 for an export, an idle check and a stream). ${o.runs} run(s) each, through n8n-core's engine; no latency (counts do not depend on it), limits off.\n\n${budgetSection(input.budget, checks)}`);
-	if (input.decode) sections.push(`## 2. Stream decoding\n\n${quietText(input.state.decode)}.\n\n${num(input.decode.mentions)} mentions of a real export of the simulator, the same bytes for every decoder; ${input.decode.runs} timed passes each after 2 warm-up passes, in rotating order, a full GC before each pass; every pass must return exactly ${num(input.decode.mentions)} mentions; ${input.decode.repeatedRounds} round(s) were measured again because other processes used more than half a core meanwhile. Mentions/s in thousands; MB = 10^6 bytes of the stream.\n\n${decodeSection(input.decode, checks)}`);
-	if (input.e2e) sections.push(`## 3. End to end in a real n8n\n\n${quietText(input.state.e2e)}.\n\nn8n ${m.n8n}, \`n8n execute --id\` in a fresh copy of one user folder for every execution, ${input.e2e.runs} run(s) per workflow in rotating order (${input.e2e.repeatedExecutions} execution(s) run again because other processes used more than half a core meanwhile). Simulator: ${input.e2e.latencyMs} ms before every answer, limits off. Both sides send the same body and return the same mentions in the same order (item count and id hash checked); the search pair sends the same number of requests (checked).\n\n${e2eSection(input.e2e, checks)}`);
-	if (input.triggers) sections.push(`## 4. Trigger cost\n\n${quietText(input.state.triggers)}.\n\n${triggerSection(input.triggers, checks)}`);
+	if (input.budget)
+		sections.push(
+			`## 1. Budget efficiency\n\n${quietText(input.state.budget)}.\n\nRequests the nodes sent, counted in the simulator's request log, divided by the floor (the least any client can spend: ceil(N/25) for N mentions in pages of 25, at least 1; 1 for an export, an idle check and a stream). ${o.runs} run(s) each, through n8n-core's engine; no latency (counts do not depend on it), limits off.\n\n${budgetSection(input.budget, checks)}`,
+		);
+	if (input.decode)
+		sections.push(
+			`## 2. Stream decoding\n\n${quietText(input.state.decode)}.\n\n${num(input.decode.mentions)} mentions of a real export of the simulator, the same bytes for every decoder; ${input.decode.runs} timed passes each after 2 warm-up passes, in rotating order, a full GC before each pass; every pass must return exactly ${num(input.decode.mentions)} mentions; ${input.decode.repeatedRounds} round(s) were measured again because other processes used more than half a core meanwhile. Mentions/s in thousands; MB = 10^6 bytes of the stream.\n\n${decodeSection(input.decode, checks)}`,
+		);
+	if (input.e2e)
+		sections.push(
+			`## 3. End to end in a real n8n\n\n${quietText(input.state.e2e)}.\n\nn8n ${m.n8n}, \`n8n execute --id\` in a fresh copy of one user folder for every execution, ${input.e2e.runs} run(s) per workflow in rotating order (${input.e2e.repeatedExecutions} execution(s) run again because other processes used more than half a core meanwhile). Simulator: ${input.e2e.latencyMs} ms before every answer, limits off. Both sides send the same body and return the same mentions in the same order (item count and id hash checked); the search pair sends the same number of requests (checked).\n\n${e2eSection(input.e2e, checks)}`,
+		);
+	if (input.triggers)
+		sections.push(
+			`## 4. Trigger cost\n\n${quietText(input.state.triggers)}.\n\n${triggerSection(input.triggers, checks)}`,
+		);
 
 	const missed = checks.filter((c) => !c.ok);
 	const summary = table(
 		['Target', 'Measured', 'Result'],
-		checks.filter((c) => c.part !== 'triggers' || !c.ok).map((c) => [c.target, c.measured, c.ok ? 'met' : '**missed**']),
+		checks
+			.filter((c) => c.part !== 'triggers' || !c.ok)
+			.map((c) => [c.target, c.measured, c.ok ? 'met' : '**missed**']),
 	);
 	const why = missed
 		.map((c) => {
 			const text = WHY_MISSED.find(([re]) => re.test(c.id))?.[1];
-			return text ? `- **${c.target}** — ${c.measured}. ${text}` : `- **${c.target}** — ${c.measured}.`;
+			return text
+				? `- **${c.target}** — ${c.measured}. ${text}`
+				: `- **${c.target}** — ${c.measured}.`;
 		})
 		.join('\n');
 	const duration = Math.round((input.finished.getTime() - input.started.getTime()) / 60_000);
@@ -334,7 +492,10 @@ ${o.quick ? '\n**Quick run (small sizes, one run): not for comparison.**\n' : ''
 | n8n | ${m.n8n} |
 | Package | n8n-nodes-sentione ${m.packageVersion} (dist/ as built) |
 | eventsource-parser | ${m.eventsourceParser} |
-| Load (1 / 5 / 15 min) | ${(['budget', 'triggers', 'decode', 'e2e'] as const).filter((p) => input.state[p]).map((p) => `${p}: ${loadText(input.state[p]!.before.load)}`).join('; ')} |
+| Load (1 / 5 / 15 min) | ${(['budget', 'triggers', 'decode', 'e2e'] as const)
+		.filter((p) => input.state[p])
+		.map((p) => `${p}: ${loadText(input.state[p]!.before.load)}`)
+		.join('; ')} |
 
 ## Targets
 

@@ -12,10 +12,21 @@
  *   requests of a fault-free stream at several arrival rates. Lost and duplicated mentions counted
  *   against the simulator's ground truth.
  */
-import { activateStreamTrigger, PollHarness, type ActiveStreamTrigger } from '../test/harness/triggers';
+import {
+	activateStreamTrigger,
+	PollHarness,
+	type ActiveStreamTrigger,
+} from '../test/harness/triggers';
 import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/actions/helpers';
 import { admin, BASIC, type Sim } from '../simulator/test/helpers';
-import { eventually, groundTruth, pollParameters, projectParam, streamParameters, tally } from '../test/trigger/helpers';
+import {
+	eventually,
+	groundTruth,
+	pollParameters,
+	projectParam,
+	streamParameters,
+	tally,
+} from '../test/trigger/helpers';
 import { POLL_DEFAULTS } from '../nodes/SentiOne/trigger/poll/pollSettings';
 import { seededRandom as random } from '../test/harness/random';
 import { log, pause, simulator, stat, type Stat } from './lib';
@@ -56,12 +67,20 @@ export interface TriggerResult {
 }
 
 /** Lost and duplicated counts of what a trigger emitted against the simulator's ground truth */
-function lostAndDuplicated(emitted: string[], truth: string[]): { lost: number; duplicated: number } {
+function lostAndDuplicated(
+	emitted: string[],
+	truth: string[],
+): { lost: number; duplicated: number } {
 	const t = tally(emitted, truth);
 	return { lost: t.lost.length, duplicated: t.duplicated.length };
 }
 
-async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, ratePerHour: number): Promise<PollScenario> {
+async function pollScenario(
+	sim: Sim,
+	clock: SimClock,
+	intervalMinutes: number,
+	ratePerHour: number,
+): Promise<PollScenario> {
 	const projectId = await projectWithMentions(sim, 0);
 	// the options a new trigger has, its share of the search budget included (the test helper's
 	// parameters turn the share off)
@@ -123,9 +142,21 @@ async function pollScenario(sim: Sim, clock: SimClock, intervalMinutes: number, 
 		harness.allItems().map((i) => String(i.id)),
 		await groundTruth(sim, projectId),
 	);
-	return { intervalMinutes, ratePerHour, checks, perCheck, floorPerCheck, activationRequests, arrived, emitted, backlogAtEnd, lost, duplicated, behindNotices };
+	return {
+		intervalMinutes,
+		ratePerHour,
+		checks,
+		perCheck,
+		floorPerCheck,
+		activationRequests,
+		arrived,
+		emitted,
+		backlogAtEnd,
+		lost,
+		duplicated,
+		behindNotices,
+	};
 }
-
 
 interface StreamRun {
 	connections: number;
@@ -135,13 +166,23 @@ interface StreamRun {
 	duplicated: number;
 }
 
-async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: number, ratePerMinute: number, seed: number): Promise<StreamRun> {
+async function streamRun(
+	sim: Sim,
+	kind: 'none' | 'drop' | 'stall',
+	faults: number,
+	ratePerMinute: number,
+	seed: number,
+): Promise<StreamRun> {
 	const projectId = await projectWithMentions(sim, 0);
 	await admin(sim, 'DELETE', '/faults');
 	await clearLog(sim);
-	const live = async () => (await requestLog(sim)).filter((r) => r.group === 'live' && r.status === 200).length;
+	const live = async () =>
+		(await requestLog(sim)).filter((r) => r.group === 'live' && r.status === 200).length;
 	const next = random(seed);
-	if (kind === 'drop') await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 } });
+	if (kind === 'drop')
+		await admin(sim, 'POST', '/faults', {
+			stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 },
+		});
 	if (kind === 'stall') await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 5 } });
 	let trigger: ActiveStreamTrigger | undefined;
 	try {
@@ -155,7 +196,9 @@ async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: numb
 			for (let k = 1; k < faults; k++) {
 				// connection k is open with its drop decided: arm the drop of connection k + 1
 				await eventually(async () => (await live()) >= k, 20_000);
-				await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 } });
+				await admin(sim, 'POST', '/faults', {
+					stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 },
+				});
 			}
 			await eventually(async () => (await live()) >= faults + 1, 40_000);
 		} else if (kind === 'stall') {
@@ -168,9 +211,14 @@ async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: numb
 		await pause(500);
 		const truth = await groundTruth(sim, projectId);
 		const t = trigger;
-		await t.until(() => new Set(t.items().map((i) => String(i.id))).size >= truth.length, 10_000).catch(() => undefined);
+		await t
+			.until(() => new Set(t.items().map((i) => String(i.id))).size >= truth.length, 10_000)
+			.catch(() => undefined);
 		await pause(300);
-		const { lost, duplicated } = lostAndDuplicated(t.items().map((i) => String(i.id)), truth);
+		const { lost, duplicated } = lostAndDuplicated(
+			t.items().map((i) => String(i.id)),
+			truth,
+		);
 		const requests = await requestLog(sim);
 		return {
 			connections: requests.filter((r) => r.group === 'live' && r.status === 200).length,
@@ -186,7 +234,11 @@ async function streamRun(sim: Sim, kind: 'none' | 'drop' | 'stall', faults: numb
 	}
 }
 
-export async function measureTriggers(options: { runs: number; rates: number[]; intervals: number[] }): Promise<TriggerResult> {
+export async function measureTriggers(options: {
+	runs: number;
+	rates: number[];
+	intervals: number[];
+}): Promise<TriggerResult> {
 	const poll: PollScenario[] = [];
 	const pollSim = await simulator(['--limits', 'off', '--projects', '1', '--mentions', '50']);
 	const clock = new SimClock(pollSim);
@@ -195,7 +247,9 @@ export async function measureTriggers(options: { runs: number; rates: number[]; 
 		for (const interval of options.intervals) {
 			for (const rate of options.rates) {
 				const s = await pollScenario(pollSim, clock, interval, rate);
-				log(`triggers: poll every ${interval} min, ${rate}/h: ${s.perCheck.join(',')} requests per check, ${s.emitted}/${s.arrived} emitted, lost ${s.lost}, duplicated ${s.duplicated}`);
+				log(
+					`triggers: poll every ${interval} min, ${rate}/h: ${s.perCheck.join(',')} requests per check, ${s.emitted}/${s.arrived} emitted, lost ${s.lost}, duplicated ${s.duplicated}`,
+				);
 				poll.push(s);
 			}
 		}
@@ -205,29 +259,77 @@ export async function measureTriggers(options: { runs: number; rates: number[]; 
 	}
 
 	const stream: StreamScenario[] = [];
-	const liveSim = await simulator(['--now', new Date().toISOString(), '--clock', 'running', '--projects', '1', '--mentions', '50', '--heartbeat-ms', '200', '--limits', 'off']);
+	const liveSim = await simulator([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'50',
+		'--heartbeat-ms',
+		'200',
+		'--limits',
+		'off',
+	]);
 	try {
-		const scenarios: Array<{ name: string; kind: 'none' | 'drop' | 'stall'; faults: number; rate: number; note: string }> = [
-			{ name: 'no faults, 60 mentions/min', kind: 'none', faults: 0, rate: 60, note: 'about 7 s of arrivals' },
-			{ name: 'no faults, 600 mentions/min', kind: 'none', faults: 0, rate: 600, note: 'about 7 s of arrivals' },
-			{ name: 'dropped connection (seeded byte offset)', kind: 'drop', faults: 4, rate: 300, note: '4 drops in a row, 300 mentions/min' },
-			{ name: 'stalled connection (no bytes at all)', kind: 'stall', faults: 1, rate: 300, note: 'stall timeout 1 s, 300 mentions/min' },
+		const scenarios: Array<{
+			name: string;
+			kind: 'none' | 'drop' | 'stall';
+			faults: number;
+			rate: number;
+			note: string;
+		}> = [
+			{
+				name: 'no faults, 60 mentions/min',
+				kind: 'none',
+				faults: 0,
+				rate: 60,
+				note: 'about 7 s of arrivals',
+			},
+			{
+				name: 'no faults, 600 mentions/min',
+				kind: 'none',
+				faults: 0,
+				rate: 600,
+				note: 'about 7 s of arrivals',
+			},
+			{
+				name: 'dropped connection (seeded byte offset)',
+				kind: 'drop',
+				faults: 4,
+				rate: 300,
+				note: '4 drops in a row, 300 mentions/min',
+			},
+			{
+				name: 'stalled connection (no bytes at all)',
+				kind: 'stall',
+				faults: 1,
+				rate: 300,
+				note: 'stall timeout 1 s, 300 mentions/min',
+			},
 		];
 		for (const s of scenarios) {
 			const runs: StreamRun[] = [];
-			for (let r = 0; r < options.runs; r++) runs.push(await streamRun(liveSim, s.kind, s.faults, s.rate, 20261122 + r));
+			for (let r = 0; r < options.runs; r++)
+				runs.push(await streamRun(liveSim, s.kind, s.faults, s.rate, 20261122 + r));
 			const result: StreamScenario = {
 				name: s.name,
 				faults: s.faults,
 				connections: stat(runs.map((x) => x.connections)),
-				reconnectsPerFault: stat(runs.map((x) => (s.faults === 0 ? x.connections - 1 : (x.connections - 1) / s.faults))),
+				reconnectsPerFault: stat(
+					runs.map((x) => (s.faults === 0 ? x.connections - 1 : (x.connections - 1) / s.faults)),
+				),
 				searches: stat(runs.map((x) => x.searches)),
 				mentions: stat(runs.map((x) => x.mentions)),
 				lost: stat(runs.map((x) => x.lost)),
 				duplicated: stat(runs.map((x) => x.duplicated)),
 				note: s.note,
 			};
-			log(`triggers: stream, ${s.name}: connections ${runs.map((x) => x.connections).join(',')}, lost ${runs.map((x) => x.lost).join(',')}, duplicated ${runs.map((x) => x.duplicated).join(',')}`);
+			log(
+				`triggers: stream, ${s.name}: connections ${runs.map((x) => x.connections).join(',')}, lost ${runs.map((x) => x.lost).join(',')}, duplicated ${runs.map((x) => x.duplicated).join(',')}`,
+			);
 			stream.push(result);
 		}
 	} finally {

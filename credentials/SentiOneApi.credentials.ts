@@ -52,19 +52,67 @@ const CHECK_BASE_URL = `Check the Base URL: ${BASE_URL_HINT}`;
  * not JSON, is matched by its first character ("0") or its length.
  */
 const ANSWERS_OF_OTHER_SERVERS: Array<[string, string | number, string]> = [
-	['message', 'Not found.', '404 (Not found.) for the project list: there is no SentiOne Listen API v2 at this address.'],
-	['message', 'Not Found', '404 (Not Found) for the project list: there is no SentiOne Listen API v2 at this address.'],
-	['status', 404, '404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.'],
-	['error', 'Not Found', '404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.'],
-	['status', 405, '405 (Method Not Allowed) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.'],
-	['status', 401, '401 with an error of another API (not one of SentiOne\'s texts): the address is not SentiOne Listen API v2.'],
-	['status', 403, '403 (Forbidden): a proxy, a firewall or another API refused the request before SentiOne saw it.'],
-	['status', 500, '500 (Internal Server Error) in another API\'s format: the address is not SentiOne Listen API v2, or the server is failing.'],
-	['status', 502, '502 (Bad Gateway): a proxy in front of the address could not reach its server; try again later.'],
-	['status', 503, '503 (Service Unavailable): the server is down or in maintenance; try again later.'],
-	['status', 504, '504 (Gateway Timeout): a proxy in front of the address got no answer in time; try again later.'],
-	['0', '<', 'with an HTML page, not with SentiOne\'s API (a website, a sign-in page, or a proxy\'s error page).'],
-	['length', 0, 'with an empty body, not with SentiOne\'s project list.'],
+	[
+		'message',
+		'Not found.',
+		'404 (Not found.) for the project list: there is no SentiOne Listen API v2 at this address.',
+	],
+	[
+		'message',
+		'Not Found',
+		'404 (Not Found) for the project list: there is no SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		404,
+		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'error',
+		'Not Found',
+		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		405,
+		'405 (Method Not Allowed) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		401,
+		"401 with an error of another API (not one of SentiOne's texts): the address is not SentiOne Listen API v2.",
+	],
+	[
+		'status',
+		403,
+		'403 (Forbidden): a proxy, a firewall or another API refused the request before SentiOne saw it.',
+	],
+	[
+		'status',
+		500,
+		"500 (Internal Server Error) in another API's format: the address is not SentiOne Listen API v2, or the server is failing.",
+	],
+	[
+		'status',
+		502,
+		'502 (Bad Gateway): a proxy in front of the address could not reach its server; try again later.',
+	],
+	[
+		'status',
+		503,
+		'503 (Service Unavailable): the server is down or in maintenance; try again later.',
+	],
+	[
+		'status',
+		504,
+		'504 (Gateway Timeout): a proxy in front of the address got no answer in time; try again later.',
+	],
+	[
+		'0',
+		'<',
+		"with an HTML page, not with SentiOne's API (a website, a sign-in page, or a proxy's error page).",
+	],
+	['length', 0, "with an empty body, not with SentiOne's project list."],
 ];
 
 export class SentiOneApi implements ICredentialType {
@@ -168,7 +216,11 @@ export class SentiOneApi implements ICredentialType {
 			},
 			...ANSWERS_OF_OTHER_SERVERS.map(([key, value, answered]) => ({
 				type: 'responseSuccessBody' as const,
-				properties: { key, value, message: `The server at the Base URL answered ${answered} ${CHECK_BASE_URL}` },
+				properties: {
+					key,
+					value,
+					message: `The server at the Base URL answered ${answered} ${CHECK_BASE_URL}`,
+				},
 			})),
 			{
 				type: 'responseSuccessBody',

@@ -39,12 +39,18 @@ function readBody(req) {
 
 function sendJson(res, status, value) {
 	const text = JSON.stringify(value);
-	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		'content-type': 'application/json',
+		'content-length': Buffer.byteLength(text),
+	});
 	res.end(text);
 }
 
 const escapeHtml = (v) =>
-	String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+	String(v ?? '').replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+	);
 
 /** Slack mrkdwn, just enough for the inbox page: *bold*, >quote, <url|label>, :emoji:. */
 function slackToHtml(text) {
@@ -101,23 +107,50 @@ function summarise(project, rows, filters) {
 		return [...m.entries()].sort((a, b) => b[1] - a[1]);
 	};
 	const words = new Map();
-	const projectWords = new Set(String(project?.name ?? '').toLowerCase().split(/\W+/));
+	const projectWords = new Set(
+		String(project?.name ?? '')
+			.toLowerCase()
+			.split(/\W+/),
+	);
 	for (const r of rows) {
-		for (const w of String(r.text ?? '').toLowerCase().split(/[^\p{L}]+/u)) {
-			if (w.length > 3 && !STOP_WORDS.has(w) && ![...projectWords].some((p) => p.length > 3 && w.includes(p))) words.set(w, (words.get(w) ?? 0) + 1);
+		for (const w of String(r.text ?? '')
+			.toLowerCase()
+			.split(/[^\p{L}]+/u)) {
+			if (
+				w.length > 3 &&
+				!STOP_WORDS.has(w) &&
+				![...projectWords].some((p) => p.length > 3 && w.includes(p))
+			)
+				words.set(w, (words.get(w) ?? 0) + 1);
 		}
 	}
-	const themes = [...words.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([w]) => w);
+	const themes = [...words.entries()]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, 6)
+		.map(([w]) => w);
 	const examples = rows
 		.slice()
 		.sort((a, b) => (Number(b.influenceScore) || 0) - (Number(a.influenceScore) || 0))
 		.slice(0, 3)
-		.map((r) => `- ${String(r.text ?? '').replace(/\s+/g, ' ').slice(0, 140)} (${r.sourceType ?? 'unknown source'}, ${r.sentiment ?? 'no sentiment'}) ${r.url ?? ''}`);
+		.map(
+			(r) =>
+				`- ${String(r.text ?? '')
+					.replace(/\s+/g, ' ')
+					.slice(
+						0,
+						140,
+					)} (${r.sourceType ?? 'unknown source'}, ${r.sentiment ?? 'no sentiment'}) ${r.url ?? ''}`,
+		);
 	const what = filters.sentiments ? `${filters.sentiments.toLowerCase()} mentions` : 'mentions';
 	return [
 		`${project ? `${project.name} (project ${project.id})` : 'The project'}: the ${rows.length} newest ${what} published in the last ${filters.days} days.`,
 		rows.length
-			? `By sentiment: ${count('sentiment').map(([k, v]) => `${k} ${v}`).join(', ')}. By source: ${count('sourceType').slice(0, 4).map(([k, v]) => `${k} ${v}`).join(', ')}.`
+			? `By sentiment: ${count('sentiment')
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', ')}. By source: ${count('sourceType')
+					.slice(0, 4)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', ')}.`
 			: 'Nothing matched.',
 		themes.length ? `Frequent words: ${themes.join(', ')}.` : '',
 		examples.length ? `Most influential:\n${examples.join('\n')}` : '',
@@ -131,13 +164,17 @@ function summarise(project, rows, filters) {
 /** One turn of the scripted model: the next tool call, or the final answer. */
 function scriptedTurn(body) {
 	const messages = Array.isArray(body.messages) ? body.messages : [];
-	const tools = (Array.isArray(body.tools) ? body.tools : []).map((t) => t.function ?? t).filter((t) => t?.name);
+	const tools = (Array.isArray(body.tools) ? body.tools : [])
+		.map((t) => t.function ?? t)
+		.filter((t) => t?.name);
 	const lastUser = messages.map((m) => m.role).lastIndexOf('user');
 	const question = lastUser >= 0 ? textOf(messages[lastUser].content) : '';
 	const since = messages.slice(lastUser + 1);
 	const callNames = new Map();
 	for (const m of since) for (const c of m.tool_calls ?? []) callNames.set(c.id, c.function?.name);
-	const results = since.filter((m) => m.role === 'tool').map((m) => ({ tool: callNames.get(m.tool_call_id), content: m.content }));
+	const results = since
+		.filter((m) => m.role === 'tool')
+		.map((m) => ({ tool: callNames.get(m.tool_call_id), content: m.content }));
 	const listTool = tools.find((t) => /project/i.test(t.name) && !/search|mention/i.test(t.name));
 	const searchTool = tools.find((t) => /search|mention/i.test(t.name));
 
@@ -146,8 +183,16 @@ function scriptedTurn(body) {
 	const projects = listed ? rowsIn(listed.content, 'name').filter((p) => p.id !== undefined) : [];
 	const q = question.toLowerCase();
 	const project =
-		projects.find((p) => String(p.name).toLowerCase().split(/\W+/).some((w) => w.length > 3 && q.includes(w))) ?? projects[0];
-	const days = Math.min(7, Math.max(1, Number(/(\d+)\s*days?/.exec(q)?.[1]) || (/today|24 ?h/.test(q) ? 1 : 7)));
+		projects.find((p) =>
+			String(p.name)
+				.toLowerCase()
+				.split(/\W+/)
+				.some((w) => w.length > 3 && q.includes(w)),
+		) ?? projects[0];
+	const days = Math.min(
+		7,
+		Math.max(1, Number(/(\d+)\s*days?/.exec(q)?.[1]) || (/today|24 ?h/.test(q) ? 1 : 7)),
+	);
 	const sentiments = /complain|negative|angry|problem|issue|bad/.test(q)
 		? 'Negative'
 		: /praise|positive|love|happy|good/.test(q)
@@ -169,24 +214,42 @@ function scriptedTurn(body) {
 		return { call: { name: searchTool.name, args } };
 	}
 	const rows = searched ? rowsIn(searched.content, 'sentiment') : [];
-	if (searched && rows.length === 0 && /error|fail|refused|budget/i.test(textOf(searched.content))) {
-		return { text: `The SentiOne tool reported a problem: ${textOf(searched.content).slice(0, 400)}` };
+	if (
+		searched &&
+		rows.length === 0 &&
+		/error|fail|refused|budget/i.test(textOf(searched.content))
+	) {
+		return {
+			text: `The SentiOne tool reported a problem: ${textOf(searched.content).slice(0, 400)}`,
+		};
 	}
 	return { text: summarise(project, rows, filters) };
 }
 
 function chatCompletion(body, res, log) {
 	const turn = scriptedTurn(body);
-	log.push({ at: new Date().toISOString(), question: textOf([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content), reply: turn });
+	log.push({
+		at: new Date().toISOString(),
+		question: textOf([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content),
+		reply: turn,
+	});
 	const id = `chatcmpl-demo-${log.length}`;
 	const created = Math.floor(Date.now() / 1000);
 	const model = body.model || 'demo-model';
-	const toolCall = turn.call ? { id: `call_demo_${log.length}`, type: 'function', function: { name: turn.call.name, arguments: JSON.stringify(turn.call.args) } } : undefined;
+	const toolCall = turn.call
+		? {
+				id: `call_demo_${log.length}`,
+				type: 'function',
+				function: { name: turn.call.name, arguments: JSON.stringify(turn.call.args) },
+			}
+		: undefined;
 	const usage = { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 };
 	if (body.stream) {
 		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 		const chunk = (delta, finish) =>
-			res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+			res.write(
+				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+			);
 		if (toolCall) {
 			chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, ...toolCall }] }, null);
 			chunk({}, 'tool_calls');
@@ -195,7 +258,10 @@ function chatCompletion(body, res, log) {
 			for (const piece of turn.text.match(/[\s\S]{1,80}/g) ?? []) chunk({ content: piece }, null);
 			chunk({}, 'stop');
 		}
-		if (body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+		if (body.stream_options?.include_usage)
+			res.write(
+				`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`,
+			);
 		res.end('data: [DONE]\n\n');
 		return;
 	}
@@ -207,7 +273,9 @@ function chatCompletion(body, res, log) {
 		choices: [
 			{
 				index: 0,
-				message: toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: turn.text },
+				message: toolCall
+					? { role: 'assistant', content: null, tool_calls: [toolCall] }
+					: { role: 'assistant', content: turn.text },
 				finish_reason: toolCall ? 'tool_calls' : 'stop',
 			},
 		],
@@ -243,14 +311,24 @@ ${state.slack
 	.slice()
 	.reverse()
 	.slice(0, 100)
-	.map((m) => `<div class="msg"><div class="meta">${escapeHtml(m.channel)} · ${escapeHtml(m.at)}</div>${slackToHtml(m.text)}</div>`)
+	.map(
+		(m) =>
+			`<div class="msg"><div class="meta">${escapeHtml(m.channel)} · ${escapeHtml(m.at)}</div>${slackToHtml(m.text)}</div>`,
+	)
 	.join('\n')}
 <h2>Google Sheets (${SHEET_RANGE.split('!')[0]}): ${rows.length} row${rows.length === 1 ? '' : 's'}</h2>
 ${mismatches.length ? `<p class="warn">${mismatches.length} row(s) arrived with other columns than the header.</p>` : ''}
-${header ? `<table><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${rows
-		.slice(-200)
-		.map((r) => `<tr>${r.map((v) => `<td title="${escapeHtml(v)}">${escapeHtml(v)}</td>`).join('')}</tr>`)
-		.join('')}</table>` : '<p>No rows yet.</p>'}
+${
+	header
+		? `<table><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>${rows
+				.slice(-200)
+				.map(
+					(r) =>
+						`<tr>${r.map((v) => `<td title="${escapeHtml(v)}">${escapeHtml(v)}</td>`).join('')}</tr>`,
+				)
+				.join('')}</table>`
+		: '<p>No rows yet.</p>'
+}
 <h2>Files written by the demo workflows</h2>
 ${files.length ? `<ul>${files.map((f) => `<li>${escapeHtml(f.name)} (${f.size} bytes)</li>`).join('')}</ul>` : '<p>None yet.</p>'}
 <h2>Scripted chat model: ${state.llm.length} call${state.llm.length === 1 ? '' : 's'}</h2>
@@ -262,7 +340,12 @@ ${files.length ? `<ul>${files.map((f) => `<li>${escapeHtml(f.name)} (${f.size} b
  * page). Resolves with `{ base, port, state, stop() }`; `state` is live: `{slack, sheet, llm, requests}`.
  */
 function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
-	const state = { slack: [], sheet: { header: null, rows: [], records: [], mismatches: [] }, llm: [], requests: 0 };
+	const state = {
+		slack: [],
+		sheet: { header: null, rows: [], records: [], mismatches: [] },
+		llm: [],
+		requests: 0,
+	};
 	const reset = () => {
 		state.slack.length = 0;
 		state.sheet = { header: null, rows: [], records: [], mismatches: [] };
@@ -282,36 +365,73 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
 				}
 			}
 			if (req.method === 'POST' && url.pathname === '/slack/api/chat.postMessage') {
-				if (typeof body.text !== 'string' || !body.channel) return sendJson(res, 200, { ok: false, error: 'no_text' });
+				if (typeof body.text !== 'string' || !body.channel)
+					return sendJson(res, 200, { ok: false, error: 'no_text' });
 				const ts = `${Math.floor(Date.now() / 1000)}.${String(state.slack.length + 1).padStart(6, '0')}`;
-				state.slack.push({ at: new Date().toISOString(), channel: String(body.channel), text: body.text, ts });
-				return sendJson(res, 200, { ok: true, channel: body.channel, ts, message: { type: 'message', text: body.text, ts } });
+				state.slack.push({
+					at: new Date().toISOString(),
+					channel: String(body.channel),
+					text: body.text,
+					ts,
+				});
+				return sendJson(res, 200, {
+					ok: true,
+					channel: body.channel,
+					ts,
+					message: { type: 'message', text: body.text, ts },
+				});
 			}
-			const append = /^\/sheets\/v4\/spreadsheets\/([^/]+)\/values\/(.+):append$/.exec(url.pathname);
+			const append = /^\/sheets\/v4\/spreadsheets\/([^/]+)\/values\/(.+):append$/.exec(
+				url.pathname,
+			);
 			if (req.method === 'POST' && append) {
 				const columns = Array.isArray(body.columns) ? body.columns.map(String) : null;
 				const values = Array.isArray(body.values) ? body.values : null;
-				if (!columns || !values) return sendJson(res, 400, { error: { code: 400, message: 'columns and values are required' } });
+				if (!columns || !values)
+					return sendJson(res, 400, {
+						error: { code: 400, message: 'columns and values are required' },
+					});
 				const sheet = state.sheet;
 				if (!sheet.header) sheet.header = columns.slice();
 				for (const row of values) {
 					const record = Object.fromEntries(columns.map((c, i) => [c, row[i] ?? null]));
-					if (columns.length !== sheet.header.length || columns.some((c, i) => c !== sheet.header[i])) {
+					if (
+						columns.length !== sheet.header.length ||
+						columns.some((c, i) => c !== sheet.header[i])
+					) {
 						sheet.mismatches.push({ columns, header: sheet.header });
 					}
 					sheet.records.push(record);
-					sheet.rows.push(sheet.header.map((h) => (record[h] === null || record[h] === undefined ? '' : record[h])));
+					sheet.rows.push(
+						sheet.header.map((h) =>
+							record[h] === null || record[h] === undefined ? '' : record[h],
+						),
+					);
 				}
 				const n = sheet.rows.length + 1;
 				return sendJson(res, 200, {
 					spreadsheetId: append[1],
 					tableRange: decodeURIComponent(append[2]),
-					updates: { spreadsheetId: append[1], updatedRange: `Mentions!A${n}`, updatedRows: values.length, updatedCells: values.length * columns.length },
+					updates: {
+						spreadsheetId: append[1],
+						updatedRange: `Mentions!A${n}`,
+						updatedRows: values.length,
+						updatedCells: values.length * columns.length,
+					},
 				});
 			}
-			if (req.method === 'POST' && url.pathname === '/v1/chat/completions') return chatCompletion(body, res, state.llm);
+			if (req.method === 'POST' && url.pathname === '/v1/chat/completions')
+				return chatCompletion(body, res, state.llm);
 			if (req.method === 'GET' && url.pathname === '/v1/models') {
-				return sendJson(res, 200, { object: 'list', data: ['gpt-4.1-mini', 'gpt-4o-mini'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'demo' })) });
+				return sendJson(res, 200, {
+					object: 'list',
+					data: ['gpt-4.1-mini', 'gpt-4o-mini'].map((id) => ({
+						id,
+						object: 'model',
+						created: 0,
+						owned_by: 'demo',
+					})),
+				});
 			}
 			if (url.pathname === '/inbox.json') {
 				if (req.method === 'DELETE') reset();
@@ -361,7 +481,12 @@ function slackStandIn(node, inbox) {
 			method: 'POST',
 			url: `${inbox}/slack/api/chat.postMessage`,
 			sendBody: true,
-			bodyParameters: { parameters: [{ name: 'channel', value: channel }, { name: 'text', value: p.text }] },
+			bodyParameters: {
+				parameters: [
+					{ name: 'channel', value: channel },
+					{ name: 'text', value: p.text },
+				],
+			},
 			options: {},
 		},
 	};
@@ -400,23 +525,46 @@ function demoVariant(template, { inbox, filesDir, filesLabel, openAiCredential }
 		if (node.type === 'n8n-nodes-base.slack' && inbox) {
 			standIns.push(`Slack is replaced by the local inbox (${inbox})`);
 			renamed.set(node.name, `${node.name} (inbox)`);
-			return { ...node, ...slackStandIn(node, inbox), name: `${node.name} (inbox)`, credentials: undefined, webhookId: undefined };
+			return {
+				...node,
+				...slackStandIn(node, inbox),
+				name: `${node.name} (inbox)`,
+				credentials: undefined,
+				webhookId: undefined,
+			};
 		}
 		if (node.type === 'n8n-nodes-base.googleSheets' && inbox) {
 			standIns.push(`Google Sheets is replaced by the local inbox (${inbox})`);
 			renamed.set(node.name, `${node.name} (inbox)`);
-			return { ...node, ...sheetsStandIn(node, inbox), name: `${node.name} (inbox)`, credentials: undefined };
+			return {
+				...node,
+				...sheetsStandIn(node, inbox),
+				name: `${node.name} (inbox)`,
+				credentials: undefined,
+			};
 		}
 		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi' && openAiCredential) {
-			standIns.push(`the OpenAI Chat Model talks to a scripted stand-in in the local inbox (${inbox}/v1): not an LLM, it lists the projects, runs one search with the SentiOne tool and summarises the rows`);
+			standIns.push(
+				`the OpenAI Chat Model talks to a scripted stand-in in the local inbox (${inbox}/v1): not an LLM, it lists the projects, runs one search with the SentiOne tool and summarises the rows`,
+			);
 			return {
 				...node,
 				parameters: { ...node.parameters, responsesApiEnabled: false },
 				credentials: { openAiApi: openAiCredential },
 			};
 		}
-		if (node.type === 'n8n-nodes-base.readWriteFile' && filesDir && typeof node.parameters.fileName === 'string') {
-			return { ...node, parameters: { ...node.parameters, fileName: node.parameters.fileName.split(TEMPLATE_FILES_DIR).join(filesDir) } };
+		if (
+			node.type === 'n8n-nodes-base.readWriteFile' &&
+			filesDir &&
+			typeof node.parameters.fileName === 'string'
+		) {
+			return {
+				...node,
+				parameters: {
+					...node.parameters,
+					fileName: node.parameters.fileName.split(TEMPLATE_FILES_DIR).join(filesDir),
+				},
+			};
 		}
 		if (node.webhookId) return { ...node, webhookId: `${node.webhookId.slice(0, -4)}d3m0` };
 		return node;
@@ -429,14 +577,19 @@ function demoVariant(template, { inbox, filesDir, filesLabel, openAiCredential }
 		Object.entries(w.connections).map(([from, outputs]) => [
 			rename(from),
 			Object.fromEntries(
-				Object.entries(outputs).map(([kind, lists]) => [kind, lists.map((list) => (list ?? []).map((c) => ({ ...c, node: rename(c.node) })))]),
+				Object.entries(outputs).map(([kind, lists]) => [
+					kind,
+					lists.map((list) => (list ?? []).map((c) => ({ ...c, node: rename(c.node) }))),
+				]),
 			),
 		]),
 	);
 	const note = w.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote');
 	if (note) {
 		const writesFiles = filesDir && w.nodes.some((n) => n.type === 'n8n-nodes-base.readWriteFile');
-		const files = writesFiles ? ` Files go to \`${filesLabel ?? filesDir}\` instead of \`${TEMPLATE_FILES_DIR}\`.` : '';
+		const files = writesFiles
+			? ` Files go to \`${filesLabel ?? filesDir}\` instead of \`${TEMPLATE_FILES_DIR}\`.`
+			: '';
 		note.parameters = {
 			...note.parameters,
 			height: 200,

@@ -50,20 +50,36 @@ const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
  * `node`: the same, unless `$SENTIONE_N8N_NODE` names another major to try the line on (n8n's
  * native modules are N-API or carry prebuilt binaries for several Node ABIs, so one install serves).
  */
-function target(which = process.env.SENTIONE_N8N_LINE || DEFAULT_LINE, runOn = process.env.SENTIONE_N8N_NODE) {
+function target(
+	which = process.env.SENTIONE_N8N_LINE || DEFAULT_LINE,
+	runOn = process.env.SENTIONE_N8N_NODE,
+) {
 	if (typeof which === 'object') return which;
-	if (!LINES[which]) throw new Error(`unknown n8n line "${which}" (SENTIONE_N8N_LINE): one of ${Object.keys(LINES).join(', ')}`);
+	if (!LINES[which])
+		throw new Error(
+			`unknown n8n line "${which}" (SENTIONE_N8N_LINE): one of ${Object.keys(LINES).join(', ')}`,
+		);
 	const line = LINES[which];
 	const node = runOn ? Number(runOn) : line.node;
-	if (!Number.isInteger(node) || node < 18) throw new Error(`SENTIONE_N8N_NODE must be a Node.js major version, not "${runOn}"`);
-	return { line: which, version: line.version, node, installNode: line.node, overrides: line.overrides };
+	if (!Number.isInteger(node) || node < 18)
+		throw new Error(`SENTIONE_N8N_NODE must be a Node.js major version, not "${runOn}"`);
+	return {
+		line: which,
+		version: line.version,
+		node,
+		installNode: line.node,
+		overrides: line.overrides,
+	};
 }
 
 /** The version of the line this process runs by default (`$SENTIONE_N8N_LINE`, else 2.x). */
 const N8N_VERSION = target().version;
 
 function cacheBase() {
-	return process.env.SENTIONE_N8N_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-sentione');
+	return (
+		process.env.SENTIONE_N8N_CACHE ||
+		path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-sentione')
+	);
 }
 
 /** Where a line's n8n is installed: `<cache>/n8n-<version>`. */
@@ -81,9 +97,15 @@ function log(message) {
 
 function run(cmd, args, options) {
 	const started = Date.now();
-	const result = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+	const result = spawnSync(cmd, args, {
+		stdio: ['ignore', 'pipe', 'pipe'],
+		encoding: 'utf8',
+		...options,
+	});
 	if (result.status !== 0) {
-		throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}):\n${(result.stderr || '').slice(-4000)}\n${(result.stdout || '').slice(-2000)}`);
+		throw new Error(
+			`${cmd} ${args.join(' ')} failed (${result.status}):\n${(result.stderr || '').slice(-4000)}\n${(result.stdout || '').slice(-2000)}`,
+		);
 	}
 	return { ...result, seconds: Math.round((Date.now() - started) / 1000) };
 }
@@ -111,7 +133,8 @@ function installOnce(dir, done, work) {
 				fs.rmSync(lock, { force: true });
 				continue;
 			}
-			if (Date.now() > waitUntil) throw new Error(`timed out waiting for another install into ${dir}`);
+			if (Date.now() > waitUntil)
+				throw new Error(`timed out waiting for another install into ${dir}`);
 			spawnSync('sleep', ['2']);
 			if (done()) return false;
 		}
@@ -142,9 +165,15 @@ function nodeBinary(major) {
 	if (done()) return bin;
 	installOnce(dir, done, () => {
 		log(`installing Node.js ${major} into ${dir} (npm install node@${major}) ...`);
-		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `node${major}-holder`, private: true }));
+		fs.writeFileSync(
+			path.join(dir, 'package.json'),
+			JSON.stringify({ name: `node${major}-holder`, private: true }),
+		);
 		const env = { ...process.env, npm_config_yes: 'true' };
-		const install = run('npm', ['install', '--no-audit', '--no-fund', `node@${major}`], { cwd: dir, env });
+		const install = run('npm', ['install', '--no-audit', '--no-fund', `node@${major}`], {
+			cwd: dir,
+			env,
+		});
 		const version = run(bin, ['--version'], {}).stdout.trim();
 		if (majorOf(version) !== major) throw new Error(`npm install node@${major} gave ${version}`);
 		log(`Node.js ${version} installed in ${install.seconds} s`);
@@ -171,14 +200,34 @@ function ensureN8n(which) {
 	if (done()) return { dir, bin: n8nBin(dir), node, target: t, installed: false };
 	const installNode = nodeBinary(t.installNode ?? t.node);
 	const installed = installOnce(dir, done, () => {
-		log(`installing n8n ${t.version} (Node.js ${t.installNode ?? t.node}) into ${dir} (first run only; a few minutes) ...`);
+		log(
+			`installing n8n ${t.version} (Node.js ${t.installNode ?? t.node}) into ${dir} (first run only; a few minutes) ...`,
+		);
 		fs.writeFileSync(
 			path.join(dir, 'package.json'),
-			JSON.stringify({ name: 'n8n-host', private: true, dependencies: { n8n: t.version }, overrides: t.overrides }, null, 2),
+			JSON.stringify(
+				{
+					name: 'n8n-host',
+					private: true,
+					dependencies: { n8n: t.version },
+					overrides: t.overrides,
+				},
+				null,
+				2,
+			),
 		);
 		// npm itself runs on the line's Node.js, so the native modules are built for it
-		const env = { ...process.env, PATH: pathWith(installNode), npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
-		const install = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env });
+		const env = {
+			...process.env,
+			PATH: pathWith(installNode),
+			npm_config_yes: 'true',
+			npm_config_audit: 'false',
+			npm_config_fund: 'false',
+		};
+		const install = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
+			cwd: dir,
+			env,
+		});
 		log(`npm install took ${install.seconds} s; rebuilding isolated-vm and sqlite3 ...`);
 		const rebuild = run('npm', ['rebuild', 'isolated-vm', 'sqlite3'], { cwd: dir, env });
 		log(`rebuild took ${rebuild.seconds} s`);
@@ -190,7 +239,8 @@ function ensureN8n(which) {
 /** Copies the built package (package.json + dist) into the user folder as a community package. */
 function installPackage(userFolder) {
 	const dist = path.join(ROOT, 'dist');
-	if (!fs.existsSync(path.join(dist, 'credentials'))) throw new Error('the package is not built: run npm run build');
+	if (!fs.existsSync(path.join(dist, 'credentials')))
+		throw new Error('the package is not built: run npm run build');
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(target, { recursive: true, force: true });
@@ -198,8 +248,13 @@ function installPackage(userFolder) {
 	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(target, 'package.json'));
 	fs.cpSync(dist, path.join(target, 'dist'), { recursive: true });
 	const manifest = path.join(nodesDir, 'package.json');
-	const current = fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, 'utf8')) : { name: 'installed-nodes', private: true, dependencies: {} };
-	current.dependencies = { ...(current.dependencies || {}), [PACKAGE_NAME]: require(path.join(ROOT, 'package.json')).version };
+	const current = fs.existsSync(manifest)
+		? JSON.parse(fs.readFileSync(manifest, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	current.dependencies = {
+		...(current.dependencies || {}),
+		[PACKAGE_NAME]: require(path.join(ROOT, 'package.json')).version,
+	};
 	fs.writeFileSync(manifest, JSON.stringify(current, null, 2));
 	return target;
 }
@@ -255,7 +310,10 @@ function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
 	const outFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-cli-')), 'stdout');
 	const out = fs.openSync(outFile, 'w');
 	return new Promise((resolve, reject) => {
-		const child = spawn(node, [bin, ...args], { env: { ...env, PATH: pathWith(node, env.PATH) }, stdio: ['ignore', out, 'pipe'] });
+		const child = spawn(node, [bin, ...args], {
+			env: { ...env, PATH: pathWith(node, env.PATH) },
+			stdio: ['ignore', out, 'pipe'],
+		});
 		fs.closeSync(out);
 		let stderr = '';
 		child.stderr.on('data', (d) => (stderr += d));
@@ -267,7 +325,11 @@ function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
 			const stdout = collect();
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`));
+			reject(
+				new Error(
+					`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('exit', (code) => {
 			clearTimeout(timer);
@@ -283,9 +345,16 @@ function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
  * without it, when the log says the worker is ready). `args` are appended (`--concurrency=N`).
  * `target` picks the tested n8n line (its n8n on its Node.js).
  */
-async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = [], readyUrl, target: which } = {}) {
+async function startN8n(
+	env,
+	{ timeoutMs = 120_000, command = 'start', args = [], readyUrl, target: which } = {},
+) {
 	const { bin, node } = ensureN8n(which);
-	const child = spawn(node, [bin, command, ...args], { env: { ...env, PATH: pathWith(node, env.PATH) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(node, [bin, command, ...args], {
+		env: { ...env, PATH: pathWith(node, env.PATH) },
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
@@ -303,7 +372,8 @@ async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = []
 		}
 	};
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`n8n ${command} exited early (${child.exitCode}):\n${output.slice(-4000)}`);
+		if (child.exitCode !== null)
+			throw new Error(`n8n ${command} exited early (${child.exitCode}):\n${output.slice(-4000)}`);
 		if (command === 'start') {
 			if (await ready()) break;
 		} else if (probe) {
@@ -316,7 +386,9 @@ async function startN8n(env, { timeoutMs = 120_000, command = 'start', args = []
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch {}
-			throw new Error(`n8n ${command} was not ready after ${timeoutMs} ms:\n${output.slice(-4000)}`);
+			throw new Error(
+				`n8n ${command} was not ready after ${timeoutMs} ms:\n${output.slice(-4000)}`,
+			);
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
@@ -367,7 +439,9 @@ async function login(base, { email, password }) {
  */
 function parseExecutionData(data, which) {
 	if (typeof data !== 'string') return data;
-	const flatted = require(require.resolve('flatted', { paths: [path.join(ensureN8n(which).dir, 'node_modules', 'n8n')] }));
+	const flatted = require(
+		require.resolve('flatted', { paths: [path.join(ensureN8n(which).dir, 'node_modules', 'n8n')] }),
+	);
 	return flatted.parse(data);
 }
 
@@ -400,16 +474,23 @@ function ensureQueueBackends() {
 	let seconds = 0;
 	if (missing.length > 0) {
 		if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-			throw new Error(`queue mode needs ${missing.join(' and ')}: run \`apt-get install -y redis-server postgresql\` as root first`);
+			throw new Error(
+				`queue mode needs ${missing.join(' and ')}: run \`apt-get install -y redis-server postgresql\` as root first`,
+			);
 		}
 		log(`installing ${missing.join(' and ')} from Debian's packages (apt-get) ...`);
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		seconds += run('apt-get', ['update'], { env, timeout: 10 * 60_000 }).seconds;
-		seconds += run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'], { env, timeout: 20 * 60_000 }).seconds;
+		seconds += run(
+			'apt-get',
+			['install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'],
+			{ env, timeout: 20 * 60_000 },
+		).seconds;
 		log(`apt-get took ${seconds} s`);
 	}
 	const pgBin = postgresBin();
-	if (!pgBin || !onPath('redis-server')) throw new Error('redis-server or PostgreSQL is still missing after apt-get install');
+	if (!pgBin || !onPath('redis-server'))
+		throw new Error('redis-server or PostgreSQL is still missing after apt-get install');
 	return { pgBin, installed: missing, seconds };
 }
 
@@ -426,7 +507,8 @@ async function waitForPort(port, timeoutMs, isAlive = () => true) {
 			socket.once('error', () => resolve(false));
 		});
 		if (open) return;
-		if (!isAlive() || Date.now() > deadline) throw new Error(`nothing answered on 127.0.0.1:${port}`);
+		if (!isAlive() || Date.now() > deadline)
+			throw new Error(`nothing answered on 127.0.0.1:${port}`);
 		await new Promise((r) => setTimeout(r, 100));
 	}
 }
@@ -437,7 +519,22 @@ async function startRedis({ port } = {}) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-redis-'));
 	const child = spawn(
 		'redis-server',
-		['--port', String(p), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--logfile', ''],
+		[
+			'--port',
+			String(p),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--logfile',
+			'',
+		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	let output = '';
@@ -466,7 +563,15 @@ async function startRedis({ port } = {}) {
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
-	return { host: '127.0.0.1', port: p, pid: child.pid, child, stop, stopSync, output: () => output };
+	return {
+		host: '127.0.0.1',
+		port: p,
+		pid: child.pid,
+		child,
+		stop,
+		stopSync,
+		output: () => output,
+	};
 }
 
 /**
@@ -475,7 +580,12 @@ async function startRedis({ port } = {}) {
  * runs psql as that user and returns the rows (tab-separated fields); `stop()` stops the server
  * and removes the folder.
  */
-async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 'n8n-queue-test' } = {}) {
+async function startPostgres({
+	port,
+	database = 'n8n',
+	user = 'n8n',
+	password = 'n8n-queue-test',
+} = {}) {
 	const { pgBin } = ensureQueueBackends();
 	const p = port ?? (await freePort());
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-pg-'));
@@ -486,7 +596,10 @@ async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 
 	const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	if (asRoot) fs.chownSync(dir, uid, gid);
 	// initdb refuses to run as root: the server runs as the `postgres` user, as Debian's own does
-	const as = (cmd, args, options) => (asRoot ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { cwd: dir, ...options }) : run(cmd, args, { cwd: dir, ...options }));
+	const as = (cmd, args, options) =>
+		asRoot
+			? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { cwd: dir, ...options })
+			: run(cmd, args, { cwd: dir, ...options });
 	const stopServer = (mode = 'fast') => {
 		if (!fs.existsSync(path.join(data, 'postmaster.pid'))) return;
 		try {
@@ -496,7 +609,17 @@ async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 
 		}
 	};
 	try {
-		as(path.join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--auth-local=trust', '--auth-host=scram-sha-256']);
+		as(path.join(pgBin, 'initdb'), [
+			'-D',
+			data,
+			'-U',
+			'postgres',
+			'-E',
+			'UTF8',
+			'--locale=C',
+			'--auth-local=trust',
+			'--auth-host=scram-sha-256',
+		]);
 		as(path.join(pgBin, 'pg_ctl'), [
 			'-D',
 			data,
@@ -509,7 +632,22 @@ async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 
 			`-p ${p} -k ${dir} -c listen_addresses=127.0.0.1`,
 			'start',
 		]);
-		const superuser = (sql) => run('psql', ['-h', dir, '-p', String(p), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql]);
+		const superuser = (sql) =>
+			run('psql', [
+				'-h',
+				dir,
+				'-p',
+				String(p),
+				'-U',
+				'postgres',
+				'-d',
+				'postgres',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-At',
+				'-c',
+				sql,
+			]);
 		superuser(`CREATE ROLE ${user} LOGIN PASSWORD '${password.replace(/'/g, "''")}'`);
 		superuser(`CREATE DATABASE ${database} OWNER ${user}`);
 	} catch (error) {
@@ -519,7 +657,27 @@ async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 
 	}
 	const pgEnv = { ...process.env, PGPASSWORD: password };
 	const query = (sql) =>
-		run('psql', ['-h', '127.0.0.1', '-p', String(p), '-U', user, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-F', '\t', '-c', sql], { env: pgEnv })
+		run(
+			'psql',
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(p),
+				'-U',
+				user,
+				'-d',
+				database,
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-At',
+				'-F',
+				'\t',
+				'-c',
+				sql,
+			],
+			{ env: pgEnv },
+		)
 			.stdout.split('\n')
 			.filter((line) => line !== '')
 			.map((line) => line.split('\t'));
@@ -539,7 +697,19 @@ async function startPostgres({ port, database = 'n8n', user = 'n8n', password = 
 		stopServer('immediate');
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
-	return { host: '127.0.0.1', port: p, database, user, password, dir, query, postmasterPid, stop, stopSync, log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '') };
+	return {
+		host: '127.0.0.1',
+		port: p,
+		database,
+		user,
+		password,
+		dir,
+		query,
+		postmasterPid,
+		stop,
+		stopSync,
+		log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
+	};
 }
 
 /**
@@ -563,13 +733,22 @@ function queueEnv({ redis, postgres, encryptionKey }) {
 
 /** What a worker adds to queueEnv: its health server on a loopback port (GET /healthz/readiness). */
 function workerEnv(healthPort) {
-	return { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
+	return {
+		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+		QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+	};
 }
 
 /** Starts `n8n worker --concurrency=N` (env from n8nEnv + queueEnv + workerEnv) and resolves once its health server is ready. */
 async function startWorker(env, { concurrency = 10, timeoutMs } = {}) {
 	const readyUrl = `http://127.0.0.1:${env.QUEUE_HEALTH_CHECK_PORT}/healthz/readiness`;
-	return await startN8n(env, { command: 'worker', args: [`--concurrency=${concurrency}`], readyUrl, timeoutMs });
+	return await startN8n(env, {
+		command: 'worker',
+		args: [`--concurrency=${concurrency}`],
+		readyUrl,
+		timeoutMs,
+	});
 }
 
 module.exports = {

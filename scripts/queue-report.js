@@ -17,7 +17,8 @@ const DOC = path.join(ROOT, 'docs', 'queue-mode.md');
 const START = '<!-- queue-figures:start -->';
 const END = '<!-- queue-figures:end -->';
 
-const cell = (v) => (v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|'));
+const cell = (v) =>
+	v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|');
 const row = (values) => `| ${values.map(cell).join(' | ')} |`;
 const lostDup = (t) => (t ? `${t.lost} / ${t.duplicated} (of ${t.expected})` : '—');
 const mb = (v) => (v === undefined ? '—' : `${v} MB`);
@@ -35,7 +36,18 @@ function render(f) {
 		`A burst of ${f.config?.burst} mentions collected at once on the project the *Burst* workflow streams (SentiOne Stream Trigger → HTTP Request): one execution each, timed from the injection until the last execution finished (\`stoppedAt\` in Postgres). Each worker runs \`--concurrency=${f.config?.concurrency}\`.`,
 	);
 	out.push('');
-	out.push(row(['Workers', 'Executions', 'Succeeded', 'Time', 'Executions per minute', 'Main had enqueued them all after', 'Ran on', 'Load average']).replace(/^/, ''));
+	out.push(
+		row([
+			'Workers',
+			'Executions',
+			'Succeeded',
+			'Time',
+			'Executions per minute',
+			'Main had enqueued them all after',
+			'Ran on',
+			'Load average',
+		]).replace(/^/, ''),
+	);
 	out.push('|---|---|---|---|---|---|---|---|');
 	for (const t of f.throughput ?? []) {
 		out.push(
@@ -56,12 +68,17 @@ function render(f) {
 	out.push('');
 	out.push('### Memory (resident, RSS)');
 	out.push('');
-	out.push('Idle: after setup, all four workflows active, nothing running. Peak: the largest of the samples taken every second during the whole run (bursts, restarts).');
+	out.push(
+		'Idle: after setup, all four workflows active, nothing running. Peak: the largest of the samples taken every second during the whole run (bursts, restarts).',
+	);
 	out.push('');
 	out.push('| Process | Idle | Peak |');
 	out.push('|---|---|---|');
-	const names = [...new Set([...Object.keys(f.memory?.idle ?? {}), ...Object.keys(f.memory?.peak ?? {})])];
-	for (const name of names) out.push(row([name, mb(f.memory?.idle?.[name]), mb(f.memory?.peak?.[name])]));
+	const names = [
+		...new Set([...Object.keys(f.memory?.idle ?? {}), ...Object.keys(f.memory?.peak ?? {})]),
+	];
+	for (const name of names)
+		out.push(row([name, mb(f.memory?.idle?.[name]), mb(f.memory?.peak?.[name])]));
 	out.push('');
 	out.push('### Restarts of main');
 	out.push('');
@@ -115,9 +132,15 @@ function render(f) {
 		out.push(
 			`${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
 				.map(([k, n]) => `${k} ${n}`)
-				.join(', ')}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(e.byWorker ?? {})
+				.join(
+					', ',
+				)}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(
+				e.byWorker ?? {},
+			)
 				.map(([k, n]) => `${k} ${n}`)
-				.join(', ')} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}.`,
+				.join(
+					', ',
+				)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}.`,
 		);
 		if (e.wholeRun) {
 			out.push('');
@@ -129,7 +152,9 @@ function render(f) {
 	}
 	const c = f.liveConnectionsPerKey;
 	if (c) {
-		out.push(`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (the initial one plus one per restart of main); refused: ${c.refused?.length ?? 0}.`);
+		out.push(
+			`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (the initial one plus one per restart of main); refused: ${c.refused?.length ?? 0}.`,
+		);
 		out.push('');
 	}
 	const s = f.setup ?? {};
@@ -140,9 +165,12 @@ function render(f) {
 }
 
 function main() {
-	const file = process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
+	const file =
+		process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
 	if (!fs.existsSync(file)) {
-		process.stderr.write(`no figures at ${file}: run the tier first (./dev npx jest -c jest.queue.config.js)\n`);
+		process.stderr.write(
+			`no figures at ${file}: run the tier first (./dev npx jest -c jest.queue.config.js)\n`,
+		);
 		process.exit(1);
 	}
 	const figures = JSON.parse(fs.readFileSync(file, 'utf8'));

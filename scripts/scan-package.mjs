@@ -34,7 +34,8 @@ const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 
 const args = process.argv.slice(2);
 const asJson = args.includes('--json');
-const flag = (name) => (args.includes(name) ? resolve(args[args.indexOf(name) + 1] ?? '') : undefined);
+const flag = (name) =>
+	args.includes(name) ? resolve(args[args.indexOf(name) + 1] ?? '') : undefined;
 const given = { source: flag('--source-dir'), tarball: flag('--tarball-dir') };
 const both = !given.source && !given.tarball;
 
@@ -48,16 +49,23 @@ mkdirSync(process.env.TMPDIR);
 
 function run(cmd, cmdArgs, cwd) {
 	const r = spawnSync(cmd, cmdArgs, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-	if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (${r.status}): ${r.stderr}`);
+	if (r.status !== 0)
+		throw new Error(`${cmd} ${cmdArgs.join(' ')} failed (${r.status}): ${r.stderr}`);
 	return r.stdout;
 }
 
 /** `npm pack` into the work folder, unpacked the way the scanner unpacks a download. */
 function packAndUnpack() {
-	const packed = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT));
+	const packed = JSON.parse(
+		run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT),
+	);
 	const unpacked = join(work, 'package');
 	mkdirSync(unpacked);
-	run('tar', ['-xzf', join(work, packed[0].filename), '-C', unpacked, '--strip-components=1'], work);
+	run(
+		'tar',
+		['-xzf', join(work, packed[0].filename), '-C', unpacked, '--strip-components=1'],
+		work,
+	);
 	return unpacked;
 }
 
@@ -68,19 +76,31 @@ try {
 	// that matched no file at all)
 	const glob = createRequire(scanner)('fast-glob');
 	const leg = async (dir, patterns) => {
-		const files = glob.sync(patterns, { cwd: dir, ignore: ['node_modules/**', '**/package-lock.json'] }).sort();
+		const files = glob
+			.sync(patterns, { cwd: dir, ignore: ['node_modules/**', '**/package-lock.json'] })
+			.sort();
 		const result = await analyzePackage(dir, patterns);
-		return { dir, patterns, files, passed: result.passed, message: result.message, details: result.details };
+		return {
+			dir,
+			patterns,
+			files,
+			passed: result.passed,
+			message: result.message,
+			details: result.details,
+		};
 	};
 	const result = {};
 	if (both || given.source) result.source = await leg(given.source ?? ROOT, SOURCE_FILE_PATTERNS);
-	if (both || given.tarball) result.tarball = await leg(given.tarball ?? packAndUnpack(), TARBALL_FILE_PATTERNS);
+	if (both || given.tarball)
+		result.tarball = await leg(given.tarball ?? packAndUnpack(), TARBALL_FILE_PATTERNS);
 	const passed = Object.values(result).every((r) => r.passed && r.files.length > 0);
 	if (asJson) {
 		process.stdout.write(`${JSON.stringify({ passed, ...result }, null, 1)}\n`);
 	} else {
 		for (const [name, r] of Object.entries(result)) {
-			process.stdout.write(`${r.passed ? 'passed' : 'FAILED'}  ${name} leg: ${r.files.length} files (${r.patterns.join(', ')})\n`);
+			process.stdout.write(
+				`${r.passed ? 'passed' : 'FAILED'}  ${name} leg: ${r.files.length} files (${r.patterns.join(', ')})\n`,
+			);
 			if (r.details) process.stdout.write(`${r.details}\n`);
 			else if (!r.passed && r.message) process.stdout.write(`${r.message}\n`);
 		}

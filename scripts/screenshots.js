@@ -38,15 +38,28 @@ function log(message) {
 async function startDemo() {
 	// the demo's usual ports when they are free, so the pictures show the URLs a user sees
 	const port = async (usual) => ((await isFree(usual)) ? usual : await host.freePort());
-	const ports = { SIMULATOR_PORT: await port(4010), INBOX_PORT: await port(4011), N8N_PORT: await port(5678), N8N_RUNNERS_BROKER_PORT: await port(5679) };
+	const ports = {
+		SIMULATOR_PORT: await port(4010),
+		INBOX_PORT: await port(4011),
+		N8N_PORT: await port(5678),
+		N8N_RUNNERS_BROKER_PORT: await port(5679),
+	};
 	// inside the repo's (git-ignored) .demo/, so the notes in the pictures show a short path
 	const demoDir = path.join(ROOT, '.demo', 'screenshots');
-	const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'demo'], {
-		cwd: ROOT,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: { ...process.env, DEMO_DIR: demoDir, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) },
-	});
+	const child = spawn(
+		process.execPath,
+		[path.join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'demo'],
+		{
+			cwd: ROOT,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: {
+				...process.env,
+				DEMO_DIR: demoDir,
+				...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+			},
+		},
+	);
 	let output = '';
 	child.stdout.on('data', (d) => (output += d));
 	child.stderr.on('data', (d) => (output += d));
@@ -79,7 +92,11 @@ function isFree(port) {
 }
 
 async function session(base) {
-	const res = await fetch(`${base}/rest/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGIN) });
+	const res = await fetch(`${base}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(LOGIN),
+	});
 	if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
 	const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
 	const rest = async (method, route, body) => {
@@ -89,7 +106,8 @@ async function session(base) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await r.text();
-		if (r.status !== 200) throw new Error(`${method} ${route} → ${r.status}: ${text.slice(0, 300)}`);
+		if (r.status !== 200)
+			throw new Error(`${method} ${route} → ${r.status}: ${text.slice(0, 300)}`);
 		return JSON.parse(text).data;
 	};
 	return { cookie, rest };
@@ -101,18 +119,32 @@ const SEARCH_WORKFLOW = {
 	active: false,
 	settings: { executionOrder: 'v1', timezone: 'UTC' },
 	nodes: [
-		{ id: '5c1e7b1a-0000-4000-8000-000000000001', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: '5c1e7b1a-0000-4000-8000-000000000001',
+			name: 'When clicking ‘Execute workflow’',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: '5c1e7b1a-0000-4000-8000-000000000002',
 			name: 'Search recent mentions',
 			type: 'n8n-nodes-sentione.sentiOne',
 			typeVersion: 1,
 			position: [260, 0],
-			credentials: { sentiOneApi: { id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)' } },
+			credentials: {
+				sentiOneApi: { id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)' },
+			},
 			parameters: {
 				resource: 'mention',
 				operation: 'searchRecent',
-				project: { __rl: true, value: '1001', mode: 'list', cachedResultName: 'Acme Mobile (1001)' },
+				project: {
+					__rl: true,
+					value: '1001',
+					mode: 'list',
+					cachedResultName: 'Acme Mobile (1001)',
+				},
 				returnAll: true,
 				filters: {
 					publishedInLast: { period: { amount: 3, unit: 'days' } },
@@ -127,7 +159,11 @@ const SEARCH_WORKFLOW = {
 			},
 		},
 	],
-	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Search recent mentions', type: 'main', index: 0 }]] } },
+	connections: {
+		'When clicking ‘Execute workflow’': {
+			main: [[{ node: 'Search recent mentions', type: 'main', index: 0 }]],
+		},
+	},
 };
 
 /** The tier refusal: a Basic key asked for Search Historical (Enterprise), as a user might try it. */
@@ -136,18 +172,32 @@ const TIER_WORKFLOW = {
 	active: false,
 	settings: { executionOrder: 'v1', timezone: 'UTC' },
 	nodes: [
-		{ id: '5c1e7b1a-0000-4000-8000-000000000011', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: '5c1e7b1a-0000-4000-8000-000000000011',
+			name: 'When clicking ‘Execute workflow’',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: '5c1e7b1a-0000-4000-8000-000000000012',
 			name: "Last year's mentions",
 			type: 'n8n-nodes-sentione.sentiOne',
 			typeVersion: 1,
 			position: [260, 0],
-			credentials: { sentiOneApi: { id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)' } },
+			credentials: {
+				sentiOneApi: { id: 'sentioneDemoBasic', name: 'SentiOne (simulator, Basic key)' },
+			},
 			parameters: {
 				resource: 'mention',
 				operation: 'searchHistorical',
-				project: { __rl: true, value: '1001', mode: 'list', cachedResultName: 'Acme Mobile (1001)' },
+				project: {
+					__rl: true,
+					value: '1001',
+					mode: 'list',
+					cachedResultName: 'Acme Mobile (1001)',
+				},
 				returnAll: false,
 				limit: 100,
 				filters: { publishedInLast: { period: { amount: 365, unit: 'days' } } },
@@ -155,18 +205,27 @@ const TIER_WORKFLOW = {
 			},
 		},
 	],
-	connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: "Last year's mentions", type: 'main', index: 0 }]] } },
+	connections: {
+		'When clicking ‘Execute workflow’': {
+			main: [[{ node: "Last year's mentions", type: 'main', index: 0 }]],
+		},
+	},
 };
 
 async function main() {
 	const urlFlag = process.argv.indexOf('--url');
 	browser.ensureChromium();
-	const demo = urlFlag > 0 ? { base: process.argv[urlFlag + 1].replace(/\/$/, ''), stop: async () => {} } : await startDemo();
+	const demo =
+		urlFlag > 0
+			? { base: process.argv[urlFlag + 1].replace(/\/$/, ''), stop: async () => {} }
+			: await startDemo();
 	let chromium;
 	try {
 		const { cookie, rest } = await session(demo.base);
 		const workflows = await rest('GET', '/workflows');
-		const ensure = async (workflow) => workflows.find((w) => w.name === workflow.name) ?? (await rest('POST', '/workflows', workflow));
+		const ensure = async (workflow) =>
+			workflows.find((w) => w.name === workflow.name) ??
+			(await rest('POST', '/workflows', workflow));
 		const search = await ensure(SEARCH_WORKFLOW);
 		const tier = await ensure(TIER_WORKFLOW);
 
@@ -183,18 +242,29 @@ async function main() {
 			await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 90_000 });
 			await dismissPopups(page);
 		};
-		const node = (nodeName) => page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"] [data-test-id$="-node"]`).first();
+		const node = (nodeName) =>
+			page
+				.locator(
+					`[data-test-id="canvas-node"][data-node-name="${nodeName}"] [data-test-id$="-node"]`,
+				)
+				.first();
 		const executeWorkflow = async () => {
 			await page.locator('[data-test-id="execute-workflow-button"]').click();
-			await page.waitForFunction(() => !document.body.innerText.includes('Executing'), null, { timeout: 120_000 });
+			await page.waitForFunction(() => !document.body.innerText.includes('Executing'), null, {
+				timeout: 120_000,
+			});
 			await page.waitForTimeout(1500);
 		};
 		/** Opens a node's details and moves the divider left: the parameters narrower, the output wider. */
 		const openNode = async (nodeName, { widen = 330 } = {}) => {
 			await node(nodeName).dblclick();
-			await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"]', { timeout: 30_000 });
+			await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"]', {
+				timeout: 30_000,
+			});
 			await page.waitForTimeout(1000);
-			const handle = page.locator('[data-test-id="ndv"] [data-test-id="panel-drag-button"]').first();
+			const handle = page
+				.locator('[data-test-id="ndv"] [data-test-id="panel-drag-button"]')
+				.first();
 			const box = widen ? await handle.boundingBox() : null;
 			if (box) {
 				await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -209,13 +279,21 @@ async function main() {
 		await open('/workflow/sentioneExport01Demo');
 		await page.click('[data-test-id="node-creator-plus-button"]');
 		await page.keyboard.type('mentions');
-		await page.locator('[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-sentione.sentiOneStreamTrigger-"]').waitFor({ timeout: 30_000 });
+		await page
+			.locator(
+				'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-sentione.sentiOneStreamTrigger-"]',
+			)
+			.waitFor({ timeout: 30_000 });
 		await page.mouse.move(200, 450);
 		await shot('node-panel.png');
 
 		// 2. The credential: API key (hidden) and Base URL, tested against the simulator
-		await page.goto(`${demo.base}/home/credentials/sentioneDemoBasic`, { waitUntil: 'networkidle' });
-		await page.waitForSelector('[data-test-id="credential-edit-dialog"], .el-dialog', { timeout: 60_000 });
+		await page.goto(`${demo.base}/home/credentials/sentioneDemoBasic`, {
+			waitUntil: 'networkidle',
+		});
+		await page.waitForSelector('[data-test-id="credential-edit-dialog"], .el-dialog', {
+			timeout: 60_000,
+		});
 		await page.waitForTimeout(1500);
 		const retest = page.getByRole('button', { name: /^(Retry|Test)/ });
 		if (await retest.count()) await retest.first().click();
@@ -236,7 +314,9 @@ async function main() {
 		await executeWorkflow();
 		await closeToasts(page);
 		await openNode("Last year's mentions", { widen: 200 });
-		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-error-message"]', { timeout: 30_000 });
+		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-error-message"]', {
+			timeout: 30_000,
+		});
 		await shot('tier-refusal.png');
 		await page.keyboard.press('Escape');
 
@@ -245,8 +325,16 @@ async function main() {
 		await page.setViewportSize({ width: 1600, height: 1000 });
 		await open('/workflow/sentioneStream01Demo');
 		await openNode('Negative mention, live', { widen: 0 });
-		await page.locator('[data-test-id="ndv"] [data-test-id="trigger-execute-button"], [data-test-id="ndv"] [data-test-id="node-execute-button"]').first().click();
-		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="output-panel"] table, [data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="run-data-schema-item"], [data-test-id="ndv"] [data-test-id="node-error-message"]', { timeout: 120_000 });
+		await page
+			.locator(
+				'[data-test-id="ndv"] [data-test-id="trigger-execute-button"], [data-test-id="ndv"] [data-test-id="node-execute-button"]',
+			)
+			.first()
+			.click();
+		await page.waitForSelector(
+			'[data-test-id="ndv"] [data-test-id="output-panel"] table, [data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="run-data-schema-item"], [data-test-id="ndv"] [data-test-id="node-error-message"]',
+			{ timeout: 120_000 },
+		);
 		await closeToasts(page);
 		// and its two events, open: "New Mention" and "Engagement Update" (the tier in its description)
 		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-event"]').click();
@@ -270,7 +358,9 @@ async function main() {
 		await input.waitFor({ timeout: 30_000 });
 		await input.fill('What are people complaining about at Acme Mobile this week?');
 		await input.press('Enter');
-		await page.waitForFunction(() => document.body.innerText.includes('Frequent words'), null, { timeout: 120_000 });
+		await page.waitForFunction(() => document.body.innerText.includes('Frequent words'), null, {
+			timeout: 120_000,
+		});
 		await closeToasts(page);
 		await page.locator('[data-test-id="zoom-to-fit"]').click();
 		await page.waitForTimeout(1200);

@@ -37,11 +37,21 @@ const RUNTIME_PACKAGES = ['n8n-workflow'];
 const RUNTIME_BUILTINS = ['crypto', 'node:crypto'];
 
 /** Node modules that open connections, and HTTP clients from npm. */
-const NETWORK_MODULES = /^(node:)?(http|https|http2|net|tls|dgram)$|^(undici|axios|node-fetch|got|ws|eventsource)(\/|$)/;
+const NETWORK_MODULES =
+	/^(node:)?(http|https|http2|net|tls|dgram)$|^(undici|axios|node-fetch|got|ws|eventsource)(\/|$)/;
 /** n8n's request helpers (IExecuteFunctions.helpers and the other contexts'). */
-const N8N_HTTP_HELPERS = new Set(['httpRequest', 'httpRequestWithAuthentication', 'request', 'requestWithAuthentication']);
+const N8N_HTTP_HELPERS = new Set([
+	'httpRequest',
+	'httpRequestWithAuthentication',
+	'request',
+	'requestWithAuthentication',
+]);
 /** Names only n8n's helpers use: flagged on any object, not only on `helpers`. */
-const N8N_ONLY_NAMES = new Set(['httpRequest', 'httpRequestWithAuthentication', 'requestWithAuthentication']);
+const N8N_ONLY_NAMES = new Set([
+	'httpRequest',
+	'httpRequestWithAuthentication',
+	'requestWithAuthentication',
+]);
 /** Globals that speak HTTP. */
 const HTTP_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource']);
 
@@ -83,14 +93,26 @@ function listTs(dir: string): string[] {
 /** The repository path a relative specifier names: the file itself, with .ts, or the folder's index. */
 function resolveRelative(from: string, specifier: string): string {
 	const base = resolve(ROOT, dirname(from), specifier);
-	const candidates = [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts'), `${base}.json`];
+	const candidates = [
+		base,
+		`${base}.ts`,
+		base.replace(/\.js$/, '.ts'),
+		join(base, 'index.ts'),
+		`${base}.json`,
+	];
 	const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
 	return posix(relative(ROOT, found ?? base));
 }
 
 const isRelative = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
 
-function importOf(file: string, source: ts.SourceFile, node: ts.Node, specifier: string, typeOnly: boolean): Import {
+function importOf(
+	file: string,
+	source: ts.SourceFile,
+	node: ts.Node,
+	specifier: string,
+	typeOnly: boolean,
+): Import {
 	return {
 		specifier,
 		target: isRelative(specifier) ? resolveRelative(file, specifier) : undefined,
@@ -103,15 +125,22 @@ function importOf(file: string, source: ts.SourceFile, node: ts.Node, specifier:
 function lastName(node: ts.Expression): string | undefined {
 	if (ts.isIdentifier(node)) return node.text;
 	if (ts.isPropertyAccessExpression(node)) return node.name.text;
-	if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression)) return node.argumentExpression.text;
-	if (ts.isNonNullExpression(node) || ts.isParenthesizedExpression(node)) return lastName(node.expression);
+	if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression))
+		return node.argumentExpression.text;
+	if (ts.isNonNullExpression(node) || ts.isParenthesizedExpression(node))
+		return lastName(node.expression);
 	return undefined;
 }
 
 /** A global called or constructed directly (`fetch(…)`) or through globalThis (`globalThis.fetch(…)`). */
 function globalName(node: ts.Expression): string | undefined {
 	if (ts.isIdentifier(node)) return node.text;
-	if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'globalThis') return node.name.text;
+	if (
+		ts.isPropertyAccessExpression(node) &&
+		ts.isIdentifier(node.expression) &&
+		node.expression.text === 'globalThis'
+	)
+		return node.name.text;
 	return undefined;
 }
 
@@ -123,7 +152,8 @@ function factsOfText(file: string, text: string): SourceFacts {
 	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
 	const imports: Import[] = [];
 	const http: HttpUse[] = [];
-	const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+	const lineOf = (node: ts.Node) =>
+		source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 
 	const visit = (node: ts.Node): void => {
 		if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -132,46 +162,91 @@ function factsOfText(file: string, text: string): SourceFacts {
 			const typeOnly =
 				clause !== undefined &&
 				(clause.isTypeOnly ||
-					(clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly)));
+					(clause.name === undefined &&
+						named !== undefined &&
+						ts.isNamedImports(named) &&
+						named.elements.length > 0 &&
+						named.elements.every((e) => e.isTypeOnly)));
 			imports.push(importOf(file, source, node, node.moduleSpecifier.text, typeOnly));
-		} else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+		} else if (
+			ts.isExportDeclaration(node) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier)
+		) {
 			const clause = node.exportClause;
-			const typeOnly = node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
+			const typeOnly =
+				node.isTypeOnly ||
+				(clause !== undefined &&
+					ts.isNamedExports(clause) &&
+					clause.elements.length > 0 &&
+					clause.elements.every((e) => e.isTypeOnly));
 			imports.push(importOf(file, source, node, node.moduleSpecifier.text, typeOnly));
-		} else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
-			imports.push(importOf(file, source, node, node.moduleReference.expression.text, node.isTypeOnly));
+		} else if (
+			ts.isImportEqualsDeclaration(node) &&
+			ts.isExternalModuleReference(node.moduleReference) &&
+			ts.isStringLiteral(node.moduleReference.expression)
+		) {
+			imports.push(
+				importOf(file, source, node, node.moduleReference.expression.text, node.isTypeOnly),
+			);
 		} else if (ts.isCallExpression(node)) {
 			const [first] = node.arguments;
 			const callee = node.expression;
-			if ((callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require')) && first && ts.isStringLiteralLike(first)) {
+			if (
+				(callee.kind === ts.SyntaxKind.ImportKeyword ||
+					(ts.isIdentifier(callee) && callee.text === 'require')) &&
+				first &&
+				ts.isStringLiteralLike(first)
+			) {
 				imports.push(importOf(file, source, node, first.text, false));
 			}
 			const name = globalName(callee);
-			if (name && HTTP_GLOBALS.has(name)) http.push({ what: `calls ${name}()`, line: lineOf(node) });
+			if (name && HTTP_GLOBALS.has(name))
+				http.push({ what: `calls ${name}()`, line: lineOf(node) });
 		} else if (ts.isNewExpression(node)) {
 			const name = globalName(node.expression);
-			if (name && HTTP_GLOBALS.has(name)) http.push({ what: `creates a ${name}`, line: lineOf(node) });
+			if (name && HTTP_GLOBALS.has(name))
+				http.push({ what: `creates a ${name}`, line: lineOf(node) });
 		}
 		// n8n's helpers: `x.helpers.request(…)`, `x.httpRequest…` on any object, `helpers['request']`
-		if (ts.isPropertyAccessExpression(node) || (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression))) {
-			const name = ts.isPropertyAccessExpression(node) ? node.name.text : (node.argumentExpression as ts.StringLiteral).text;
-			if (N8N_ONLY_NAMES.has(name) || (N8N_HTTP_HELPERS.has(name) && lastName(node.expression) === 'helpers')) {
+		if (
+			ts.isPropertyAccessExpression(node) ||
+			(ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression))
+		) {
+			const name = ts.isPropertyAccessExpression(node)
+				? node.name.text
+				: (node.argumentExpression as ts.StringLiteral).text;
+			if (
+				N8N_ONLY_NAMES.has(name) ||
+				(N8N_HTTP_HELPERS.has(name) && lastName(node.expression) === 'helpers')
+			) {
 				http.push({ what: `uses n8n's helper ${name}`, line: lineOf(node) });
 			}
 		}
 		// `const { httpRequest } = this.helpers`
-		if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer) {
+		if (
+			ts.isVariableDeclaration(node) &&
+			ts.isObjectBindingPattern(node.name) &&
+			node.initializer
+		) {
 			const fromHelpers = lastName(node.initializer) === 'helpers';
 			for (const element of node.name.elements) {
-				const key = element.propertyName && ts.isIdentifier(element.propertyName) ? element.propertyName.text : ts.isIdentifier(element.name) ? element.name.text : '';
-				if (N8N_ONLY_NAMES.has(key) || (fromHelpers && N8N_HTTP_HELPERS.has(key))) http.push({ what: `takes n8n's helper ${key}`, line: lineOf(element) });
+				const key =
+					element.propertyName && ts.isIdentifier(element.propertyName)
+						? element.propertyName.text
+						: ts.isIdentifier(element.name)
+							? element.name.text
+							: '';
+				if (N8N_ONLY_NAMES.has(key) || (fromHelpers && N8N_HTTP_HELPERS.has(key)))
+					http.push({ what: `takes n8n's helper ${key}`, line: lineOf(element) });
 			}
 		}
 		ts.forEachChild(node, visit);
 	};
 	visit(source);
 	for (const i of imports) {
-		if (NETWORK_MODULES.test(i.specifier) && !i.typeOnly) http.push({ what: `imports '${i.specifier}'`, line: i.line });
+		if (NETWORK_MODULES.test(i.specifier) && !i.typeOnly)
+			http.push({ what: `imports '${i.specifier}'`, line: i.line });
 	}
 	http.sort((a, b) => a.line - b.line);
 	return { path: file, imports, http };
@@ -179,12 +254,18 @@ function factsOfText(file: string, text: string): SourceFacts {
 
 const FILES = SCANNED.flatMap(listTs).map(factsOf);
 const at = (file: SourceFacts, i: { line: number }) => `${file.path}:${i.line}`;
-const shown = (i: Import) => (i.target && i.target !== i.specifier ? `${i.target} ('${i.specifier}')` : `'${i.specifier}'`);
+const shown = (i: Import) =>
+	i.target && i.target !== i.specifier ? `${i.target} ('${i.specifier}')` : `'${i.specifier}'`;
 
 /** Every import cycle among `files` (relative imports, types included), each as a path a → … → a. */
 function cycles(files: SourceFacts[]): string[][] {
 	const inside = new Set(files.map((f) => f.path));
-	const graph = new Map(files.map((f) => [f.path, [...new Set(f.imports.map((i) => i.target).filter((t): t is string => !!t && inside.has(t)))]]));
+	const graph = new Map(
+		files.map((f) => [
+			f.path,
+			[...new Set(f.imports.map((i) => i.target).filter((t): t is string => !!t && inside.has(t)))],
+		]),
+	);
 	const found = new Map<string, string[]>();
 	const state = new Map<string, 'open' | 'done'>();
 	const stack: string[] = [];
@@ -210,13 +291,22 @@ function cycles(files: SourceFacts[]): string[][] {
 
 test('the scan sees the package, the credential and the simulator', () => {
 	const paths = FILES.map((f) => f.path);
-	expect(paths).toEqual(expect.arrayContaining(['nodes/SentiOne/SentiOne.node.ts', 'credentials/SentiOneApi.credentials.ts', 'nodes/SentiOne/shared/contract/index.ts', 'nodes/SentiOne/shared/contract/endpoints.ts']));
+	expect(paths).toEqual(
+		expect.arrayContaining([
+			'nodes/SentiOne/SentiOne.node.ts',
+			'credentials/SentiOneApi.credentials.ts',
+			'nodes/SentiOne/shared/contract/index.ts',
+			'nodes/SentiOne/shared/contract/endpoints.ts',
+		]),
+	);
 	expect(paths.filter((p) => ACTIONS.test(p)).length).toBeGreaterThan(0);
 	expect(paths.filter((p) => TRIGGERS.test(p)).length).toBeGreaterThan(0);
 	expect(paths.filter((p) => TRANSPORT.test(p)).length).toBeGreaterThan(0);
 	expect(paths.filter((p) => SIMULATOR.test(p)).length).toBeGreaterThan(0);
 	// the transport's own requests are seen (so "nobody else" is not vacuous)
-	expect(FILES.filter((f) => TRANSPORT.test(f.path)).flatMap((f) => f.http).length).toBeGreaterThan(0);
+	expect(FILES.filter((f) => TRANSPORT.test(f.path)).flatMap((f) => f.http).length).toBeGreaterThan(
+		0,
+	);
 });
 
 test('actions and triggers never import each other', () => {
@@ -224,8 +314,10 @@ test('actions and triggers never import each other', () => {
 	for (const file of FILES) {
 		for (const i of file.imports) {
 			if (!i.target) continue;
-			if (ACTIONS.test(file.path) && TRIGGERS.test(i.target)) broken.push(`${at(file, i)} imports ${shown(i)}: an action imports a trigger module`);
-			if (TRIGGERS.test(file.path) && ACTIONS.test(i.target)) broken.push(`${at(file, i)} imports ${shown(i)}: a trigger imports an action module`);
+			if (ACTIONS.test(file.path) && TRIGGERS.test(i.target))
+				broken.push(`${at(file, i)} imports ${shown(i)}: an action imports a trigger module`);
+			if (TRIGGERS.test(file.path) && ACTIONS.test(i.target))
+				broken.push(`${at(file, i)} imports ${shown(i)}: a trigger imports an action module`);
 		}
 	}
 	expect(broken).toEqual([]);
@@ -235,7 +327,8 @@ test('shared/ is common ground: it imports nothing from actions/, trigger/ or th
 	const broken: string[] = [];
 	for (const file of FILES.filter((f) => SHARED.test(f.path))) {
 		for (const i of file.imports) {
-			if (i.target?.startsWith('nodes/') && !SHARED.test(i.target)) broken.push(`${at(file, i)} imports ${shown(i)}: shared/ depends on nothing above it`);
+			if (i.target?.startsWith('nodes/') && !SHARED.test(i.target))
+				broken.push(`${at(file, i)} imports ${shown(i)}: shared/ depends on nothing above it`);
 		}
 	}
 	expect(broken).toEqual([]);
@@ -245,7 +338,10 @@ test('nodes/ and credentials/ import nothing outside them (no simulator/, test/,
 	const broken: string[] = [];
 	for (const file of FILES.filter((f) => PACKAGE_CODE.test(f.path))) {
 		for (const i of file.imports) {
-			if (i.target && !PACKAGE_CODE.test(i.target)) broken.push(`${at(file, i)} imports ${shown(i)}: the package's code imports from outside nodes/ and credentials/`);
+			if (i.target && !PACKAGE_CODE.test(i.target))
+				broken.push(
+					`${at(file, i)} imports ${shown(i)}: the package's code imports from outside nodes/ and credentials/`,
+				);
 		}
 	}
 	expect(broken).toEqual([]);
@@ -255,7 +351,10 @@ test('simulator/src imports nothing from nodes/ or credentials/', () => {
 	const broken: string[] = [];
 	for (const file of FILES.filter((f) => SIMULATOR.test(f.path))) {
 		for (const i of file.imports) {
-			if (i.target && PACKAGE_CODE.test(i.target)) broken.push(`${at(file, i)} imports ${shown(i)}: the simulator imports the package (it must stay an independent reading of the API)`);
+			if (i.target && PACKAGE_CODE.test(i.target))
+				broken.push(
+					`${at(file, i)} imports ${shown(i)}: the simulator imports the package (it must stay an independent reading of the API)`,
+				);
 		}
 	}
 	expect(broken).toEqual([]);
@@ -264,7 +363,8 @@ test('simulator/src imports nothing from nodes/ or credentials/', () => {
 test('only the transport speaks HTTP (n8n request helpers, fetch, Node network modules)', () => {
 	const broken: string[] = [];
 	for (const file of FILES.filter((f) => PACKAGE_CODE.test(f.path) && !TRANSPORT.test(f.path))) {
-		for (const use of file.http) broken.push(`${at(file, use)} ${use.what}: only nodes/SentiOne/shared/transport speaks HTTP`);
+		for (const use of file.http)
+			broken.push(`${at(file, use)} ${use.what}: only nodes/SentiOne/shared/transport speaks HTTP`);
 	}
 	expect(broken).toEqual([]);
 });
@@ -279,8 +379,11 @@ test('at run time nodes/ and credentials/ load only their own files, n8n-workflo
 	for (const file of FILES.filter((f) => PACKAGE_CODE.test(f.path))) {
 		for (const i of file.imports) {
 			if (i.typeOnly || isRelative(i.specifier)) continue;
-			if (RUNTIME_PACKAGES.includes(i.specifier) || RUNTIME_BUILTINS.includes(i.specifier)) continue;
-			broken.push(`${at(file, i)} loads '${i.specifier}' at run time: a node may load only its own files, ${[...RUNTIME_PACKAGES, ...RUNTIME_BUILTINS].join(', ')} (\`import type\` for a type)`);
+			if (RUNTIME_PACKAGES.includes(i.specifier) || RUNTIME_BUILTINS.includes(i.specifier))
+				continue;
+			broken.push(
+				`${at(file, i)} loads '${i.specifier}' at run time: a node may load only its own files, ${[...RUNTIME_PACKAGES, ...RUNTIME_BUILTINS].join(', ')} (\`import type\` for a type)`,
+			);
 		}
 	}
 	expect(broken).toEqual([]);
@@ -288,7 +391,9 @@ test('at run time nodes/ and credentials/ load only their own files, n8n-workflo
 
 test("the built-ins allowed here are ones n8n's community-node lint allows", () => {
 	// the plugin `n8n-node lint` runs (the node-cli's own copy)
-	const plugin = require.resolve('@n8n/eslint-plugin-community-nodes', { paths: [join(ROOT, 'node_modules', '@n8n', 'node-cli')] });
+	const plugin = require.resolve('@n8n/eslint-plugin-community-nodes', {
+		paths: [join(ROOT, 'node_modules', '@n8n', 'node-cli')],
+	});
 	const rule = join(dirname(plugin), 'rules', 'no-restricted-imports.js');
 	const allowed = /const allowedModules = \[([^\]]*)\]/.exec(readFileSync(rule, 'utf8'))?.[1] ?? '';
 	const modules = [...allowed.matchAll(/'([^']+)'/g)].map((m) => m[1]);
@@ -354,10 +459,28 @@ describe('control: the checks catch what they look for', () => {
 	});
 
 	test('a cycle is reported as its path', () => {
-		const a = { path: 'nodes/a.ts', imports: [{ specifier: './b', target: 'nodes/b.ts', typeOnly: false, line: 1 }], http: [] };
-		const b = { path: 'nodes/b.ts', imports: [{ specifier: './c', target: 'nodes/c.ts', typeOnly: true, line: 1 }], http: [] };
-		const c = { path: 'nodes/c.ts', imports: [{ specifier: './a', target: 'nodes/a.ts', typeOnly: false, line: 1 }], http: [] };
-		const d = { path: 'nodes/d.ts', imports: [{ specifier: './a', target: 'nodes/a.ts', typeOnly: false, line: 1 }], http: [] };
-		expect(cycles([a, b, c, d])).toEqual([['nodes/a.ts', 'nodes/b.ts', 'nodes/c.ts', 'nodes/a.ts']]);
+		const a = {
+			path: 'nodes/a.ts',
+			imports: [{ specifier: './b', target: 'nodes/b.ts', typeOnly: false, line: 1 }],
+			http: [],
+		};
+		const b = {
+			path: 'nodes/b.ts',
+			imports: [{ specifier: './c', target: 'nodes/c.ts', typeOnly: true, line: 1 }],
+			http: [],
+		};
+		const c = {
+			path: 'nodes/c.ts',
+			imports: [{ specifier: './a', target: 'nodes/a.ts', typeOnly: false, line: 1 }],
+			http: [],
+		};
+		const d = {
+			path: 'nodes/d.ts',
+			imports: [{ specifier: './a', target: 'nodes/a.ts', typeOnly: false, line: 1 }],
+			http: [],
+		};
+		expect(cycles([a, b, c, d])).toEqual([
+			['nodes/a.ts', 'nodes/b.ts', 'nodes/c.ts', 'nodes/a.ts'],
+		]);
 	});
 });

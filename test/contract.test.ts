@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- loads the package afresh after each edit of the contract */
 /**
  * The contract module keeps its promise (docs/api-contract.md, "Changing an endpoint"): an
  * endpoint's path, tier, budget group and whether it is a read live in one row of its table, and
@@ -17,10 +18,12 @@ const NODE_MODULES = [
 ] as const;
 
 /** Loads the contract, lets `change` edit it, then loads the rest of the package against the edit. */
-function withChangedContract<T>(change: (contract: Contract) => void, use: (contract: Contract) => T): T {
+function withChangedContract<T>(
+	change: (contract: Contract) => void,
+	use: (contract: Contract) => T,
+): T {
 	let result: T | undefined;
 	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const contract = require('../nodes/SentiOne/shared/contract') as Contract;
 		change(contract);
 		result = use(contract);
@@ -35,7 +38,11 @@ function textsOf(description: INodeTypeDescription): string[] {
 		if (Array.isArray(value)) value.forEach(walk);
 		else if (value && typeof value === 'object') {
 			for (const [key, inner] of Object.entries(value)) {
-				if (['displayName', 'description', 'hint', 'name', 'action', 'placeholder'].includes(key) && typeof inner === 'string') texts.push(inner);
+				if (
+					['displayName', 'description', 'hint', 'name', 'action', 'placeholder'].includes(key) &&
+					typeof inner === 'string'
+				)
+					texts.push(inner);
 				else walk(inner);
 			}
 		}
@@ -46,15 +53,16 @@ function textsOf(description: INodeTypeDescription): string[] {
 
 function descriptions(): INodeTypeDescription[] {
 	return NODE_MODULES.map(([path, name]) => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const NodeClass = (require(path) as Record<string, new () => { description: INodeTypeDescription }>)[name];
+		const NodeClass = (
+			require(path) as Record<string, new () => { description: INodeTypeDescription }>
+		)[name];
 		return new NodeClass().description;
 	});
 }
 
 function credentialTexts(): string[] {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { SentiOneApi } = require('../credentials/SentiOneApi.credentials') as typeof import('../credentials/SentiOneApi.credentials');
+	const { SentiOneApi } =
+		require('../credentials/SentiOneApi.credentials') as typeof import('../credentials/SentiOneApi.credentials');
 	const credential = new SentiOneApi();
 	return [
 		...credential.properties.map((p: INodeProperties) => p.description ?? ''),
@@ -76,23 +84,56 @@ test('one row of the table moves an endpoint: its path, its tier, its budget and
 		},
 		(contract) => {
 			expect(contract.PATHS.listTags(7)).toBe('/v3/projects/7/labels');
-			expect(contract.route('listTags', 7)).toEqual({ endpoint: 'listTags', method: 'GET', path: '/v3/projects/7/labels', group: 'tags', tier: 'Basic', read: true });
+			expect(contract.route('listTags', 7)).toEqual({
+				endpoint: 'listTags',
+				method: 'GET',
+				path: '/v3/projects/7/labels',
+				group: 'tags',
+				tier: 'Basic',
+				read: true,
+			});
 			// the retry rule: only reads are retried, and the table says which are
 			expect(contract.route('removeTags', 7, 'm1').read).toBe(true);
 
 			const [action] = descriptions();
 			const texts = textsOf(action);
-			expect(texts).toContain('Basic tier. Each page of 100 tags costs 1 of the 123 tagging requests an hour.');
-			expect(texts).toContain('List the tags of a project with how many mentions carry each. Basic tier; each page of 100 costs 1 of the 123 tagging requests an hour.');
+			expect(texts).toContain(
+				'Basic tier. Each page of 100 tags costs 1 of the 123 tagging requests an hour.',
+			);
+			expect(texts).toContain(
+				'List the tags of a project with how many mentions carry each. Basic tier; each page of 100 costs 1 of the 123 tagging requests an hour.',
+			);
 
 			// the tier a refusal names
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const errors = require('../nodes/SentiOne/shared/errors') as typeof import('../nodes/SentiOne/shared/errors');
-			const node = { name: 'SentiOne', type: 'n8n-nodes-sentione.sentiOne', typeVersion: 1, position: [0, 0], parameters: {}, id: 'x' } as never;
-			const refused = errors.mapHttpError(node, { ...contract.route('listTags', 7) }, { statusCode: 401, body: { message: 'API key does not have permission for this endpoint.' } });
-			expect(refused.message).toBe("Tag → Get Many needs API access (SentiOne's Basic tier), and this API key has none (401)");
-			const hourly = errors.mapHttpError(node, { ...contract.route('listTags', 7) }, { statusCode: 429, body: { message: 'Rate limit reached.' } });
-			expect(hourly.description).toBe('The tagging API allows 123 requests an hour per API key, shared by every workflow using it.');
+			const errors =
+				require('../nodes/SentiOne/shared/errors') as typeof import('../nodes/SentiOne/shared/errors');
+			const node = {
+				name: 'SentiOne',
+				type: 'n8n-nodes-sentione.sentiOne',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+				id: 'x',
+			} as never;
+			const refused = errors.mapHttpError(
+				node,
+				{ ...contract.route('listTags', 7) },
+				{
+					statusCode: 401,
+					body: { message: 'API key does not have permission for this endpoint.' },
+				},
+			);
+			expect(refused.message).toBe(
+				"Tag → Get Many needs API access (SentiOne's Basic tier), and this API key has none (401)",
+			);
+			const hourly = errors.mapHttpError(
+				node,
+				{ ...contract.route('listTags', 7) },
+				{ statusCode: 429, body: { message: 'Rate limit reached.' } },
+			);
+			expect(hourly.description).toBe(
+				'The tagging API allows 123 requests an hour per API key, shared by every workflow using it.',
+			);
 		},
 	);
 });
@@ -103,8 +144,16 @@ test('every tier and budget the three nodes and the credential name comes from t
 		(contract) => {
 			const tiers = contract.TIERS as unknown as string[];
 			tiers.splice(0, tiers.length, renamed.Basic, renamed.Enterprise);
-			for (const row of Object.values(contract.ENDPOINTS)) row.tier = renamed[row.tier as keyof typeof renamed] as never;
-			Object.assign(contract.HOURLY_LIMITS, { projects: 301, search: 31, tags: 302, export: 6, live: 7, engagement: 3601 });
+			for (const row of Object.values(contract.ENDPOINTS))
+				row.tier = renamed[row.tier as keyof typeof renamed] as never;
+			Object.assign(contract.HOURLY_LIMITS, {
+				projects: 301,
+				search: 31,
+				tags: 302,
+				export: 6,
+				live: 7,
+				engagement: 3601,
+			});
 			Object.assign(contract.CONCURRENT_STREAMS, { export: 3, live: 3, engagement: 4 });
 		},
 		() => [...descriptions().flatMap(textsOf), ...credentialTexts()],
@@ -115,7 +164,20 @@ test('every tier and budget the three nodes and the credential name comes from t
 	expect(all).not.toMatch(/\b(30|300|3,?600)\b/);
 	expect(all).not.toMatch(/\bof the 5\b|\b2 (may be )?open\b|allows 1\b/);
 	// and the new ones are
-	for (const figure of ['Bronze tier', 'Gold tier', 'a Bronze key is refused', '1 of the 301 project requests an hour', '1 of the 31 searches an hour', '1 of the 302 tagging requests an hour', '1 of the 6 export streams an hour', 'at most 3 open at a time', '1 of the 7 live-stream connections an hour', 'the engagement stream allows 4', 'It requires the Bronze tier.', '301 project-list requests']) {
+	for (const figure of [
+		'Bronze tier',
+		'Gold tier',
+		'a Bronze key is refused',
+		'1 of the 301 project requests an hour',
+		'1 of the 31 searches an hour',
+		'1 of the 302 tagging requests an hour',
+		'1 of the 6 export streams an hour',
+		'at most 3 open at a time',
+		'1 of the 7 live-stream connections an hour',
+		'the engagement stream allows 4',
+		'It requires the Bronze tier.',
+		'301 project-list requests',
+	]) {
 		expect(all).toContain(figure);
 	}
 });

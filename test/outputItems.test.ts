@@ -9,7 +9,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { PollHarness, activateStreamTrigger } from './harness/triggers';
 import { jsonOf, loadWorkflow, run, withParameters } from './actions/helpers';
 import type { Sim } from './trigger/helpers';
-import { ENTERPRISE, credentials, emptyProject, inject, pollParameters, projectParam, startLiveSim, streamParameters } from './trigger/helpers';
+import {
+	ENTERPRISE,
+	credentials,
+	emptyProject,
+	inject,
+	pollParameters,
+	projectParam,
+	startLiveSim,
+	streamParameters,
+} from './trigger/helpers';
 
 jest.setTimeout(30_000);
 
@@ -72,7 +81,10 @@ test('the SentiOne Trigger passes such a mention on as it is', async () => {
 
 test('the SentiOne Stream Trigger passes such a mention on as it is', async () => {
 	const projectId = await emptyProject(sim);
-	const trigger = await activateStreamTrigger(streamParameters({ project: projectParam(projectId) }), credentials(sim));
+	const trigger = await activateStreamTrigger(
+		streamParameters({ project: projectParam(projectId) }),
+		credentials(sim),
+	);
 	try {
 		const sent = await lookalikes(projectId, 2);
 		await trigger.until(() => trigger.items().length >= 2);

@@ -14,6 +14,8 @@ measureDecode({ base, mentions: Number(mentions), runs: Number(runs), progress: 
 		process.stdout.write(`${JSON.stringify(result)}\n`);
 	})
 	.catch((error: unknown) => {
-		process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		process.exitCode = 1;
 	});

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
@@ -16,7 +21,8 @@ export class SentiOne implements INodeType {
 		subtitle: operationSubtitle(versionProperties),
 		// also SentiOne Trigger's description: n8n's nodes panel groups that trigger under this node and
 		// shows the trigger's description for the group
-		description: 'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
+		description:
+			'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
 		defaults: { name: 'SentiOne' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,4 +1,9 @@
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
@@ -19,7 +24,8 @@ export class SentiOneStreamTrigger implements INodeType {
 		icon: { light: 'file:../../icons/sentione.svg', dark: 'file:../../icons/sentione.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "engagementUpdate" ? "Engagement update (live)" : "New mention (live)"}}',
+		subtitle:
+			'={{$parameter["event"] === "engagementUpdate" ? "Engagement update (live)" : "New mention (live)"}}',
 		description: `Starts the workflow live for each new mention SentiOne collects, or for each engagement update (${tierOf('engagementStream')} tier)`,
 		defaults: { name: 'SentiOne Stream Trigger' },
 		inputs: [],

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
@@ -18,11 +23,13 @@ export class SentiOneTrigger implements INodeType {
 		icon: { light: 'file:../../icons/sentione.svg', dark: 'file:../../icons/sentione.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"New mention · " + ($parameter["source"] === "historical" ? "historical search" : "recent search")}}',
+		subtitle:
+			'={{"New mention · " + ($parameter["source"] === "historical" ? "historical search" : "recent search")}}',
 		// n8n's nodes panel lists this trigger inside the SentiOne node's entry ("SentiOne Trigger" minus
 		// "Trigger") and shows this description for the whole entry: it is the action node's, word for
 		// word. The trigger itself is presented by its event, "On new mention".
-		description: 'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
+		description:
+			'Search, export and tag social-listening mentions and manage projects in SentiOne Listen',
 		defaults: { name: 'SentiOne Trigger' },
 		polling: true,
 		inputs: [],

@@ -78,7 +78,13 @@ export async function handleAdmin(
 	await Promise.resolve();
 }
 
-function route(state: State, rawPath: string, query: URLSearchParams, method: string, rawBody: string): unknown {
+function route(
+	state: State,
+	rawPath: string,
+	query: URLSearchParams,
+	method: string,
+	rawBody: string,
+): unknown {
 	const path = rawPath.replace(/\/+$/, '');
 	const key = `${method} ${path}`;
 	switch (key) {
@@ -168,7 +174,8 @@ function stats(state: State): unknown {
 
 function clock(state: State, body: Json): unknown {
 	const now = isoParam(body.now, 'now');
-	const advance = body.advanceMs === undefined ? undefined : numberParam(body.advanceMs, 'advanceMs', -Infinity);
+	const advance =
+		body.advanceMs === undefined ? undefined : numberParam(body.advanceMs, 'advanceMs', -Infinity);
 	if (body.frozen !== undefined && typeof body.frozen !== 'boolean') {
 		throw new AdminError(400, 'frozen must be a boolean.');
 	}
@@ -188,7 +195,8 @@ function groupNumbers(v: unknown, name: string): Partial<Record<Group, number>> 
 	if (!isPlainObject(v)) throw new AdminError(400, `${name} must be an object.`);
 	const out: Partial<Record<Group, number>> = {};
 	for (const [k, n] of Object.entries(v)) {
-		if (!(GROUPS as string[]).includes(k)) throw new AdminError(400, `${name}.${k} is not a group.`);
+		if (!(GROUPS as string[]).includes(k))
+			throw new AdminError(400, `${name}.${k} is not a group.`);
 		out[k as Group] = numberParam(n, `${name}.${k}`);
 	}
 	return out;
@@ -197,7 +205,8 @@ function groupNumbers(v: unknown, name: string): Partial<Record<Group, number>> 
 function limits(state: State, body: Json): unknown {
 	const s = state.limits.settings;
 	if (body.mode !== undefined) {
-		if (body.mode !== 'spec' && body.mode !== 'off') throw new AdminError(400, 'mode must be spec or off.');
+		if (body.mode !== 'spec' && body.mode !== 'off')
+			throw new AdminError(400, 'mode must be spec or off.');
 		s.mode = body.mode as LimitMode;
 	}
 	Object.assign(s.hourly, groupNumbers(body.hourly, 'hourly'));
@@ -257,13 +266,25 @@ function listMentions(state: State, q: URLSearchParams): unknown {
 function countMentions(state: State, body: Json): unknown {
 	const p = project(state, body.projectId);
 	const mode = body.mode;
-	if (mode !== 'recent' && mode !== 'historical') throw new AdminError(400, 'mode must be recent or historical.');
+	if (mode !== 'recent' && mode !== 'historical')
+		throw new AdminError(400, 'mode must be recent or historical.');
 	const now = state.clock.now();
 	// The truth: D-14 filters, whatever the public API's variant.
-	const a = analyzeSearch({ filters: body.filters ?? {}, sortType: body.sortType }, mode, now, 'admin', defaultVariant());
+	const a = analyzeSearch(
+		{ filters: body.filters ?? {}, sortType: body.sortType },
+		mode,
+		now,
+		'admin',
+		defaultVariant(),
+	);
 	if (a.format.length) throw new AdminError(400, a.format.join(' '));
 	if (Object.keys(a.fields).length) {
-		throw new AdminError(422, Object.entries(a.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join(' '));
+		throw new AdminError(
+			422,
+			Object.entries(a.fields)
+				.map(([k, v]) => `${k}: ${v.join(' ')}`)
+				.join(' '),
+		);
 	}
 	return {
 		count: count({

@@ -9,7 +9,10 @@ export type AuthResult =
 	| { ok: true; tier: 'basic' | 'enterprise' }
 	| { ok: false; message: string; tier: Tier | null };
 
-export function authenticate(header: string | string[] | undefined, required: RequiredTier): AuthResult {
+export function authenticate(
+	header: string | string[] | undefined,
+	required: RequiredTier,
+): AuthResult {
 	const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
 	if (key === '') return { ok: false, message: MSG.keyMissing, tier: null };
 	if (!KEY_SHAPE.test(key)) return { ok: false, message: MSG.keyShape, tier: null };

@@ -84,7 +84,8 @@ export function parseArgs(argv: string[]): Options {
 			case '--now': {
 				const v = value();
 				const t = v ? parseDateTime(v) : NaN;
-				if (Number.isNaN(t)) fail(`--now expects an ISO 8601 date-time such as 2026-11-21T10:30:00Z, got ${v}.`);
+				if (Number.isNaN(t))
+					fail(`--now expects an ISO 8601 date-time such as 2026-11-21T10:30:00Z, got ${v}.`);
 				o.now = t;
 				break;
 			}
@@ -132,7 +133,8 @@ export function parseArgs(argv: string[]): Options {
 				break;
 			case '--variant': {
 				const v = value();
-				if (v === undefined || v.trim() === '') fail('--variant expects key=value pairs such as collectedAt=ignored.');
+				if (v === undefined || v.trim() === '')
+					fail('--variant expects key=value pairs such as collectedAt=ignored.');
 				variantSpecs.push(v);
 				break;
 			}

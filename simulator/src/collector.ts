@@ -39,7 +39,14 @@ export class Collector {
 	private readonly hub: Hub;
 	private readonly rng: Rng;
 
-	constructor(store: Store, clock: Clock, hub: Hub, seed: number, rate: number, engagementRate: number) {
+	constructor(
+		store: Store,
+		clock: Clock,
+		hub: Hub,
+		seed: number,
+		rate: number,
+		engagementRate: number,
+	) {
 		this.store = store;
 		this.clock = clock;
 		this.hub = hub;
@@ -155,9 +162,11 @@ export class Collector {
 		}
 		const updates = targets.map((r) => this.bump(r, now));
 		const cutoff = now - ENGAGEMENT_LOG_MS;
-		while (this.engagementLog.length && this.engagementLog[0].at < cutoff) this.engagementLog.shift();
+		while (this.engagementLog.length && this.engagementLog[0].at < cutoff)
+			this.engagementLog.shift();
 		for (const u of updates) this.engagementLog.push({ at: now, update: u });
-		if (this.engagementLog.length > 100_000) this.engagementLog.splice(0, this.engagementLog.length - 100_000);
+		if (this.engagementLog.length > 100_000)
+			this.engagementLog.splice(0, this.engagementLog.length - 100_000);
 		this.hub.publishEngagement(updates);
 		return updates;
 	}
@@ -185,7 +194,8 @@ export class Collector {
 			tw.retweetsCount += rng.int(0, 3);
 		}
 		if (em.engagementRate !== null) {
-			em.engagementRate = Math.round(Math.min(em.engagementRate + rng.next() * 0.005, 1) * 10000) / 10000;
+			em.engagementRate =
+				Math.round(Math.min(em.engagementRate + rng.next() * 0.005, 1) * 10000) / 10000;
 		}
 		this.store.metricsChanged(r);
 		const at = Math.max(now, (this.lastUpdate.get(r.id) ?? -Infinity) + 1);

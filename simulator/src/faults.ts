@@ -43,7 +43,11 @@ export interface FaultConfig {
 	stream: StreamFaults;
 }
 
-export function defaultFaults(latencyMs: number, errorRate: number, indexLagMs: number): FaultConfig {
+export function defaultFaults(
+	latencyMs: number,
+	errorRate: number,
+	indexLagMs: number,
+): FaultConfig {
 	return {
 		latencyMs,
 		errorRate,
@@ -87,7 +91,8 @@ export function mergeFaults(cfg: FaultConfig, input: unknown): string | null {
 		if (input.latencyMs !== undefined) next.latencyMs = nonNegInt(input.latencyMs, 'latencyMs');
 		if (input.errorRate !== undefined) {
 			const r = input.errorRate;
-			if (typeof r !== 'number' || r < 0 || r > 1) throw new FaultInputError('errorRate must be between 0 and 1.');
+			if (typeof r !== 'number' || r < 0 || r > 1)
+				throw new FaultInputError('errorRate must be between 0 and 1.');
 			next.errorRate = r;
 		}
 		if (input.errorStatus !== undefined) {
@@ -100,10 +105,12 @@ export function mergeFaults(cfg: FaultConfig, input: unknown): string | null {
 		if (input.force429 !== undefined) {
 			if (input.force429 === null) next.force429 = null;
 			else {
-				if (!isPlainObject(input.force429)) throw new FaultInputError('force429 must be an object.');
+				if (!isPlainObject(input.force429))
+					throw new FaultInputError('force429 must be an object.');
 				next.force429 = {
 					group: group(input.force429.group, 'force429.group'),
-					times: input.force429.times === undefined ? 1 : posInt(input.force429.times, 'force429.times'),
+					times:
+						input.force429.times === undefined ? 1 : posInt(input.force429.times, 'force429.times'),
 				};
 			}
 		}
@@ -152,11 +159,13 @@ function scriptEntry(e: unknown, name: string): ScriptEntry {
 		respond: { kind: 'json' },
 	};
 	if (match.method !== undefined) {
-		if (typeof match.method !== 'string') throw new FaultInputError(`${name}.match.method must be a string.`);
+		if (typeof match.method !== 'string')
+			throw new FaultInputError(`${name}.match.method must be a string.`);
 		out.match.method = match.method.toUpperCase();
 	}
 	if (match.path !== undefined) {
-		if (typeof match.path !== 'string') throw new FaultInputError(`${name}.match.path must be a string.`);
+		if (typeof match.path !== 'string')
+			throw new FaultInputError(`${name}.match.path must be a string.`);
 		let valid = true;
 		try {
 			new RegExp(match.path);
@@ -176,8 +185,11 @@ function scriptEntry(e: unknown, name: string): ScriptEntry {
 	if (r.status !== undefined) out.respond.status = posInt(r.status, `${name}.respond.status`);
 	if (r.body !== undefined) out.respond.body = r.body;
 	if (r.headers !== undefined) {
-		if (!isPlainObject(r.headers)) throw new FaultInputError(`${name}.respond.headers must be an object.`);
-		out.respond.headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+		if (!isPlainObject(r.headers))
+			throw new FaultInputError(`${name}.respond.headers must be an object.`);
+		out.respond.headers = Object.fromEntries(
+			Object.entries(r.headers).map(([k, v]) => [k, String(v)]),
+		);
 	}
 	return out;
 }
@@ -254,7 +266,12 @@ export async function respondScripted(
 							data: Array.from({ length: 3 }, (_, i) => ({ id: `truncated-${i}`, type: 'Post' })),
 							cursor: 'eyJ0cnVuY2F0ZWQiOnRydWV9',
 						});
-			send(res, status, { 'content-type': 'application/json', ...headers }, full.slice(0, Math.floor(full.length / 2)));
+			send(
+				res,
+				status,
+				{ 'content-type': 'application/json', ...headers },
+				full.slice(0, Math.floor(full.length / 2)),
+			);
 			return status;
 		}
 		case 'huge': {
@@ -289,7 +306,12 @@ export async function respondScripted(
 	}
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string>,
+	body: string,
+): void {
 	res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
 	res.end(body);
 }

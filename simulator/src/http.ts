@@ -63,7 +63,11 @@ export function sendPage(
 	sendText(res, 200, `{"data":[${itemsJson.join(',')}]${tail}}`, headers);
 }
 
-export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+export function sendEmpty(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string> = {},
+): void {
 	if (res.headersSent || res.destroyed) return;
 	res.writeHead(status, headers);
 	res.end();

@@ -80,7 +80,8 @@ export class Limits {
 	/** The hourly window as the headers describe it. `tier` null: caller not identified (fresh). */
 	state(tier: Tier | null, group: Group, now: number): WindowState {
 		const limit = this.settings.hourly[group];
-		const w = (tier && this.enabled && this.current(`${tier}:${group}`, now)) || this.newWindow(now);
+		const w =
+			(tier && this.enabled && this.current(`${tier}:${group}`, now)) || this.newWindow(now);
 		return {
 			limit,
 			remaining: Math.max(limit - w.count, 0),

@@ -82,7 +82,9 @@ class Parser {
 		const extra = this.tokens[this.i];
 		if (extra) {
 			if (extra.t === ')') {
-				throw new QueryError(`unbalanced parentheses: unexpected ")" at position ${extra.pos + 1}.`);
+				throw new QueryError(
+					`unbalanced parentheses: unexpected ")" at position ${extra.pos + 1}.`,
+				);
 			}
 			throw new QueryError(`unexpected "${extra.t}" at position ${extra.pos + 1}.`);
 		}
@@ -149,7 +151,8 @@ class Parser {
 		}
 		this.i++;
 		if (tok.t === '(') {
-			if (this.peek()?.t === ')') throw new QueryError(`empty parentheses at position ${tok.pos + 1}.`);
+			if (this.peek()?.t === ')')
+				throw new QueryError(`empty parentheses at position ${tok.pos + 1}.`);
 			const inner = this.parseOr();
 			if (this.peek()?.t !== ')') {
 				throw new QueryError(

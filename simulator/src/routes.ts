@@ -95,7 +95,9 @@ const PATHS: PathDef[] = [
 	{
 		pattern: /^\/projects\/([^/]+)\/mentions\/recent\/search\/stream$/,
 		params: ['projectId'],
-		methods: { POST: def('recentExport', 'export', 'Basic', { ...STREAM_OF_MENTIONS, ...ANNOUNCED }) },
+		methods: {
+			POST: def('recentExport', 'export', 'Basic', { ...STREAM_OF_MENTIONS, ...ANNOUNCED }),
+		},
 	},
 	{
 		pattern: /^\/projects\/([^/]+)\/mentions\/recent\/search\/stream\/live$/,
@@ -105,7 +107,9 @@ const PATHS: PathDef[] = [
 	{
 		pattern: /^\/mentions\/engagement\/updates\/stream\/live$/,
 		params: [],
-		methods: { POST: def('engagementStream', 'engagement', 'Enterprise', { stream: true, ...ANNOUNCED }) },
+		methods: {
+			POST: def('engagementStream', 'engagement', 'Enterprise', { stream: true, ...ANNOUNCED }),
+		},
 	},
 	{
 		pattern: /^\/projects\/([^/]+)\/tags$/,
@@ -137,7 +141,11 @@ export type RouteMatch =
  * methods is an unknown path (404), and a path with other methods left answers 405 with those
  * (D-34), exactly as if the server had never had the absent ones.
  */
-export function matchRoute(method: string, rel: string, absent: ReadonlySet<RouteName> = new Set()): RouteMatch {
+export function matchRoute(
+	method: string,
+	rel: string,
+	absent: ReadonlySet<RouteName> = new Set(),
+): RouteMatch {
 	for (const p of PATHS) {
 		const m = p.pattern.exec(rel);
 		if (!m) continue;

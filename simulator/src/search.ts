@@ -22,9 +22,12 @@ export function searchable(r: Rec, v: Visibility): boolean {
 	return !r.fresh || v.indexLagMs <= 0 || v.now >= r.col + v.indexLagMs;
 }
 
-export function publishedBounds(f: Filters, mode: SearchMode, now: number): { from: number; to: number } {
-	const from =
-		f.publishedAt.from ?? (mode === 'historical' ? -Infinity : now - RECENT_WINDOW_MS);
+export function publishedBounds(
+	f: Filters,
+	mode: SearchMode,
+	now: number,
+): { from: number; to: number } {
+	const from = f.publishedAt.from ?? (mode === 'historical' ? -Infinity : now - RECENT_WINDOW_MS);
 	return { from, to: f.publishedAt.to ?? Infinity };
 }
 
@@ -116,9 +119,18 @@ function firstIndex(arr: Rec[], pred: (r: Rec) => boolean): number {
 }
 
 /** Slice bounds of the sorted array that can hold matches (binary search on time sorts). */
-function scanBounds(arr: Rec[], sort: SortType, f: Filters, mode: SearchMode, now: number): [number, number] {
+function scanBounds(
+	arr: Rec[],
+	sort: SortType,
+	f: Filters,
+	mode: SearchMode,
+	now: number,
+): [number, number] {
 	const pb = publishedBounds(f, mode, now);
-	const cb = { from: f.collectedAt?.from ?? -Infinity, to: Math.min(f.collectedAt?.to ?? Infinity, now + 1) };
+	const cb = {
+		from: f.collectedAt?.from ?? -Infinity,
+		to: Math.min(f.collectedAt?.to ?? Infinity, now + 1),
+	};
 	switch (sort) {
 		case 'PublishedAtDescending':
 			return [firstIndex(arr, (r) => r.pub < pb.to), firstIndex(arr, (r) => r.pub < pb.from)];

@@ -53,7 +53,9 @@ export function createSimulatorServer(state: State): { server: Server; sockets: 
 		void handle(state, req, res).catch((err: unknown) => {
 			console.error('simulator: unexpected error', err);
 			if (!res.headersSent && !res.destroyed) {
-				sendJson(res, 500, { message: `Unexpected error: ${(err as Error)?.message ?? String(err)}` });
+				sendJson(res, 500, {
+					message: `Unexpected error: ${(err as Error)?.message ?? String(err)}`,
+				});
 			} else {
 				res.destroy();
 			}
@@ -105,7 +107,9 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 	res.on('finish', () => {
 		entry.status = res.statusCode;
 		if (state.opts.verbose) {
-			console.error(`${entry.at} ${method} ${path} → ${res.statusCode} (${entry.tier ?? 'no key'})`);
+			console.error(
+				`${entry.at} ${method} ${path} → ${res.statusCode} (${entry.tier ?? 'no key'})`,
+			);
 		}
 	});
 
@@ -124,7 +128,12 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		return;
 	}
 	if (faults.errorRate > 0 && state.faultRng.next() < faults.errorRate) {
-		sendJson(res, faults.errorStatus, { message: 'Service temporarily unavailable (injected fault).' }, headers());
+		sendJson(
+			res,
+			faults.errorStatus,
+			{ message: 'Service temporarily unavailable (injected fault).' },
+			headers(),
+		);
 		return;
 	}
 
@@ -134,7 +143,12 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		return;
 	}
 	if (match.kind === 'method') {
-		sendJson(res, 405, { message: MSG.methodNotAllowed }, { ...headers(), allow: match.allow.join(', ') });
+		sendJson(
+			res,
+			405,
+			{ message: MSG.methodNotAllowed },
+			{ ...headers(), allow: match.allow.join(', ') },
+		);
 		return;
 	}
 	const route = match.route;
@@ -184,16 +198,31 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		force.times--;
 		if (force.times <= 0) faults.force429 = null;
 		const w = limits.state(paid, route.group, now);
-		sendJson(res, 429, { message: MSG.hourly(w.limit, w.resetIso) }, { ...headers(), 'x-rate-limit-remaining': '0' });
+		sendJson(
+			res,
+			429,
+			{ message: MSG.hourly(w.limit, w.resetIso) },
+			{ ...headers(), 'x-rate-limit-remaining': '0' },
+		);
 		return;
 	}
 	if (limits.exhausted(paid, route.group, now)) {
 		const w = limits.state(paid, route.group, now);
-		sendJson(res, 429, { message: MSG.hourly(w.limit, w.resetIso) }, { ...headers(), 'x-rate-limit-remaining': '0' });
+		sendJson(
+			res,
+			429,
+			{ message: MSG.hourly(w.limit, w.resetIso) },
+			{ ...headers(), 'x-rate-limit-remaining': '0' },
+		);
 		return;
 	}
 	if (route.stream && limits.concurrencyFull(paid, route.group)) {
-		sendJson(res, 429, { message: MSG.concurrency(limits.concurrencyLimit(route.group)) }, headers());
+		sendJson(
+			res,
+			429,
+			{ message: MSG.concurrency(limits.concurrencyLimit(route.group)) },
+			headers(),
+		);
 		return;
 	}
 	limits.tryCount(paid, route.group, now);
@@ -208,7 +237,19 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 		return;
 	}
 
-	const ctx: ApiCtx = { state, req, res, query, body, route, params: match.params, tier: paid, now, headers, entry };
+	const ctx: ApiCtx = {
+		state,
+		req,
+		res,
+		query,
+		body,
+		route,
+		params: match.params,
+		tier: paid,
+		now,
+		headers,
+		entry,
+	};
 	try {
 		dispatch(ctx, framing);
 	} catch (err) {

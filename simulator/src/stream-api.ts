@@ -4,7 +4,13 @@
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
 import { badRequest, hasErrors, unprocessable } from './http.ts';
 import { matcher, scan } from './search.ts';
-import { CONTENT_TYPES, mentionJson, StreamWriter, type EngagementUpdate, type Framing } from './streams.ts';
+import {
+	CONTENT_TYPES,
+	mentionJson,
+	StreamWriter,
+	type EngagementUpdate,
+	type Framing,
+} from './streams.ts';
 import type { Rec } from './types.ts';
 import {
 	analyzeSearch,
@@ -20,7 +26,10 @@ import {
 const BATCH_BYTES = 64 * 1024;
 
 /** Send the 200 and the stream headers; take the concurrency slot until the connection closes. */
-function openStream(ctx: ApiCtx, framing: Framing): { writer: StreamWriter; onClose: Array<() => void> } {
+function openStream(
+	ctx: ApiCtx,
+	framing: Framing,
+): { writer: StreamWriter; onClose: Array<() => void> } {
 	const { state, res } = ctx;
 	const release = state.limits.acquire(ctx.tier, ctx.route.group);
 	const sf = { ...state.faults.stream };
@@ -60,7 +69,8 @@ function openStream(ctx: ApiCtx, framing: Framing): { writer: StreamWriter; onCl
 	res.flushHeaders();
 	ctx.entry.status = 200;
 	// D-29; variant exportHeartbeats=off: export streams stay silent between events
-	if (!(ctx.route.group === 'export' && state.variant.exportHeartbeats === 'off')) writer.startHeartbeats();
+	if (!(ctx.route.group === 'export' && state.variant.exportHeartbeats === 'off'))
+		writer.startHeartbeats();
 	return { writer, onClose };
 }
 
@@ -171,7 +181,12 @@ export function liveStream(ctx: ApiCtx, framing: Framing): void {
 	};
 	if (backfill) {
 		const since = ctx.now - backfill * 60_000;
-		deliver(shuffle(ctx, project.recs.filter((r) => r.col >= since && r.col <= ctx.now)));
+		deliver(
+			shuffle(
+				ctx,
+				project.recs.filter((r) => r.col >= since && r.col <= ctx.now),
+			),
+		);
 	}
 	const sub = { projectId: project.id, deliver };
 	state.hub.live.add(sub);
@@ -197,13 +212,22 @@ export function engagementStream(ctx: ApiCtx, framing: Framing): void {
 		if (writer.closed || writer.stalled) return;
 		let text = '';
 		for (const u of updates) {
-			text += writer.dataFrame('engagementUpdate', JSON.stringify(u), `${u.mentionId}:${u.updatedAt}`);
+			text += writer.dataFrame(
+				'engagementUpdate',
+				JSON.stringify(u),
+				`${u.mentionId}:${u.updatedAt}`,
+			);
 		}
 		void writer.send(text);
 	};
 	if (backfill) {
 		const since = ctx.now - backfill * 60_000;
-		deliver(shuffle(ctx, state.collector.engagementLog.filter((e) => e.at >= since).map((e) => e.update)));
+		deliver(
+			shuffle(
+				ctx,
+				state.collector.engagementLog.filter((e) => e.at >= since).map((e) => e.update),
+			),
+		);
 	}
 	const sub = { deliver };
 	state.hub.engagement.add(sub);

@@ -59,7 +59,8 @@ export function mentionJson(rec: Rec, level: Anonymization): string {
 		m.author.name = hashValue(m.author.name) as string | null;
 		m.author.avatar = null;
 	}
-	if (m.discussion?.author) m.discussion.author.name = hashValue(m.discussion.author.name) as string | null;
+	if (m.discussion?.author)
+		m.discussion.author.name = hashValue(m.discussion.author.name) as string | null;
 	if (level === 'all') {
 		const ch = m.source?.socialChannel;
 		if (ch) {
@@ -145,7 +146,8 @@ export class StreamWriter {
 		} else {
 			out += this.frame(kind, json, id);
 		}
-		if (f.stallAfterEvents !== undefined && this.dataEvents >= f.stallAfterEvents) this.stalled = true;
+		if (f.stallAfterEvents !== undefined && this.dataEvents >= f.stallAfterEvents)
+			this.stalled = true;
 		return out;
 	}
 

@@ -1,7 +1,14 @@
 // Tagging (D-22): project-scoped tag names, idempotent add and remove on a mention's `tags`.
 
 import { MSG, TAG_PAGE_SIZE } from './constants.ts';
-import { findProject, formatError, jsonBody, projectIdParam, resourceNotFound, type ApiCtx } from './context.ts';
+import {
+	findProject,
+	formatError,
+	jsonBody,
+	projectIdParam,
+	resourceNotFound,
+	type ApiCtx,
+} from './context.ts';
 import { badRequest, hasErrors, sendJson, sendPage, unprocessable } from './http.ts';
 import type { Project, Rec } from './types.ts';
 import { analyzeTagsBody } from './validate.ts';

@@ -1,11 +1,6 @@
 // Shapes of the resources, as the spec's tables describe them ("the service" read as `author`).
 
-import type {
-	AuthorGender,
-	MentionType,
-	Sentiment,
-	SourceType,
-} from './constants.ts';
+import type { AuthorGender, MentionType, Sentiment, SourceType } from './constants.ts';
 import type { QueryDoc } from './query.ts';
 
 export interface Attachment {

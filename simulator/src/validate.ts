@@ -136,7 +136,10 @@ export function analyzeSearch(
 	const format: string[] = [];
 	const fields: FieldErrors = {};
 	if (!isPlainObject(body)) {
-		return { format: ['Request body must be a JSON object ({} when there are no filters).'], fields };
+		return {
+			format: ['Request body must be a JSON object ({} when there are no filters).'],
+			fields,
+		};
 	}
 	const filters: Filters = { publishedAt: {}, defaultFrom: true };
 
@@ -156,7 +159,8 @@ export function analyzeSearch(
 	}
 
 	const f = body.filters;
-	if (f !== undefined && f !== null && !isPlainObject(f)) format.push('filters: expected an object.');
+	if (f !== undefined && f !== null && !isPlainObject(f))
+		format.push('filters: expected an object.');
 	const fo = isPlainObject(f) ? f : {};
 
 	const range = (path: string, v: unknown): TimeRange | undefined => {
@@ -192,7 +196,11 @@ export function analyzeSearch(
 		return v as string[];
 	};
 	// language and country: D-14 objects, or the plain strings of the variants
-	const codeArray = (key: 'language' | 'country', v: unknown, example: string): string[] | undefined => {
+	const codeArray = (
+		key: 'language' | 'country',
+		v: unknown,
+		example: string,
+	): string[] | undefined => {
 		const path = FILTER_PATHS[key];
 		const shape = variant[key];
 		if (v === undefined || v === null || shape === 'ignored') return undefined;
@@ -217,12 +225,15 @@ export function analyzeSearch(
 		if (v === undefined || v === null) return undefined;
 		const t = typeof v === 'string' ? parseDateTime(v) : NaN;
 		if (Number.isNaN(t)) {
-			format.push(`${FILTER_PATHS.collectedAt}: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z (collected at or after).`);
+			format.push(
+				`${FILTER_PATHS.collectedAt}: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z (collected at or after).`,
+			);
 			return undefined;
 		}
 		return { from: t };
 	};
-	const use = (key: 'sentiment' | 'sourceType' | 'mentionType' | 'publishedAt' | 'query') => !ignored(variant, key);
+	const use = (key: 'sentiment' | 'sourceType' | 'mentionType' | 'publishedAt' | 'query') =>
+		!ignored(variant, key);
 	const enumSet = (
 		path: string,
 		values: string[] | undefined,
@@ -230,17 +241,22 @@ export function analyzeSearch(
 		name: string,
 	): Set<string> | undefined => {
 		if (!values || values.length === 0) return undefined;
-		for (const v of values) if (!allowed.includes(v)) add(fields, path, enumMessage(v, name, allowed));
+		for (const v of values)
+			if (!allowed.includes(v)) add(fields, path, enumMessage(v, name, allowed));
 		return new Set(values);
 	};
 
 	const published = use('publishedAt') ? range('filters.publishedAt', fo.publishedAt) : undefined;
 	const collected = collectedAt(fo.collectedAt);
 	const source = obj('filters.source', fo.source);
-	const sourceTypes = use('sourceType') ? stringArray('filters.source.type', source.type) : undefined;
+	const sourceTypes = use('sourceType')
+		? stringArray('filters.source.type', source.type)
+		: undefined;
 	const types = use('mentionType') ? stringArray('filters.type', fo.type) : undefined;
 	const content = obj('filters.content', fo.content);
-	const sentiments = use('sentiment') ? stringArray('filters.content.sentiment', content.sentiment) : undefined;
+	const sentiments = use('sentiment')
+		? stringArray('filters.content.sentiment', content.sentiment)
+		: undefined;
 	let query: string | undefined;
 	if (use('query') && content.query !== undefined && content.query !== null) {
 		if (typeof content.query !== 'string') format.push('filters.content.query: expected a string.');
@@ -306,8 +322,13 @@ export function analyzeSearch(
 	filters.defaultFrom = pub.from === undefined;
 
 	if (collected) {
-		const fromPath = variant.collectedAt === 'string-since' ? 'filters.collectedAt' : 'filters.collectedAt.from';
-		if (collected.from !== undefined && collected.to !== undefined && collected.from >= collected.to) {
+		const fromPath =
+			variant.collectedAt === 'string-since' ? 'filters.collectedAt' : 'filters.collectedAt.from';
+		if (
+			collected.from !== undefined &&
+			collected.to !== undefined &&
+			collected.from >= collected.to
+		) {
 			add(fields, fromPath, 'must be earlier than filters.collectedAt.to.');
 		}
 		if (collected.from !== undefined && collected.from > now) {
@@ -339,11 +360,7 @@ function enumMessage(value: string, name: string, allowed: readonly string[]): s
 }
 
 /** An optional integer query parameter: format error (400) when it is not an integer. */
-export function intParam(
-	raw: string | null,
-	name: string,
-	format: string[],
-): number | undefined {
+export function intParam(raw: string | null, name: string, format: string[]): number | undefined {
 	if (raw === null) return undefined;
 	if (!/^[+-]?\d+$/.test(raw.trim())) {
 		format.push(`${name}: expected an integer.`);
@@ -396,7 +413,8 @@ export function analyzeProjectBody(body: unknown): ProjectBody {
 	}
 	for (const key of ['name', 'query'] as const) {
 		const v = body[key];
-		if (v !== undefined && v !== null && typeof v !== 'string') out.format.push(`${key}: expected a string.`);
+		if (v !== undefined && v !== null && typeof v !== 'string')
+			out.format.push(`${key}: expected a string.`);
 	}
 	if (out.format.length) return out;
 	const name = typeof body.name === 'string' ? body.name : undefined;
@@ -448,7 +466,11 @@ export function analyzeTagsBody(body: unknown): TagsBody {
 	}
 	for (const n of names) {
 		if (n.length === 0 || n.length > TAG_NAME_MAX_LENGTH) {
-			add(out.fields, 'tags', `"${n}": a tag name must be 1 to ${TAG_NAME_MAX_LENGTH} characters long.`);
+			add(
+				out.fields,
+				'tags',
+				`"${n}": a tag name must be 1 to ${TAG_NAME_MAX_LENGTH} characters long.`,
+			);
 		} else if (n.includes(',')) {
 			add(out.fields, 'tags', `"${n}": a tag name must not contain a comma.`);
 		}

@@ -72,7 +72,7 @@ export const SWITCHES = {
 	anonymization: choice(
 		['applied', 'ignored', 'renamed'],
 		'D-26',
-		'`ignored`: the query parameter is accepted whatever its value and ignored: authors in clear. `renamed`: the server\'s parameter is `anonymize` (values `author`, `all`; another value → 422 on `anonymize`); an `anonymization` parameter is unknown, so ignored: authors in clear.',
+		"`ignored`: the query parameter is accepted whatever its value and ignored: authors in clear. `renamed`: the server's parameter is `anonymize` (values `author`, `all`; another value → 422 on `anonymize`); an `anonymization` parameter is unknown, so ignored: authors in clear.",
 	),
 	routes: choice(
 		['present', 'absent', 'absent:<route>+<route>'],
@@ -87,7 +87,7 @@ export const SWITCHES = {
 	authOrder: choice(
 		['415-first', '401-first'],
 		'D-05, D-37',
-		'`401-first`: the 401 checks run before the 415 (and 406) checks: a request without key and without Content-Type → 401; a keyed request with a wrong Content-Type → 415 with the key\'s real budget in the headers.',
+		"`401-first`: the 401 checks run before the 415 (and 406) checks: a request without key and without Content-Type → 401; a keyed request with a wrong Content-Type → 415 with the key's real budget in the headers.",
 	),
 	rateWindow: choice(
 		['aligned', 'rolling'],
@@ -155,7 +155,8 @@ function routesText(absent: ReadonlySet<RouteName>): string {
 function parseRoutes(value: string): string {
 	if (value === 'present' || value === 'absent') return value;
 	const m = /^absent:(.+)$/.exec(value);
-	if (!m) throw new VariantError(`variant "routes": "${value}" is not allowed. ${allowedText('routes')}`);
+	if (!m)
+		throw new VariantError(`variant "routes": "${value}" is not allowed. ${allowedText('routes')}`);
 	const absent = new Set<RouteName>();
 	for (const name of m[1].split(/[+,]/).map((s) => s.trim())) {
 		if (!(ANNOUNCED_ROUTES as string[]).includes(name)) {
@@ -175,7 +176,13 @@ export function absentRoutes(v: VariantConfig): ReadonlySet<RouteName> {
 	let set = absentCache.get(v.routes);
 	if (!set) {
 		const text = v.routes;
-		set = new Set(text === 'absent' ? ANNOUNCED_ROUTES : text.startsWith('absent:') ? (text.slice(7).split('+') as RouteName[]) : []);
+		set = new Set(
+			text === 'absent'
+				? ANNOUNCED_ROUTES
+				: text.startsWith('absent:')
+					? (text.slice(7).split('+') as RouteName[])
+					: [],
+		);
 		absentCache.set(text, set);
 	}
 	return set;
@@ -195,7 +202,8 @@ function apply(cfg: VariantConfig, key: string, value: unknown): void {
 	}
 	const v = value.trim();
 	if (k === 'filters') {
-		if (v !== 'ignored-announced') throw new VariantError(`variant "filters": "${v}" is not allowed. ${allowedText(k)}`);
+		if (v !== 'ignored-announced')
+			throw new VariantError(`variant "filters": "${v}" is not allowed. ${allowedText(k)}`);
 		for (const f of ANNOUNCED_FILTERS) cfg[f] = 'ignored';
 		return;
 	}
@@ -220,7 +228,10 @@ export function parseSpec(spec: string): Array<[string, string]> {
 		const eq = piece.indexOf('=');
 		if (eq < 0) {
 			const last = pairs[pairs.length - 1];
-			if (!last) throw new VariantError(`variant "${piece}" must be written key=value, e.g. collectedAt=ignored.`);
+			if (!last)
+				throw new VariantError(
+					`variant "${piece}" must be written key=value, e.g. collectedAt=ignored.`,
+				);
 			last[1] += ',' + piece;
 			continue;
 		}
@@ -276,7 +287,9 @@ export function variantTable(): string {
 		);
 	}
 	for (const [k, s] of Object.entries(SHORTHANDS)) {
-		rows.push(`| \`${k}\` (shorthand) | ${s.values.map((v) => `\`${v}\``).join(', ')} | – | ${s.decision} | ${cell(s.sees)} |`);
+		rows.push(
+			`| \`${k}\` (shorthand) | ${s.values.map((v) => `\`${v}\``).join(', ')} | – | ${s.decision} | ${cell(s.sees)} |`,
+		);
 	}
 	return rows.join('\n');
 }

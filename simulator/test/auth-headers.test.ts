@@ -1,7 +1,18 @@
 // Authentication (D-02, D-03, D-06), Content-Type (D-04), routing (D-34), Accept (D-27),
 // the order of checks (D-05) and the rate-limit headers on every response (D-07).
 
-import { admin, api, BASIC, ENTERPRISE, NOACCESS, NOW_MS, raw, startSim, type Sim, type Loose } from './helpers';
+import {
+	admin,
+	api,
+	BASIC,
+	ENTERPRISE,
+	NOACCESS,
+	NOW_MS,
+	raw,
+	startSim,
+	type Sim,
+	type Loose,
+} from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -14,7 +25,8 @@ const MSG = {
 	missing: 'API key is missing. Send it in the X-API-KEY header.',
 	shape: 'API key has an invalid format: it must start with the prefix SENTIONE-APIKEY-.',
 	unknown: 'API key is not recognised.',
-	enterprise: 'API key does not have permission for this endpoint. It requires the Enterprise tier.',
+	enterprise:
+		'API key does not have permission for this endpoint. It requires the Enterprise tier.',
 	basic: 'API key does not have permission for this endpoint. It requires the Basic tier.',
 };
 
@@ -55,15 +67,23 @@ describe('401: the four causes with the D-03 messages', () => {
 
 	test('Basic key is enough for the project list, recent search and project CRUD', async () => {
 		expect((await api(sim, 'GET', '/projects', { key: BASIC })).status).toBe(200);
-		expect((await api(sim, 'POST', '/projects/1001/mentions/recent/search', { key: BASIC, body: {} })).status).toBe(200);
-		expect((await api(sim, 'POST', '/projects', { key: BASIC, body: { name: 'B', query: 'b' } })).status).toBe(201);
+		expect(
+			(await api(sim, 'POST', '/projects/1001/mentions/recent/search', { key: BASIC, body: {} }))
+				.status,
+		).toBe(200);
+		expect(
+			(await api(sim, 'POST', '/projects', { key: BASIC, body: { name: 'B', query: 'b' } })).status,
+		).toBe(201);
 	});
 
 	test('a recognised key without Loose API tier is refused everywhere, GET /projects included', async () => {
 		const list = await api(sim, 'GET', '/projects', { key: NOACCESS });
 		expect(list.status).toBe(401);
 		expect(list.json).toEqual({ message: MSG.basic });
-		const hist = await api(sim, 'POST', '/projects/1001/mentions/search', { key: NOACCESS, body: {} });
+		const hist = await api(sim, 'POST', '/projects/1001/mentions/search', {
+			key: NOACCESS,
+			body: {},
+		});
 		expect(hist.json).toEqual({ message: MSG.enterprise });
 	});
 
@@ -127,7 +147,10 @@ describe('routing (D-34), Accept (D-27)', () => {
 
 	test('streams: missing or other Accept → 406', async () => {
 		for (const accept of [undefined, 'application/xml', '*/*']) {
-			const res = await api(sim, 'POST', '/projects/1001/mentions/search/stream', { body: {}, accept });
+			const res = await api(sim, 'POST', '/projects/1001/mentions/search/stream', {
+				body: {},
+				accept,
+			});
 			expect(res.status).toBe(406);
 			expect(res.json).toEqual({
 				message: 'Accept must be text/event-stream, application/x-ndjson or application/json.',
@@ -153,7 +176,9 @@ describe('routing (D-34), Accept (D-27)', () => {
 		const bad = { filters: { publishedAt: { from: 12 } }, sortType: 'Nope' };
 		const format = await api(sim, 'POST', '/projects/999999/mentions/search', { body: bad });
 		expect(format.status).toBe(400);
-		const values = await api(sim, 'POST', '/projects/999999/mentions/search', { body: { sortType: 'Nope' } });
+		const values = await api(sim, 'POST', '/projects/999999/mentions/search', {
+			body: { sortType: 'Nope' },
+		});
 		expect(values.status).toBe(404);
 	});
 });
@@ -168,7 +193,14 @@ describe('rate-limit headers on every response (D-07)', () => {
 		['404 route', 'GET', '/nope', {}, 404, '300'],
 		['405', 'GET', '/projects/1001/mentions/recent/search', {}, 405, '30'],
 		['400', 'POST', '/projects/1001/mentions/recent/search', { raw: '{' }, 400, '30'],
-		['422', 'POST', '/projects/1001/mentions/recent/search', { body: { sortType: 'x' } }, 422, '30'],
+		[
+			'422',
+			'POST',
+			'/projects/1001/mentions/recent/search',
+			{ body: { sortType: 'x' } },
+			422,
+			'30',
+		],
 		['404 project', 'POST', '/projects/5/mentions/search', { body: {} }, 404, '30'],
 		['tags 200', 'GET', '/projects/1001/tags', {}, 200, '300'],
 	] as const)('%s', async (_n, method, path, o, status, limit) => {
@@ -181,7 +213,11 @@ describe('rate-limit headers on every response (D-07)', () => {
 
 	test('stream 200 responses carry the stream group headers (D-33)', async () => {
 		const res = await raw(sim, '/projects/1001/mentions/search/stream?limit=1', {
-			headers: { 'x-api-key': ENTERPRISE, 'content-type': 'application/json', accept: 'text/event-stream' },
+			headers: {
+				'x-api-key': ENTERPRISE,
+				'content-type': 'application/json',
+				accept: 'text/event-stream',
+			},
 			body: '{}',
 		});
 		expect(res.status).toBe(200);

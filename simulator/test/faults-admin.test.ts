@@ -32,7 +32,17 @@ const H = { 'x-api-key': 'SENTIONE-APIKEY-enterprise-demo', 'content-type': 'app
 describe('scripted responses', () => {
 	test('json with status and headers, matched by method/path/group, one-shot by default', async () => {
 		await admin(sim, 'POST', '/faults', {
-			script: [{ match: { method: 'GET', path: '^/projects$' }, respond: { kind: 'json', status: 502, body: { message: 'boom' }, headers: { 'retry-after': '1' } } }],
+			script: [
+				{
+					match: { method: 'GET', path: '^/projects$' },
+					respond: {
+						kind: 'json',
+						status: 502,
+						body: { message: 'boom' },
+						headers: { 'retry-after': '1' },
+					},
+				},
+			],
 		});
 		const a = await api(sim, 'GET', '/projects');
 		expect(a.status).toBe(502);
@@ -79,8 +89,12 @@ describe('scripted responses', () => {
 	});
 
 	test('hang: no answer until the client gives up; reset: socket destroyed without a response', async () => {
-		await admin(sim, 'POST', '/faults', { script: [{ respond: { kind: 'hang' } }, { respond: { kind: 'reset' } }] });
-		const hung = await raw(sim, '/projects', { method: 'GET', headers: H, timeoutMs: 300 }).catch((e: Error) => e);
+		await admin(sim, 'POST', '/faults', {
+			script: [{ respond: { kind: 'hang' } }, { respond: { kind: 'reset' } }],
+		});
+		const hung = await raw(sim, '/projects', { method: 'GET', headers: H, timeoutMs: 300 }).catch(
+			(e: Error) => e,
+		);
 		expect(hung).toHaveProperty('message', 'no response before the timeout'); // no response at all
 		const reset = await raw(sim, '/projects', { method: 'GET', headers: H }).catch((e: Error) => e);
 		expect(reset).toHaveProperty('code', 'ECONNRESET');
@@ -93,11 +107,17 @@ describe('scripted responses', () => {
 describe('request log', () => {
 	test('records the body (parsed JSON or text), Accept and Content-Type, never the key', async () => {
 		await admin(sim, 'DELETE', '/requests');
-		await search(sim, 1001, { filters: { content: { sentiment: ['Negative'] } }, sortType: 'CollectedAtAscending' });
+		await search(sim, 1001, {
+			filters: { content: { sentiment: ['Negative'] } },
+			sortType: 'CollectedAtAscending',
+		});
 		await api(sim, 'POST', '/projects', { raw: 'not json' });
 		await api(sim, 'GET', '/projects');
 		const log = (await admin(sim, 'GET', '/requests')).requests;
-		expect(log[0].body).toEqual({ filters: { content: { sentiment: ['Negative'] } }, sortType: 'CollectedAtAscending' });
+		expect(log[0].body).toEqual({
+			filters: { content: { sentiment: ['Negative'] } },
+			sortType: 'CollectedAtAscending',
+		});
 		expect(log[0].contentType).toBe('application/json');
 		expect(log[1].body).toBe('not json');
 		expect(log[2].body).toBeNull();
@@ -123,7 +143,11 @@ describe('other faults', () => {
 	test('latencyMs: a client that gives up during the delay takes no stream slot', async () => {
 		await admin(sim, 'POST', '/faults', { latencyMs: 400 });
 		const gaveUp = await raw(sim, '/projects/1001/mentions/recent/search/stream/live', {
-			headers: { 'x-api-key': ENTERPRISE, 'content-type': 'application/json', accept: 'text/event-stream' },
+			headers: {
+				'x-api-key': ENTERPRISE,
+				'content-type': 'application/json',
+				accept: 'text/event-stream',
+			},
 			body: '{}',
 			timeoutMs: 100,
 		}).catch((e: Error) => e);
@@ -162,11 +186,21 @@ describe('other faults', () => {
 
 	test('indexLagMs: new mentions searchable only that long after collectedAt', async () => {
 		await admin(sim, 'POST', '/faults', { indexLagMs: 60_000 });
-		const [m] = await addMentions(sim, 1001, 1, { collectedAt: new Date(NOW_MS - 30_000).toISOString() });
+		const [m] = await addMentions(sim, 1001, 1, {
+			collectedAt: new Date(NOW_MS - 30_000).toISOString(),
+		});
 		expect(m.collectedAt).toBe(new Date(NOW_MS - 30_000).toISOString());
 		const body = { filters: { collectedAt: { from: new Date(NOW_MS - 40_000).toISOString() } } };
 		expect((await search(sim, 1001, body)).json.data.map((x: Loose) => x.id)).not.toContain(m.id);
-		expect((await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters: body.filters })).count).toBe(0);
+		expect(
+			(
+				await admin(sim, 'POST', '/count', {
+					projectId: 1001,
+					mode: 'historical',
+					filters: body.filters,
+				})
+			).count,
+		).toBe(0);
 		await admin(sim, 'POST', '/clock', { advanceMs: 30_000 });
 		expect((await search(sim, 1001, body)).json.data.map((x: Loose) => x.id)).toContain(m.id);
 	});
@@ -224,7 +258,12 @@ describe('stream faults', () => {
 		const r = await stream(sim, `${exp}?limit=5`, { accept: 'application/x-ndjson' });
 		expect(r.end).toBe('complete');
 		expect(r.chunks).toBeGreaterThan(5);
-		expect(r.body.split('\n').filter(Boolean).map((l) => JSON.parse(l).event)).toEqual(Array(5).fill('mention'));
+		expect(
+			r.body
+				.split('\n')
+				.filter(Boolean)
+				.map((l) => JSON.parse(l).event),
+		).toEqual(Array(5).fill('mention'));
 	});
 
 	test('heartbeatMs fault changes the interval', async () => {
@@ -251,13 +290,20 @@ describe('admin API', () => {
 		expect(merged.stream).toEqual({ chunkBytes: 10, heartbeatMs: 10 });
 		const cleared = await admin(sim, 'DELETE', '/faults');
 		expect(cleared).toMatchObject({ latencyMs: 0, script: [], stream: {} });
-		const bad = await fetch(sim.base + '/__admin/faults', { method: 'POST', body: '{"errorRate": 7}' });
+		const bad = await fetch(sim.base + '/__admin/faults', {
+			method: 'POST',
+			body: '{"errorRate": 7}',
+		});
 		expect(bad.status).toBe(400);
 	});
 
 	test('clock: now, advanceMs, frozen', async () => {
-		expect(await admin(sim, 'POST', '/clock', { advanceMs: 1500 })).toEqual({ now: '2026-11-21T10:30:01.500Z' });
-		expect(await admin(sim, 'POST', '/clock', { now: '2026-12-24T18:00:00Z' })).toEqual({ now: '2026-12-24T18:00:00.000Z' });
+		expect(await admin(sim, 'POST', '/clock', { advanceMs: 1500 })).toEqual({
+			now: '2026-11-21T10:30:01.500Z',
+		});
+		expect(await admin(sim, 'POST', '/clock', { now: '2026-12-24T18:00:00Z' })).toEqual({
+			now: '2026-12-24T18:00:00.000Z',
+		});
 		await admin(sim, 'POST', '/clock', { frozen: false });
 		await new Promise((r) => setTimeout(r, 50));
 		const { now } = await admin(sim, 'POST', '/clock', { frozen: true });
@@ -280,13 +326,28 @@ describe('admin API', () => {
 			expect(m.publishedAt).toBe('2026-11-21T09:00:00.000Z');
 			expect(typeof m.content.text === 'string' || m.content.text === null).toBe(true);
 		}
-		const list = await admin(sim, 'GET', '/mentions?projectId=1002&collectedFrom=2026-11-21T10:00:00Z&collectedTo=2026-11-21T10:00:00.001Z');
+		const list = await admin(
+			sim,
+			'GET',
+			'/mentions?projectId=1002&collectedFrom=2026-11-21T10:00:00Z&collectedTo=2026-11-21T10:00:00.001Z',
+		);
 		expect(list.mentions.map((m: Loose) => m.id).sort()).toEqual(added.map((m) => m.id).sort());
-		expect(Object.keys(list.mentions[0]).sort()).toEqual(['collectedAt', 'id', 'publishedAt', 'sentiment', 'sourceType', 'type']);
+		expect(Object.keys(list.mentions[0]).sort()).toEqual([
+			'collectedAt',
+			'id',
+			'publishedAt',
+			'sentiment',
+			'sourceType',
+			'type',
+		]);
 		const { count } = await admin(sim, 'POST', '/count', {
 			projectId: 1002,
 			mode: 'recent',
-			filters: { source: { type: ['Reviews'] }, content: { sentiment: ['Negative'] }, collectedAt: { from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:00:00.001Z' } },
+			filters: {
+				source: { type: ['Reviews'] },
+				content: { sentiment: ['Negative'] },
+				collectedAt: { from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:00:00.001Z' },
+			},
 		});
 		expect(count).toBe(3);
 		const before = (await admin(sim, 'GET', '/requests')).requests.length;
@@ -305,16 +366,37 @@ describe('admin API', () => {
 		expect(mentions.some((m: Loose) => m.context?.parent?.content?.text)).toBe(true);
 		expect(mentions.some((m: Loose) => m.deprecatedV1Fields?.id)).toBe(true);
 		expect(mentions.some((m: Loose) => m.location === undefined)).toBe(true);
-		expect(mentions.filter((m: Loose) => m.content.review).every((m: Loose) => m.source.type === 'Reviews')).toBe(true);
-		expect(mentions.filter((m: Loose) => m.engagementMetrics.sourceMetrics.facebook).every((m: Loose) => m.source.type === 'Facebook')).toBe(true);
-		expect(mentions.filter((m: Loose) => m.engagementMetrics.sourceMetrics.twitter).every((m: Loose) => m.source.type === 'X')).toBe(true);
-		for (const m of mentions) expect(Date.parse(m.collectedAt)).toBeGreaterThanOrEqual(Date.parse(m.publishedAt));
+		expect(
+			mentions
+				.filter((m: Loose) => m.content.review)
+				.every((m: Loose) => m.source.type === 'Reviews'),
+		).toBe(true);
+		expect(
+			mentions
+				.filter((m: Loose) => m.engagementMetrics.sourceMetrics.facebook)
+				.every((m: Loose) => m.source.type === 'Facebook'),
+		).toBe(true);
+		expect(
+			mentions
+				.filter((m: Loose) => m.engagementMetrics.sourceMetrics.twitter)
+				.every((m: Loose) => m.source.type === 'X'),
+		).toBe(true);
+		for (const m of mentions)
+			expect(Date.parse(m.collectedAt)).toBeGreaterThanOrEqual(Date.parse(m.publishedAt));
 		const big = await startSim(['--mentions', '3000', '--projects', '1', '--seed', '7']);
 		try {
 			const all = (await admin(big, 'GET', '/mentions?projectId=1001&full=1')).mentions;
 			expect(all.some((m: Loose) => 'sentioneInternalScore' in m)).toBe(true);
 			// Same seed → same data.
-			const again = await startSim(['--mentions', '3000', '--projects', '1', '--seed', '7', '--no-admin']);
+			const again = await startSim([
+				'--mentions',
+				'3000',
+				'--projects',
+				'1',
+				'--seed',
+				'7',
+				'--no-admin',
+			]);
 			try {
 				const r = await api(again, 'POST', '/projects/1001/mentions/search', { body: {} });
 				const r2 = await api(big, 'POST', '/projects/1001/mentions/search', { body: {} });
@@ -358,29 +440,63 @@ describe('admin API', () => {
 		};
 		for (const projectId of [1001, 1002, 1003]) {
 			const { mentions } = await admin(sim, 'GET', `/mentions?projectId=${projectId}&full=1`);
-			const texts = (m: Loose) => [m.content.text, m.content.title, m.context?.parent?.content?.text].filter((t): t is string => typeof t === 'string');
+			const texts = (m: Loose) =>
+				[m.content.text, m.content.title, m.context?.parent?.content?.text].filter(
+					(t): t is string => typeof t === 'string',
+				);
 			for (const m of mentions as Loose[]) {
 				const code: string | undefined = m.content.language?.code;
 				const country: string | undefined = m.location?.country?.code;
-				if (code && country) expect({ id: m.id, code, country: countries[code].includes(country) }).toEqual({ id: m.id, code, country: true });
+				if (code && country)
+					expect({ id: m.id, code, country: countries[code].includes(country) }).toEqual({
+						id: m.id,
+						code,
+						country: true,
+					});
 				for (const text of texts(m)) {
 					// Ukrainian is written in Cyrillic, nothing else is
-					expect({ code, text, cyrillic: /\p{Script=Cyrillic}/u.test(text) }).toEqual({ code, text, cyrillic: code === 'uk' });
-					if (code && !code.startsWith('en')) expect({ code, text, english: english.test(text.replace(/#\S+|@\S+/g, '')) }).toEqual({ code, text, english: false });
+					expect({ code, text, cyrillic: /\p{Script=Cyrillic}/u.test(text) }).toEqual({
+						code,
+						text,
+						cyrillic: code === 'uk',
+					});
+					if (code && !code.startsWith('en'))
+						expect({ code, text, english: english.test(text.replace(/#\S+|@\S+/g, '')) }).toEqual({
+							code,
+							text,
+							english: false,
+						});
 					for (const [other, words] of Object.entries(own)) {
-						if (Number(other) !== projectId) expect({ projectId, text, foreign: words.test(text) }).toEqual({ projectId, text, foreign: false });
+						if (Number(other) !== projectId)
+							expect({ projectId, text, foreign: words.test(text) }).toEqual({
+								projectId,
+								text,
+								foreign: false,
+							});
 					}
 				}
 			}
 			// the project's own topics come up, and every text or title matches the project's query
 			expect(mentions.some((m: Loose) => own[projectId].test(m.content.text ?? ''))).toBe(true);
-			const { count } = await admin(sim, 'POST', '/count', { projectId, mode: 'historical', filters: { content: { query: queries[projectId] } } });
+			const { count } = await admin(sim, 'POST', '/count', {
+				projectId,
+				mode: 'historical',
+				filters: { content: { query: queries[projectId] } },
+			});
 			expect(count).toBe(mentions.filter((m: Loose) => m.content.text || m.content.title).length);
 		}
 	});
 
 	test('flags: --legacy-heartbeat', async () => {
-		const s2 = await startSim(['--mentions', '10', '--projects', '1', '--legacy-heartbeat', '--heartbeat-ms', '40']);
+		const s2 = await startSim([
+			'--mentions',
+			'10',
+			'--projects',
+			'1',
+			'--legacy-heartbeat',
+			'--heartbeat-ms',
+			'40',
+		]);
 		try {
 			const s = await openStream(s2, '/projects/1001/mentions/recent/search/stream/live');
 			await s.until((b) => b.includes('event: heartbeat'));

@@ -33,10 +33,25 @@ export interface Sim {
  * 'running' with `now: null` starts it on its own wall clock instead (read through `options.env`,
  * which may preload a moved clock).
  */
-export async function startSim(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; clock?: 'frozen' | 'running'; now?: string | null } = {}): Promise<Sim> {
+export async function startSim(
+	flags: string[] = [],
+	options: { env?: NodeJS.ProcessEnv; clock?: 'frozen' | 'running'; now?: string | null } = {},
+): Promise<Sim> {
 	const now = options.now === undefined ? NOW : options.now;
-	const args = ['simulator/src/cli.ts', '--port', '0', ...(now === null ? [] : ['--now', now]), '--clock', options.clock ?? 'frozen', ...flags];
-	const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+	const args = [
+		'simulator/src/cli.ts',
+		'--port',
+		'0',
+		...(now === null ? [] : ['--now', now]),
+		'--clock',
+		options.clock ?? 'frozen',
+		...flags,
+	];
+	const child = spawn(process.execPath, args, {
+		cwd: REPO,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: options.env ?? process.env,
+	});
 	let err = '';
 	child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
 	const base = await new Promise<string>((resolve, reject) => {
@@ -88,7 +103,12 @@ export interface CallOptions {
 }
 
 /** Call the API: key defaults to Enterprise, Content-Type to application/json. */
-export async function api<T = Loose>(sim: Sim, method: string, path: string, o: CallOptions = {}): Promise<Res<T>> {
+export async function api<T = Loose>(
+	sim: Sim,
+	method: string,
+	path: string,
+	o: CallOptions = {},
+): Promise<Res<T>> {
 	const url = new URL(sim.base + ROOT + path);
 	for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, String(v));
 	const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -110,7 +130,12 @@ export async function api<T = Loose>(sim: Sim, method: string, path: string, o: 
 }
 
 /** Call the admin API. */
-export async function admin<T = Loose>(sim: Sim, method: string, path: string, body?: unknown): Promise<T> {
+export async function admin<T = Loose>(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const res = await fetch(sim.base + '/__admin' + path, {
 		method,
 		headers: { 'content-type': 'application/json' },
@@ -121,8 +146,16 @@ export async function admin<T = Loose>(sim: Sim, method: string, path: string, b
 	return JSON.parse(text) as T;
 }
 
-export const search = (sim: Sim, projectId: number, body: unknown, o: CallOptions & { recent?: boolean } = {}) =>
-	api(sim, 'POST', `/projects/${projectId}/mentions/${o.recent ? 'recent/' : ''}search`, { ...o, body });
+export const search = (
+	sim: Sim,
+	projectId: number,
+	body: unknown,
+	o: CallOptions & { recent?: boolean } = {},
+) =>
+	api(sim, 'POST', `/projects/${projectId}/mentions/${o.recent ? 'recent/' : ''}search`, {
+		...o,
+		body,
+	});
 
 /** Page through a search; returns all mentions and how many requests it took. */
 export async function searchAll(
@@ -249,7 +282,10 @@ export function raw(sim: Sim, path: string, o: RawOptions = {}): Promise<RawResp
 			},
 		);
 		// No response at all within the timeout: give up (the "client gives up" case).
-		const noResponse = setTimeout(() => req.destroy(new Error('no response before the timeout')), o.timeoutMs ?? 10_000);
+		const noResponse = setTimeout(
+			() => req.destroy(new Error('no response before the timeout')),
+			o.timeoutMs ?? 10_000,
+		);
 		req.on('response', () => clearTimeout(noResponse));
 		req.on('error', (err) => {
 			clearTimeout(noResponse);
@@ -264,7 +300,13 @@ export function raw(sim: Sim, path: string, o: RawOptions = {}): Promise<RawResp
 export function stream(
 	sim: Sim,
 	path: string,
-	o: { key?: string; accept?: string; body?: unknown; until?: (body: string) => boolean; timeoutMs?: number } = {},
+	o: {
+		key?: string;
+		accept?: string;
+		body?: unknown;
+		until?: (body: string) => boolean;
+		timeoutMs?: number;
+	} = {},
 ): Promise<RawResponse> {
 	return raw(sim, path, {
 		method: 'POST',
@@ -287,7 +329,10 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Wait until a condition holds (polling), or fail after timeoutMs. */
-export async function waitFor(cond: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
+export async function waitFor(
+	cond: () => Promise<boolean> | boolean,
+	timeoutMs = 5000,
+): Promise<void> {
 	const start = Date.now();
 	while (!(await cond())) {
 		if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
@@ -296,7 +341,11 @@ export async function waitFor(cond: () => Promise<boolean> | boolean, timeoutMs 
 }
 
 /** Create an empty project (it starts without mentions) and return its id. */
-export async function createProject(sim: Sim, name = 'Test project', query = 'test'): Promise<number> {
+export async function createProject(
+	sim: Sim,
+	name = 'Test project',
+	query = 'test',
+): Promise<number> {
 	const res = await api(sim, 'POST', '/projects', { body: { name, query } });
 	if (res.status !== 201) throw new Error(`create project → ${res.status}: ${res.text}`);
 	return res.json.id as number;
@@ -309,7 +358,11 @@ export async function addMentions(
 	count: number,
 	extra: { overrides?: unknown; collectedAt?: string; publishedAt?: string } = {},
 ): Promise<Loose[]> {
-	const r = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId, count, ...extra });
+	const r = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+		projectId,
+		count,
+		...extra,
+	});
 	return r.mentions;
 }
 
@@ -367,7 +420,8 @@ export function openStream(
 					until: (pred, timeoutMs = 5000) =>
 						new Promise<string>((ok, fail) => {
 							const timer = setTimeout(
-								() => fail(new Error(`stream: condition not met; body so far:\n${body.slice(-2000)}`)),
+								() =>
+									fail(new Error(`stream: condition not met; body so far:\n${body.slice(-2000)}`)),
 								timeoutMs,
 							);
 							const check = () => {
@@ -376,7 +430,11 @@ export function openStream(
 									ok(body);
 								} else if (end !== null) {
 									clearTimeout(timer);
-									fail(new Error(`stream ended (${end}) before the condition; body:\n${body.slice(-2000)}`));
+									fail(
+										new Error(
+											`stream ended (${end}) before the condition; body:\n${body.slice(-2000)}`,
+										),
+									);
 								} else waiters.push(check);
 							};
 							check();

@@ -1,7 +1,17 @@
 // Hourly windows aligned to the UTC hour (D-07), the 429 bodies (D-08), the monthly mentions cap
 // (D-09), and the admin limit controls.
 
-import { admin, api, BASIC, ENTERPRISE, search, startSim, stream, type Sim, type Loose } from './helpers';
+import {
+	admin,
+	api,
+	BASIC,
+	ENTERPRISE,
+	search,
+	startSim,
+	stream,
+	type Sim,
+	type Loose,
+} from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -26,7 +36,9 @@ test('search: 30 per hour, one budget shared by recent and historical search', a
 		expect(res.json).toEqual({ message: hourly(30, '2026-11-21T11:00:00.000Z') });
 		expect(res.headers.get('x-rate-limit-limit')).toBe('30');
 		expect(res.headers.get('x-rate-limit-remaining')).toBe('0');
-		expect(res.headers.get('x-rate-limit-reset')).toBe(String(Date.parse('2026-11-21T11:00:00Z') / 1000));
+		expect(res.headers.get('x-rate-limit-reset')).toBe(
+			String(Date.parse('2026-11-21T11:00:00Z') / 1000),
+		);
 	}
 	// Budgets are per key: the Basic key still has its own 30.
 	const basic = await search(sim, 1001, {}, { recent: true, key: BASIC });
@@ -64,14 +76,23 @@ test('the window resets at the top of the UTC hour', async () => {
 	const after = await search(sim, 1001, {});
 	expect(after.status).toBe(200);
 	expect(after.headers.get('x-rate-limit-remaining')).toBe('1');
-	expect(after.headers.get('x-rate-limit-reset')).toBe(String(Date.parse('2026-11-21T12:00:00Z') / 1000));
+	expect(after.headers.get('x-rate-limit-reset')).toBe(
+		String(Date.parse('2026-11-21T12:00:00Z') / 1000),
+	);
 });
 
 test('admin limits: tiny limits, resetWindows, mode off', async () => {
 	const eff = await admin(sim, 'POST', '/limits', { hourly: { projects: 1 } });
 	expect(eff.hourly.projects).toBe(1);
 	expect(eff.hourly.search).toBe(30);
-	expect(eff.concurrency).toEqual({ projects: 0, search: 0, tags: 0, export: 2, live: 2, engagement: 1 });
+	expect(eff.concurrency).toEqual({
+		projects: 0,
+		search: 0,
+		tags: 0,
+		export: 2,
+		live: 2,
+		engagement: 1,
+	});
 	expect(eff.monthlyCap).toEqual({ basic: 10000, enterprise: 100000000 });
 	expect((await api(sim, 'GET', '/projects')).status).toBe(200);
 	expect((await api(sim, 'GET', '/projects')).status).toBe(429);
@@ -87,7 +108,10 @@ test('admin limits: tiny limits, resetWindows, mode off', async () => {
 
 test('stream groups: 5 export streams per hour, shared by recent and historical export', async () => {
 	for (let i = 0; i < 5; i++) {
-		const path = i % 2 ? '/projects/1001/mentions/search/stream?limit=1' : '/projects/1001/mentions/recent/search/stream?limit=1';
+		const path =
+			i % 2
+				? '/projects/1001/mentions/search/stream?limit=1'
+				: '/projects/1001/mentions/recent/search/stream?limit=1';
 		const res = await stream(sim, path);
 		expect(res.status).toBe(200);
 		expect(res.end).toBe('complete');
@@ -97,7 +121,9 @@ test('stream groups: 5 export streams per hour, shared by recent and historical 
 	expect(JSON.parse(res.body)).toEqual({ message: hourly(5, '2026-11-21T11:00:00.000Z') });
 	expect(res.headers['x-rate-limit-remaining']).toBe('0');
 	// The live stream has its own budget.
-	const live = await stream(sim, '/projects/1001/mentions/recent/search/stream/live', { timeoutMs: 200 });
+	const live = await stream(sim, '/projects/1001/mentions/recent/search/stream/live', {
+		timeoutMs: 200,
+	});
 	expect(live.status).toBe(200);
 });
 
@@ -109,11 +135,21 @@ describe('monthly mentions cap (D-09)', () => {
 		await admin(sim, 'POST', '/limits', { monthlyCap: { basic: 30 } });
 		const p1 = await search(sim, 1001, {}, { recent: true, key: BASIC });
 		expect(p1.json.data).toHaveLength(25);
-		const p2 = await search(sim, 1001, {}, { recent: true, key: BASIC, query: { cursor: p1.json.cursor } });
+		const p2 = await search(
+			sim,
+			1001,
+			{},
+			{ recent: true, key: BASIC, query: { cursor: p1.json.cursor } },
+		);
 		expect(p2.status).toBe(200);
 		expect(p2.json.data).toHaveLength(5);
 		expect(typeof p2.json.cursor).toBe('string');
-		const p3 = await search(sim, 1001, {}, { recent: true, key: BASIC, query: { cursor: p2.json.cursor } });
+		const p3 = await search(
+			sim,
+			1001,
+			{},
+			{ recent: true, key: BASIC, query: { cursor: p2.json.cursor } },
+		);
 		expect(p3.status).toBe(429);
 		expect(p3.json).toEqual({ message: capMessage(30) });
 		// Every mention-returning endpoint refuses, the project list does not.
@@ -132,7 +168,9 @@ describe('monthly mentions cap (D-09)', () => {
 
 	test('stream events count against the cap; an export cut by the cap breaks the connection', async () => {
 		await admin(sim, 'POST', '/limits', { monthlyCap: { enterprise: 40 } });
-		const res = await stream(sim, '/projects/1001/mentions/search/stream', { accept: 'application/x-ndjson' });
+		const res = await stream(sim, '/projects/1001/mentions/search/stream', {
+			accept: 'application/x-ndjson',
+		});
 		expect(res.status).toBe(200);
 		expect(res.end).toBe('error');
 		expect(res.body.split('\n').filter((l) => l.includes('"event":"mention"'))).toHaveLength(40);

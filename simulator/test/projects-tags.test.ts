@@ -2,7 +2,18 @@
 // Projects: list (D-10), create / update / delete and the `mame` behaviour (D-11), ids (D-12);
 // tagging (D-22).
 
-import { addMentions, admin, api, BASIC, createProject, search, searchAll, startSim, type Sim, type Loose } from './helpers';
+import {
+	addMentions,
+	admin,
+	api,
+	BASIC,
+	createProject,
+	search,
+	searchAll,
+	startSim,
+	type Sim,
+	type Loose,
+} from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -17,7 +28,10 @@ describe('project list (D-10)', () => {
 		expect(p1.json.data).toHaveLength(20);
 		expect(p1.json.data[0]).toEqual({ id: 1001, name: 'Acme Mobile' });
 		expect(Object.keys(p1.json.data[5]).sort()).toEqual(['id', 'name']);
-		const p2 = await api(sim, 'GET', '/projects', { key: BASIC, query: { cursor: p1.json.cursor } });
+		const p2 = await api(sim, 'GET', '/projects', {
+			key: BASIC,
+			query: { cursor: p1.json.cursor },
+		});
 		expect(p2.json.data.map((p: Loose) => p.id)[0]).toBe(1021);
 		expect(p2.json.cursor).toBeNull();
 		const all = [...p1.json.data, ...p2.json.data];
@@ -33,11 +47,20 @@ describe('project list (D-10)', () => {
 
 describe('create / update / delete (D-11)', () => {
 	test('create → 201 {id, name, query}; listed; searchable and empty', async () => {
-		const res = await api(sim, 'POST', '/projects', { key: BASIC, body: { name: 'Brand X', query: '"brand x" OR brandx*' } });
+		const res = await api(sim, 'POST', '/projects', {
+			key: BASIC,
+			body: { name: 'Brand X', query: '"brand x" OR brandx*' },
+		});
 		expect(res.status).toBe(201);
-		expect(res.json).toEqual({ id: expect.any(Number), name: 'Brand X', query: '"brand x" OR brandx*' });
+		expect(res.json).toEqual({
+			id: expect.any(Number),
+			name: 'Brand X',
+			query: '"brand x" OR brandx*',
+		});
 		const id = res.json.id;
-		const list = await api(sim, 'GET', '/projects', { query: { cursor: (await api(sim, 'GET', '/projects')).json.cursor } });
+		const list = await api(sim, 'GET', '/projects', {
+			query: { cursor: (await api(sim, 'GET', '/projects')).json.cursor },
+		});
 		expect(list.json.data).toContainEqual({ id, name: 'Brand X' });
 		const s = await search(sim, id, {});
 		expect(s.status).toBe(200);
@@ -50,7 +73,9 @@ describe('create / update / delete (D-11)', () => {
 
 	test('update → 200 with both fields; delete → 204 empty, then 404', async () => {
 		const id = await createProject(sim, 'Old', 'old');
-		const up = await api(sim, 'PUT', `/projects/${id}`, { body: { name: 'New', query: 'new OR newer' } });
+		const up = await api(sim, 'PUT', `/projects/${id}`, {
+			body: { name: 'New', query: 'new OR newer' },
+		});
 		expect(up.status).toBe(200);
 		expect(up.json).toEqual({ id, name: 'New', query: 'new OR newer' });
 		const del = await api(sim, 'DELETE', `/projects/${id}`);
@@ -60,7 +85,9 @@ describe('create / update / delete (D-11)', () => {
 		expect(again.status).toBe(404);
 		expect(again.json).toEqual({ message: `Project ${id} not found.` });
 		expect((await search(sim, id, {})).status).toBe(404);
-		expect((await api(sim, 'PUT', `/projects/${id}`, { body: { name: 'a', query: 'a' } })).status).toBe(404);
+		expect(
+			(await api(sim, 'PUT', `/projects/${id}`, { body: { name: 'a', query: 'a' } })).status,
+		).toBe(404);
 	});
 
 	test('validation: 422 per field, all at once', async () => {
@@ -69,9 +96,13 @@ describe('create / update / delete (D-11)', () => {
 		expect(Object.keys(res.json.requestFieldErrors).sort()).toEqual(['name', 'query']);
 		const missing = await api(sim, 'POST', '/projects', { body: {} });
 		expect(missing.json.requestFieldErrors).toEqual({ name: ['required.'], query: ['required.'] });
-		const long = await api(sim, 'POST', '/projects', { body: { name: 'n'.repeat(256), query: 'q'.repeat(251) } });
+		const long = await api(sim, 'POST', '/projects', {
+			body: { name: 'n'.repeat(256), query: 'q'.repeat(251) },
+		});
 		expect(Object.keys(long.json.requestFieldErrors).sort()).toEqual(['name', 'query']);
-		const ok = await api(sim, 'POST', '/projects', { body: { name: 'n'.repeat(255), query: 'ok' } });
+		const ok = await api(sim, 'POST', '/projects', {
+			body: { name: 'n'.repeat(255), query: 'ok' },
+		});
 		expect(ok.status).toBe(201);
 		const put = await api(sim, 'PUT', '/projects/1001', { body: { name: 'only name' } });
 		expect(put.status).toBe(422);
@@ -84,7 +115,9 @@ describe('create / update / delete (D-11)', () => {
 		expect(res.json.requestFieldErrors).toEqual({
 			name: ['required (the field is "name"; "mame" is not accepted)'],
 		});
-		const both = await api(sim, 'POST', '/projects', { body: { mame: 'Typo', name: 'Right', query: 'typo' } });
+		const both = await api(sim, 'POST', '/projects', {
+			body: { mame: 'Typo', name: 'Right', query: 'typo' },
+		});
 		expect(both.status).toBe(201);
 		expect(both.json.name).toBe('Right');
 	});
@@ -93,8 +126,12 @@ describe('create / update / delete (D-11)', () => {
 		for (const raw of ['[]', '"x"', '{', '']) {
 			expect((await api(sim, 'POST', '/projects', { raw })).status).toBe(400);
 		}
-		expect((await api(sim, 'POST', '/projects', { body: { name: 5, query: 'a' } })).status).toBe(400);
-		expect((await api(sim, 'POST', '/projects', { body: { name: 'a', query: ['a'] } })).status).toBe(400);
+		expect((await api(sim, 'POST', '/projects', { body: { name: 5, query: 'a' } })).status).toBe(
+			400,
+		);
+		expect(
+			(await api(sim, 'POST', '/projects', { body: { name: 'a', query: ['a'] } })).status,
+		).toBe(400);
 		const bad = await api(sim, 'PUT', '/projects/abc', { body: { name: 'a', query: 'a' } });
 		expect(bad.status).toBe(400);
 		expect(bad.json).toEqual({ message: 'projectId must be a positive integer.' });
@@ -149,7 +186,14 @@ describe('tagging (D-22)', () => {
 	});
 
 	test('422 on tags: empty list, empty name, comma, too long, too many; 400 wrong types', async () => {
-		for (const tags of [[], [''], ['  '], ['a,b'], ['t'.repeat(101)], Array.from({ length: 51 }, (_, i) => `t${i}`)]) {
+		for (const tags of [
+			[],
+			[''],
+			['  '],
+			['a,b'],
+			['t'.repeat(101)],
+			Array.from({ length: 51 }, (_, i) => `t${i}`),
+		]) {
 			const res = await api(sim, 'POST', path(), { body: { tags } });
 			expect(res.status).toBe(422);
 			expect(Object.keys(res.json.requestFieldErrors)).toEqual(['tags']);
@@ -161,9 +205,13 @@ describe('tagging (D-22)', () => {
 	});
 
 	test('404: unknown project, unknown mention (D-22 message)', async () => {
-		const p = await api(sim, 'POST', `/projects/424242/mentions/${mentionId}/tags`, { body: { tags: ['a'] } });
+		const p = await api(sim, 'POST', `/projects/424242/mentions/${mentionId}/tags`, {
+			body: { tags: ['a'] },
+		});
 		expect(p.json).toEqual({ message: 'Project 424242 not found.' });
-		const m = await api(sim, 'POST', `/projects/${pid()}/mentions/nope/tags`, { body: { tags: ['a'] } });
+		const m = await api(sim, 'POST', `/projects/${pid()}/mentions/nope/tags`, {
+			body: { tags: ['a'] },
+		});
 		expect(m.status).toBe(404);
 		expect(m.json).toEqual({ message: `Mention nope not found in project ${pid()}.` });
 	});

@@ -1,11 +1,31 @@
 // The query language (D-15, D-16), the nine sort orders with their tie-breaks (D-19), and keyset
 // pages and cursors (D-20).
 
-import { addMentions, api, createProject, DAY, NOW_MS, search, searchAll, startSim, type Sim, type Loose } from './helpers';
+import {
+	addMentions,
+	api,
+	createProject,
+	DAY,
+	NOW_MS,
+	search,
+	searchAll,
+	startSim,
+	type Sim,
+	type Loose,
+} from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
-	sim = await startSim(['--mentions', '700', '--projects', '2', '--limits', 'off', '--history-days', '30']);
+	sim = await startSim([
+		'--mentions',
+		'700',
+		'--projects',
+		'2',
+		'--limits',
+		'off',
+		'--history-days',
+		'30',
+	]);
 });
 afterAll(() => sim.stop());
 
@@ -82,15 +102,18 @@ describe('query language', () => {
 		['*acme'],
 		['acme**'],
 		['x'.repeat(251)],
-	])('invalid query %j → 422 on filters.content.query (search) and on query (project)', async (query) => {
-		const res = await search(sim, pid, { filters: { content: { query } } });
-		expect(res.status).toBe(422);
-		expect(Object.keys(res.json.requestFieldErrors)).toEqual(['filters.content.query']);
-		expect(res.json.requestFieldErrors['filters.content.query']).toHaveLength(1);
-		const p = await api(sim, 'POST', '/projects', { body: { name: 'x', query } });
-		expect(p.status).toBe(422);
-		expect(Object.keys(p.json.requestFieldErrors)).toEqual(['query']);
-	});
+	])(
+		'invalid query %j → 422 on filters.content.query (search) and on query (project)',
+		async (query) => {
+			const res = await search(sim, pid, { filters: { content: { query } } });
+			expect(res.status).toBe(422);
+			expect(Object.keys(res.json.requestFieldErrors)).toEqual(['filters.content.query']);
+			expect(res.json.requestFieldErrors['filters.content.query']).toHaveLength(1);
+			const p = await api(sim, 'POST', '/projects', { body: { name: 'x', query } });
+			expect(p.status).toBe(422);
+			expect(Object.keys(p.json.requestFieldErrors)).toEqual(['query']);
+		},
+	);
 
 	test('a query of exactly 250 characters is accepted', async () => {
 		const q = ('acme OR '.repeat(30) + 'acme').padEnd(250, ' ');
@@ -139,7 +162,8 @@ describe('sort orders (D-19)', () => {
 			}
 		}
 		expect(ties).toBeGreaterThan(0); // the data has equal keys to break
-		if (sortType.startsWith('PublishedAt') || sortType.startsWith('CollectedAt')) expect(nulls).toBe(0);
+		if (sortType.startsWith('PublishedAt') || sortType.startsWith('CollectedAt'))
+			expect(nulls).toBe(0);
 		else expect(nulls).toBeGreaterThan(0);
 	});
 
@@ -177,7 +201,11 @@ describe('pages and cursors (D-20)', () => {
 	test('keyset: mentions collected between pages cause no duplicates and no gaps', async () => {
 		const pid = await createProject(sim, 'Keyset', 'keyset');
 		const originals = await addMentions(sim, pid, 100);
-		for (const sortType of ['PublishedAtDescending', 'CollectedAtAscending', 'LikeCountDescending']) {
+		for (const sortType of [
+			'PublishedAtDescending',
+			'CollectedAtAscending',
+			'LikeCountDescending',
+		]) {
 			const { mentions } = await searchAll(
 				sim,
 				pid,
@@ -185,7 +213,9 @@ describe('pages and cursors (D-20)', () => {
 				{
 					between: async () => {
 						await addMentions(sim, pid, 7);
-						await addMentions(sim, pid, 3, { publishedAt: new Date(NOW_MS - 20 * DAY).toISOString() });
+						await addMentions(sim, pid, 3, {
+							publishedAt: new Date(NOW_MS - 20 * DAY).toISOString(),
+						});
 					},
 				},
 			);
@@ -196,14 +226,23 @@ describe('pages and cursors (D-20)', () => {
 	});
 
 	test('the cursor is bound to the body, sort and endpoint', async () => {
-		const body = { filters: { source: { type: ['X', 'Facebook'] } }, sortType: 'PublishedAtAscending' };
+		const body = {
+			filters: { source: { type: ['X', 'Facebook'] } },
+			sortType: 'PublishedAtAscending',
+		};
 		const first = await search(sim, 1001, body);
 		const cursor = first.json.cursor as string;
 		expect(typeof cursor).toBe('string');
-		const same = await search(sim, 1001, { sortType: 'PublishedAtAscending', filters: { source: { type: ['X', 'Facebook'] } } }, { query: { cursor } });
+		const same = await search(
+			sim,
+			1001,
+			{ sortType: 'PublishedAtAscending', filters: { source: { type: ['X', 'Facebook'] } } },
+			{ query: { cursor } },
+		);
 		expect(same.status).toBe(200);
 		expect(same.json.data[0].id).not.toBe(first.json.data[0].id);
-		const mismatch = 'cursor does not match this request: send the same body as for the first page.';
+		const mismatch =
+			'cursor does not match this request: send the same body as for the first page.';
 		for (const other of [
 			{ ...body, sortType: 'PublishedAtDescending' },
 			{ ...body, filters: { source: { type: ['X'] } } },
@@ -215,7 +254,15 @@ describe('pages and cursors (D-20)', () => {
 		}
 		const otherProject = await search(sim, 1002, body, { query: { cursor } });
 		expect(otherProject.json).toEqual({ message: mismatch });
-		const recent = await search(sim, 1001, { ...body, filters: { ...body.filters, publishedAt: { from: new Date(NOW_MS - DAY).toISOString() } } }, { recent: true, query: { cursor } });
+		const recent = await search(
+			sim,
+			1001,
+			{
+				...body,
+				filters: { ...body.filters, publishedAt: { from: new Date(NOW_MS - DAY).toISOString() } },
+			},
+			{ recent: true, query: { cursor } },
+		);
 		expect(recent.json).toEqual({ message: mismatch });
 		for (const junk of ['abc', '!!', 'eyJ4IjoxfQ']) {
 			const res = await search(sim, 1001, body, { query: { cursor: junk } });

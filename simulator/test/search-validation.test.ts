@@ -1,7 +1,18 @@
 // Search bodies: 400 (format, D-13) vs 422 (values, D-17, D-18), the filters (D-14), the 7-day
 // window and its default, the historical future rule, and the ground truth of every filter.
 
-import { admin, api, BASIC, DAY, NOW_MS, search, searchAll, startSim, type Sim, type Loose } from './helpers';
+import {
+	admin,
+	api,
+	BASIC,
+	DAY,
+	NOW_MS,
+	search,
+	searchAll,
+	startSim,
+	type Sim,
+	type Loose,
+} from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -25,7 +36,10 @@ describe('400: wrongly formatted fields name the dotted path', () => {
 		[{ filters: [] }, 'filters:'],
 		[{ filters: 'x' }, 'filters:'],
 		[{ sortType: 3 }, 'sortType:'],
-		[{ filters: { publishedAt: { from: 1 } } }, 'filters.publishedAt.from: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z.'],
+		[
+			{ filters: { publishedAt: { from: 1 } } },
+			'filters.publishedAt.from: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z.',
+		],
 		[{ filters: { publishedAt: { to: '2026-13-01T00:00:00Z' } } }, 'filters.publishedAt.to:'],
 		[{ filters: { publishedAt: { from: '2026-11-20' } } }, 'filters.publishedAt.from:'],
 		[{ filters: { publishedAt: '2026-11-20T00:00:00Z' } }, 'filters.publishedAt:'],
@@ -55,7 +69,9 @@ describe('400: wrongly formatted fields name the dotted path', () => {
 
 	test('date-times with an offset and fractions are accepted', async () => {
 		const res = await search(sim, 1001, {
-			filters: { publishedAt: { from: '2026-11-20T12:00:00.123456+02:00', to: '2026-11-21T10:00:00Z' } },
+			filters: {
+				publishedAt: { from: '2026-11-20T12:00:00.123456+02:00', to: '2026-11-21T10:00:00Z' },
+			},
 		});
 		expect(res.status).toBe(200);
 	});
@@ -94,7 +110,22 @@ describe('422: values not allowed, every offending path at once', () => {
 	test('every allowed enum value is accepted', async () => {
 		const res = await search(sim, 1001, {
 			filters: {
-				source: { type: ['Facebook', 'Websites', 'Instagram', 'Forums', 'X', 'Blogs', 'TikTok', 'Reviews', 'Reddit', 'Video', 'Imported', 'Other'] },
+				source: {
+					type: [
+						'Facebook',
+						'Websites',
+						'Instagram',
+						'Forums',
+						'X',
+						'Blogs',
+						'TikTok',
+						'Reviews',
+						'Reddit',
+						'Video',
+						'Imported',
+						'Other',
+					],
+				},
 				type: ['Post', 'Comment', 'Article', 'PrivateMessage', 'Share'],
 				content: { sentiment: ['Positive', 'Negative', 'Neutral', 'Unspecified'] },
 			},
@@ -104,34 +135,60 @@ describe('422: values not allowed, every offending path at once', () => {
 	});
 
 	test('recent: from earlier than now − 7 days → 422; exactly 7 days is fine', async () => {
-		const old = await search(sim, 1001, { filters: { publishedAt: { from: iso(NOW_MS - 7 * DAY - 1000) } } }, { recent: true });
+		const old = await search(
+			sim,
+			1001,
+			{ filters: { publishedAt: { from: iso(NOW_MS - 7 * DAY - 1000) } } },
+			{ recent: true },
+		);
 		expect(old.status).toBe(422);
 		expect(Object.keys(old.json.requestFieldErrors)).toEqual(['filters.publishedAt.from']);
-		const edge = await search(sim, 1001, { filters: { publishedAt: { from: iso(NOW_MS - 7 * DAY) } } }, { recent: true });
+		const edge = await search(
+			sim,
+			1001,
+			{ filters: { publishedAt: { from: iso(NOW_MS - 7 * DAY) } } },
+			{ recent: true },
+		);
 		expect(edge.status).toBe(200);
 	});
 
 	test('historical: from in the future → 422; the same old from is fine', async () => {
-		const future = await search(sim, 1001, { filters: { publishedAt: { from: iso(NOW_MS + 60_000) } } });
+		const future = await search(sim, 1001, {
+			filters: { publishedAt: { from: iso(NOW_MS + 60_000) } },
+		});
 		expect(future.status).toBe(422);
 		expect(future.json.requestFieldErrors['filters.publishedAt.from'][0]).toContain('future');
-		const old = await search(sim, 1001, { filters: { publishedAt: { from: iso(NOW_MS - 30 * DAY) } } });
+		const old = await search(sim, 1001, {
+			filters: { publishedAt: { from: iso(NOW_MS - 30 * DAY) } },
+		});
 		expect(old.status).toBe(200);
 	});
 
 	test('from not before to → 422 on <range>.from, for publishedAt and collectedAt', async () => {
 		const t = iso(NOW_MS - DAY);
 		const res = await search(sim, 1001, {
-			filters: { publishedAt: { from: t, to: t }, collectedAt: { from: iso(NOW_MS - 1000), to: iso(NOW_MS - 2000) } },
+			filters: {
+				publishedAt: { from: t, to: t },
+				collectedAt: { from: iso(NOW_MS - 1000), to: iso(NOW_MS - 2000) },
+			},
 		});
 		expect(res.status).toBe(422);
-		expect(res.json.requestFieldErrors['filters.publishedAt.from']).toEqual(['must be earlier than filters.publishedAt.to.']);
-		expect(res.json.requestFieldErrors['filters.collectedAt.from']).toEqual(['must be earlier than filters.collectedAt.to.']);
+		expect(res.json.requestFieldErrors['filters.publishedAt.from']).toEqual([
+			'must be earlier than filters.publishedAt.to.',
+		]);
+		expect(res.json.requestFieldErrors['filters.collectedAt.from']).toEqual([
+			'must be earlier than filters.collectedAt.to.',
+		]);
 	});
 
 	test('collectedAt.from in the future → 422 in both searches', async () => {
 		for (const recent of [true, false]) {
-			const res = await search(sim, 1001, { filters: { collectedAt: { from: iso(NOW_MS + 1000) } } }, { recent });
+			const res = await search(
+				sim,
+				1001,
+				{ filters: { collectedAt: { from: iso(NOW_MS + 1000) } } },
+				{ recent },
+			);
 			expect(res.status).toBe(422);
 			expect(Object.keys(res.json.requestFieldErrors)).toEqual(['filters.collectedAt.from']);
 		}
@@ -139,10 +196,16 @@ describe('422: values not allowed, every offending path at once', () => {
 
 	test('language and country codes of the wrong form → 422', async () => {
 		const res = await search(sim, 1001, {
-			filters: { content: { language: [{ code: 'english' }] }, location: { country: [{ code: 'POL' }] } },
+			filters: {
+				content: { language: [{ code: 'english' }] },
+				location: { country: [{ code: 'POL' }] },
+			},
 		});
 		expect(res.status).toBe(422);
-		expect(Object.keys(res.json.requestFieldErrors).sort()).toEqual(['filters.content.language', 'filters.location.country']);
+		expect(Object.keys(res.json.requestFieldErrors).sort()).toEqual([
+			'filters.content.language',
+			'filters.location.country',
+		]);
 	});
 
 	test('all offending paths in one answer, across kinds', async () => {
@@ -162,7 +225,13 @@ describe('422: values not allowed, every offending path at once', () => {
 		);
 		expect(res.status).toBe(422);
 		expect(Object.keys(res.json.requestFieldErrors).sort()).toEqual(
-			['filters.collectedAt.from', 'filters.content.query', 'filters.publishedAt.from', 'filters.source.type', 'sortType'].sort(),
+			[
+				'filters.collectedAt.from',
+				'filters.content.query',
+				'filters.publishedAt.from',
+				'filters.source.type',
+				'sortType',
+			].sort(),
 		);
 	});
 });
@@ -191,26 +260,44 @@ describe('filters select exactly the matching mentions', () => {
 
 	test('publishedAt: from inclusive, to exclusive', async () => {
 		const pivot = truth[100].publishedAt;
-		const { mentions } = await searchAll(sim, 1001, { filters: { publishedAt: { from: pivot, to: iso(Date.parse(pivot) + DAY) } } });
+		const { mentions } = await searchAll(sim, 1001, {
+			filters: { publishedAt: { from: pivot, to: iso(Date.parse(pivot) + DAY) } },
+		});
 		expect(mentions.some((m) => m.publishedAt === pivot)).toBe(true);
 		const upTo = await searchAll(sim, 1001, { filters: { publishedAt: { to: pivot } } });
 		expect(upTo.mentions.some((m) => m.publishedAt === pivot)).toBe(false);
-		expect(upTo.mentions.length + truth.filter((m) => Date.parse(m.publishedAt) >= Date.parse(pivot)).length).toBe(truth.length);
+		expect(
+			upTo.mentions.length +
+				truth.filter((m) => Date.parse(m.publishedAt) >= Date.parse(pivot)).length,
+		).toBe(truth.length);
 	});
 
 	test('collectedAt range', async () => {
 		const from = NOW_MS - 3 * DAY;
 		const to = NOW_MS - DAY;
-		const { mentions } = await searchAll(sim, 1001, { filters: { collectedAt: { from: iso(from), to: iso(to) } } });
-		expect(ids(mentions)).toEqual(ids(truth.filter((m) => Date.parse(m.collectedAt) >= from && Date.parse(m.collectedAt) < to)));
+		const { mentions } = await searchAll(sim, 1001, {
+			filters: { collectedAt: { from: iso(from), to: iso(to) } },
+		});
+		expect(ids(mentions)).toEqual(
+			ids(truth.filter((m) => Date.parse(m.collectedAt) >= from && Date.parse(m.collectedAt) < to)),
+		);
 		expect(mentions.length).toBeGreaterThan(0);
 	});
 
 	test('source.type, type and sentiment', async () => {
-		const body = { filters: { source: { type: ['X', 'Reviews'] }, type: ['Post'], content: { sentiment: ['Negative', 'Unspecified'] } } };
+		const body = {
+			filters: {
+				source: { type: ['X', 'Reviews'] },
+				type: ['Post'],
+				content: { sentiment: ['Negative', 'Unspecified'] },
+			},
+		};
 		const { mentions } = await searchAll(sim, 1001, body);
 		const expected = truth.filter(
-			(m) => ['X', 'Reviews'].includes(m.source.type) && m.type === 'Post' && ['Negative', 'Unspecified'].includes(m.content.sentiment),
+			(m) =>
+				['X', 'Reviews'].includes(m.source.type) &&
+				m.type === 'Post' &&
+				['Negative', 'Unspecified'].includes(m.content.sentiment),
 		);
 		expect(ids(mentions)).toEqual(ids(expected));
 		expect(expected.length).toBeGreaterThan(0);
@@ -223,14 +310,18 @@ describe('filters select exactly the matching mentions', () => {
 	});
 
 	test('content.language (case-insensitive, region codes exact)', async () => {
-		const { mentions } = await searchAll(sim, 1001, { filters: { content: { language: [{ code: 'PL' }, { code: 'en-GB' }] } } });
+		const { mentions } = await searchAll(sim, 1001, {
+			filters: { content: { language: [{ code: 'PL' }, { code: 'en-GB' }] } },
+		});
 		const expected = truth.filter((m) => ['pl', 'en-gb'].includes(m.content.language?.code));
 		expect(ids(mentions)).toEqual(ids(expected));
 		expect(new Set(mentions.map((m) => m.content.language.code))).toEqual(new Set(['pl', 'en-gb']));
 	});
 
 	test('location.country (case-insensitive); mentions without a country never match', async () => {
-		const { mentions } = await searchAll(sim, 1001, { filters: { location: { country: [{ code: 'de' }, { code: 'US' }] } } });
+		const { mentions } = await searchAll(sim, 1001, {
+			filters: { location: { country: [{ code: 'de' }, { code: 'US' }] } },
+		});
 		const expected = truth.filter((m) => ['DE', 'US'].includes(m.location?.country?.code));
 		expect(ids(mentions)).toEqual(ids(expected));
 		expect(expected.length).toBeGreaterThan(0);
@@ -238,7 +329,11 @@ describe('filters select exactly the matching mentions', () => {
 
 	test('admin count agrees with what search returns', async () => {
 		const filters = { source: { type: ['Facebook'] }, content: { query: 'acme' } };
-		const { count } = await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters });
+		const { count } = await admin(sim, 'POST', '/count', {
+			projectId: 1001,
+			mode: 'historical',
+			filters,
+		});
 		const { mentions } = await searchAll(sim, 1001, { filters });
 		expect(mentions).toHaveLength(count);
 		const recent = await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'recent' });

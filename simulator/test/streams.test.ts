@@ -38,8 +38,14 @@ const mentionsOf = (body: string) =>
 
 describe('export streams', () => {
 	test('SSE: event/data/id frames, id = mention id, search order, normal end', async () => {
-		const body = { filters: { source: { type: ['X', 'Facebook', 'Reddit'] } }, sortType: 'LikeCountDescending' };
-		const res = await stream(sim, '/projects/1001/mentions/recent/search/stream', { body, accept: 'text/event-stream' });
+		const body = {
+			filters: { source: { type: ['X', 'Facebook', 'Reddit'] } },
+			sortType: 'LikeCountDescending',
+		};
+		const res = await stream(sim, '/projects/1001/mentions/recent/search/stream', {
+			body,
+			accept: 'text/event-stream',
+		});
 		expect(res.status).toBe(200);
 		expect(res.headers['content-type']).toBe('text/event-stream');
 		expect(res.end).toBe('complete');
@@ -55,8 +61,15 @@ describe('export streams', () => {
 	});
 
 	test('historical export, every sort: same order as the paginated search', async () => {
-		for (const sortType of ['PublishedAtAscending', 'CollectedAtDescending', 'FollowerCountDescending']) {
-			const res = await stream(sim, '/projects/1002/mentions/search/stream', { body: { sortType }, accept: 'application/x-ndjson' });
+		for (const sortType of [
+			'PublishedAtAscending',
+			'CollectedAtDescending',
+			'FollowerCountDescending',
+		]) {
+			const res = await stream(sim, '/projects/1002/mentions/search/stream', {
+				body: { sortType },
+				accept: 'application/x-ndjson',
+			});
 			const { mentions } = await searchAll(sim, 1002, { sortType });
 			expect(parseLines(res.body).map((e) => e.id)).toEqual(mentions.map((m) => m.id));
 		}
@@ -93,18 +106,27 @@ describe('export streams', () => {
 	});
 
 	test('stream bodies follow the search validation (400, 404, 422) before the stream starts', async () => {
-		expect((await stream(sim, '/projects/1001/mentions/search/stream', { body: 'x' })).status).toBe(400);
+		expect((await stream(sim, '/projects/1001/mentions/search/stream', { body: 'x' })).status).toBe(
+			400,
+		);
 		expect((await stream(sim, '/projects/9999/mentions/search/stream')).status).toBe(404);
 		const r = await stream(sim, '/projects/1001/mentions/recent/search/stream', {
 			body: { filters: { publishedAt: { from: '2020-01-01T00:00:00Z' } } },
 		});
 		expect(r.status).toBe(422);
-		expect(Object.keys(JSON.parse(r.body).requestFieldErrors)).toEqual(['filters.publishedAt.from']);
+		expect(Object.keys(JSON.parse(r.body).requestFieldErrors)).toEqual([
+			'filters.publishedAt.from',
+		]);
 	});
 
 	test('anonymization=author: author id/name and discussion author hashed (SHA-256 hex), avatar null', async () => {
-		const plain = mentionsOf((await stream(sim, '/projects/1001/mentions/search/stream?limit=200')).body);
-		const anon = mentionsOf((await stream(sim, '/projects/1001/mentions/search/stream?limit=200&anonymization=author')).body);
+		const plain = mentionsOf(
+			(await stream(sim, '/projects/1001/mentions/search/stream?limit=200')).body,
+		);
+		const anon = mentionsOf(
+			(await stream(sim, '/projects/1001/mentions/search/stream?limit=200&anonymization=author'))
+				.body,
+		);
 		expect(anon.map((m) => m.id)).toEqual(plain.map((m) => m.id));
 		const names = new Map<string, string>();
 		for (let i = 0; i < plain.length; i++) {
@@ -113,7 +135,10 @@ describe('export streams', () => {
 			expect(a.author.name).toBe(p.author.name === null ? null : sha(p.author.name));
 			expect(a.author.id).toBe(p.author.id === null ? null : sha(p.author.id));
 			expect(a.author.avatar).toBeNull();
-			if (p.discussion) expect(a.discussion.author.name).toBe(p.discussion.author.name === null ? null : sha(p.discussion.author.name));
+			if (p.discussion)
+				expect(a.discussion.author.name).toBe(
+					p.discussion.author.name === null ? null : sha(p.discussion.author.name),
+				);
 			expect(a.source).toEqual(p.source);
 			expect(a.content).toEqual(p.content);
 			if (a.author.name) {
@@ -123,13 +148,19 @@ describe('export streams', () => {
 				expect(a.author.name).toMatch(/^[0-9a-f]{64}$/);
 			}
 		}
-		const repeated = plain.filter((m, i) => plain.findIndex((x) => x.author.name === m.author.name) !== i);
+		const repeated = plain.filter(
+			(m, i) => plain.findIndex((x) => x.author.name === m.author.name) !== i,
+		);
 		expect(repeated.length).toBeGreaterThan(0);
 	});
 
 	test('anonymization=all also hashes the social channel and the parent author; other values → 422', async () => {
-		const plain = mentionsOf((await stream(sim, '/projects/1001/mentions/search/stream?limit=200')).body);
-		const anon = mentionsOf((await stream(sim, '/projects/1001/mentions/search/stream?limit=200&anonymization=all')).body);
+		const plain = mentionsOf(
+			(await stream(sim, '/projects/1001/mentions/search/stream?limit=200')).body,
+		);
+		const anon = mentionsOf(
+			(await stream(sim, '/projects/1001/mentions/search/stream?limit=200&anonymization=all')).body,
+		);
 		let parents = 0;
 		for (let i = 0; i < plain.length; i++) {
 			const ch = plain[i].source.socialChannel;
@@ -150,16 +181,25 @@ describe('export streams', () => {
 	});
 
 	test('tier: recent export is Basic, historical export Enterprise', async () => {
-		expect((await stream(sim, '/projects/1001/mentions/recent/search/stream?limit=1', { key: BASIC })).status).toBe(200);
-		expect((await stream(sim, '/projects/1001/mentions/search/stream?limit=1', { key: BASIC })).status).toBe(401);
+		expect(
+			(await stream(sim, '/projects/1001/mentions/recent/search/stream?limit=1', { key: BASIC }))
+				.status,
+		).toBe(200);
+		expect(
+			(await stream(sim, '/projects/1001/mentions/search/stream?limit=1', { key: BASIC })).status,
+		).toBe(401);
 	});
 
 	test('a large export streams completely (backpressure) and matches the ground truth', async () => {
 		const pid = await createProject(sim, 'Bulk', 'bulk');
 		for (let i = 0; i < 4; i++) await addMentions(sim, pid, 2500);
-		const res = await stream(sim, `/projects/${pid}/mentions/search/stream`, { accept: 'application/x-ndjson' });
+		const res = await stream(sim, `/projects/${pid}/mentions/search/stream`, {
+			accept: 'application/x-ndjson',
+		});
 		expect(res.end).toBe('complete');
-		const ids = parseLines(res.body).filter((e) => e.event === 'mention').map((e) => e.id);
+		const ids = parseLines(res.body)
+			.filter((e) => e.event === 'mention')
+			.map((e) => e.id);
 		expect(ids).toHaveLength(10_000);
 		expect(new Set(ids).size).toBe(10_000);
 	});
@@ -210,8 +250,14 @@ describe('live stream', () => {
 
 	test('backfillMinutes: the mentions collected in the last n minutes; 0–5 only', async () => {
 		await addMentions(sim, 1003, 4, { collectedAt: new Date(NOW_MS - 2 * 60_000).toISOString() });
-		const old = await addMentions(sim, 1003, 2, { collectedAt: new Date(NOW_MS - 6 * 60_000).toISOString() });
-		const truth = await admin(sim, 'GET', `/mentions?projectId=1003&collectedFrom=${new Date(NOW_MS - 5 * 60_000).toISOString()}`);
+		const old = await addMentions(sim, 1003, 2, {
+			collectedAt: new Date(NOW_MS - 6 * 60_000).toISOString(),
+		});
+		const truth = await admin(
+			sim,
+			'GET',
+			`/mentions?projectId=1003&collectedFrom=${new Date(NOW_MS - 5 * 60_000).toISOString()}`,
+		);
 		expect(truth.mentions.length).toBeGreaterThanOrEqual(4);
 		const s = await openStream(sim, `${live}?backfillMinutes=5`);
 		await s.until((b) => countEvents(b, 'mention') >= truth.mentions.length);
@@ -230,7 +276,9 @@ describe('live stream', () => {
 	test('sortType is refused on live streams', async () => {
 		const r = await stream(sim, live, { body: { sortType: 'PublishedAtDescending' } });
 		expect(r.status).toBe(422);
-		expect(JSON.parse(r.body).requestFieldErrors).toEqual({ sortType: ['sorting is not supported on live streams.'] });
+		expect(JSON.parse(r.body).requestFieldErrors).toEqual({
+			sortType: ['sorting is not supported on live streams.'],
+		});
 	});
 
 	test('concurrency: 2 open → the third gets 429; released after disconnect', async () => {
@@ -241,7 +289,8 @@ describe('live stream', () => {
 		const c = await stream(sim, live, { key: BASIC });
 		expect(c.status).toBe(429);
 		expect(JSON.parse(c.body)).toEqual({
-			message: 'Maximum number of concurrent connections for this endpoint is 2. Close an open stream and try again.',
+			message:
+				'Maximum number of concurrent connections for this endpoint is 2. Close an open stream and try again.',
 		});
 		// Per key: the Enterprise key has its own two.
 		const e = await openStream(sim, live);
@@ -286,20 +335,27 @@ describe('engagement updates stream', () => {
 		}
 		s.close();
 		const last = data[data.length - 1];
-		const truth = (await admin(sim, 'GET', '/mentions?full=1&projectId=' + (await projectOf(last.mentionId)))).mentions;
+		const truth = (
+			await admin(sim, 'GET', '/mentions?full=1&projectId=' + (await projectOf(last.mentionId)))
+		).mentions;
 		const m = truth.find((x: Loose) => x.id === last.mentionId);
 		expect(m.engagementMetrics).toEqual(last.engagementMetrics);
 		// Only mentions published within the last month get updates.
 		for (const u of data) {
 			const pid = await projectOf(u.mentionId);
-			const mm = (await admin(sim, 'GET', `/mentions?projectId=${pid}`)).mentions.find((x: Loose) => x.id === u.mentionId);
+			const mm = (await admin(sim, 'GET', `/mentions?projectId=${pid}`)).mentions.find(
+				(x: Loose) => x.id === u.mentionId,
+			);
 			expect(Date.parse(mm.publishedAt)).toBeGreaterThanOrEqual(NOW_MS - 30 * 24 * 3600_000);
 		}
 	});
 
 	test('several updates of one mention at one instant never share an updatedAt (nor an event id)', async () => {
 		const first = (await admin(sim, 'POST', '/engagement', { count: 1 })).updates[0];
-		const { updates } = await admin(sim, 'POST', '/engagement', { mentionId: first.mentionId, count: 3 });
+		const { updates } = await admin(sim, 'POST', '/engagement', {
+			mentionId: first.mentionId,
+			count: 3,
+		});
 		const instants = [first, ...updates].map((u: Loose) => u.updatedAt);
 		expect(new Set(instants).size).toBe(4);
 	});
@@ -312,7 +368,9 @@ describe('engagement updates stream', () => {
 		await s.until((b) => countEvents(b, 'engagementUpdate') >= 10);
 		const second = await stream(sim, path);
 		expect(second.status).toBe(429);
-		expect(JSON.parse(second.body).message).toContain('concurrent connections for this endpoint is 1');
+		expect(JSON.parse(second.body).message).toContain(
+			'concurrent connections for this endpoint is 1',
+		);
 		s.close();
 		expect((await stream(sim, path, { key: BASIC })).status).toBe(401);
 		expect((await stream(sim, `${path}?backfillMinutes=9`)).status).toBe(422);
@@ -339,9 +397,15 @@ describe('heartbeats', () => {
 		expect(JSON.parse(hb.data)).toEqual({ date: NOW });
 		expect(hb.id).toBe('2026-11-21T10:30:00.000+00:00');
 		s.close();
-		const j = await openStream(sim, '/projects/1001/mentions/recent/search/stream/live', { accept: 'application/json' });
+		const j = await openStream(sim, '/projects/1001/mentions/recent/search/stream/live', {
+			accept: 'application/json',
+		});
 		await j.until((b) => b.includes('heartbeat'));
-		expect(JSON.parse(j.body().split('\n')[0])).toEqual({ event: 'heartbeat', data: { date: NOW }, id: '2026-11-21T10:30:00.000+00:00' });
+		expect(JSON.parse(j.body().split('\n')[0])).toEqual({
+			event: 'heartbeat',
+			data: { date: NOW },
+			id: '2026-11-21T10:30:00.000+00:00',
+		});
 		j.close();
 	});
 
@@ -349,9 +413,13 @@ describe('heartbeats', () => {
 		await admin(sim, 'POST', '/faults', { stream: { legacyHeartbeat: true, heartbeatMs: 50 } });
 		const s = await openStream(sim, '/projects/1001/mentions/recent/search/stream/live');
 		await s.until((b) => b.includes('event: heartbeat'));
-		expect(s.body().split('\n\n')[0]).toBe(`event: heartbeat\ndata: ${NOW}\nid: 2026-11-21T10:30:00.000+00:00`);
+		expect(s.body().split('\n\n')[0]).toBe(
+			`event: heartbeat\ndata: ${NOW}\nid: 2026-11-21T10:30:00.000+00:00`,
+		);
 		s.close();
-		const j = await openStream(sim, '/projects/1001/mentions/recent/search/stream/live', { accept: 'application/x-ndjson' });
+		const j = await openStream(sim, '/projects/1001/mentions/recent/search/stream/live', {
+			accept: 'application/x-ndjson',
+		});
 		await j.until((b) => b.includes('heartbeat'));
 		expect(JSON.parse(j.body().split('\n')[0]).data).toBe(NOW);
 		j.close();

@@ -75,7 +75,10 @@ const DEFAULTS = {
 describe('switching variants: admin endpoint and CLI flag', () => {
 	test('GET shows the defaults; POST merges and returns the effective config; DELETE restores', async () => {
 		expect(await admin(sim, 'GET', '/variant')).toEqual(DEFAULTS);
-		const merged = await setVariant({ filters: 'ignored-announced', routes: 'absent:removeTags,addTags' });
+		const merged = await setVariant({
+			filters: 'ignored-announced',
+			routes: 'absent:removeTags,addTags',
+		});
 		expect(merged).toEqual({
 			...DEFAULTS,
 			collectedAt: 'ignored',
@@ -88,7 +91,8 @@ describe('switching variants: admin endpoint and CLI flag', () => {
 		// the effective config round-trips: POSTing it back changes nothing
 		expect(await setVariant(again)).toEqual(again);
 		// every announced route named = absent
-		const all = 'absent:createProject+updateProject+deleteProject+recentExport+engagementStream+listTags+addTags+removeTags';
+		const all =
+			'absent:createProject+updateProject+deleteProject+recentExport+engagementStream+listTags+addTags+removeTags';
 		expect((await setVariant({ routes: all })).routes).toBe('absent');
 		expect(await admin(sim, 'DELETE', '/variant')).toEqual(DEFAULTS);
 	});
@@ -102,13 +106,19 @@ describe('switching variants: admin endpoint and CLI flag', () => {
 		expect((await admin(sim, 'GET', '/variant')).lastCursor).toBe('null');
 		const unknown = await postVariant({ heartbeat: 'off' });
 		expect(unknown.status).toBe(400);
-		expect(unknown.json.message).toMatch(/^unknown variant key "heartbeat"\. Known keys: collectedAt, .*exportHeartbeats/);
+		expect(unknown.json.message).toMatch(
+			/^unknown variant key "heartbeat"\. Known keys: collectedAt, .*exportHeartbeats/,
+		);
 		const notString = await postVariant({ cursor: 1 });
-		expect(notString.json.message).toBe('variant "cursor" must be a string. Allowed values: keyset, offset.');
+		expect(notString.json.message).toBe(
+			'variant "cursor" must be a string. Allowed values: keyset, offset.',
+		);
 		const confirmed = await postVariant({ routes: 'absent:liveStream' });
 		expect(confirmed.status).toBe(400);
 		expect(confirmed.json.message).toContain('"liveStream" cannot be absent');
-		expect(confirmed.json.message).toContain('createProject, updateProject, deleteProject, recentExport');
+		expect(confirmed.json.message).toContain(
+			'createProject, updateProject, deleteProject, recentExport',
+		);
 		expect((await postVariant(['cursor=offset'])).status).toBe(400);
 	});
 
@@ -122,9 +132,16 @@ describe('switching variants: admin endpoint and CLI flag', () => {
 			'cursor=offset',
 		]);
 		try {
-			const startup = { ...DEFAULTS, collectedAt: 'string-since', routes: 'absent:addTags+removeTags', cursor: 'offset' };
+			const startup = {
+				...DEFAULTS,
+				collectedAt: 'string-since',
+				routes: 'absent:addTags+removeTags',
+				cursor: 'offset',
+			};
 			expect(await admin(other, 'GET', '/variant')).toEqual(startup);
-			expect(other.stderr()).toContain('variant collectedAt=string-since,routes=absent:addTags+removeTags,cursor=offset');
+			expect(other.stderr()).toContain(
+				'variant collectedAt=string-since,routes=absent:addTags+removeTags,cursor=offset',
+			);
 			await admin(other, 'POST', '/variant', { lastCursor: 'absent', collectedAt: 'range' });
 			await admin(other, 'POST', '/reset');
 			expect(await admin(other, 'GET', '/variant')).toEqual(startup);
@@ -144,7 +161,10 @@ describe('switching variants: admin endpoint and CLI flag', () => {
 	});
 
 	test('the README table is the one --help-variants prints (variants.ts is the source)', () => {
-		const out = spawnSync(process.execPath, ['simulator/src/cli.ts', '--help-variants'], { cwd: REPO, encoding: 'utf8' });
+		const out = spawnSync(process.execPath, ['simulator/src/cli.ts', '--help-variants'], {
+			cwd: REPO,
+			encoding: 'utf8',
+		});
 		expect(out.status).toBe(0);
 		const table = out.stdout.trim();
 		expect(table.split('\n')).toHaveLength(2 + Object.keys(DEFAULTS).length + 1);
@@ -159,13 +179,19 @@ describe('filters: `ignored` accepts the body and does not filter', () => {
 	const cases: Array<[string, Loose, Loose, (m: Loose) => boolean]> = [
 		[
 			'collectedAt',
-			{ filters: { collectedAt: { from: iso(NOW_MS - 3 * DAY) } }, sortType: 'CollectedAtAscending' },
+			{
+				filters: { collectedAt: { from: iso(NOW_MS - 3 * DAY) } },
+				sortType: 'CollectedAtAscending',
+			},
 			{ filters: { collectedAt: 'yesterday' } },
 			(m) => Date.parse(m.collectedAt) >= NOW_MS - 3 * DAY,
 		],
 		[
 			'publishedAt',
-			{ filters: { publishedAt: { from: iso(NOW_MS - 3 * DAY) } }, sortType: 'PublishedAtAscending' },
+			{
+				filters: { publishedAt: { from: iso(NOW_MS - 3 * DAY) } },
+				sortType: 'PublishedAtAscending',
+			},
 			{ filters: { publishedAt: { from: iso(NOW_MS + DAY) } } },
 			(m) => Date.parse(m.publishedAt) >= NOW_MS - 3 * DAY,
 		],
@@ -224,7 +250,12 @@ describe('filters: `ignored` accepts the body and does not filter', () => {
 
 	test('filters=ignored-announced ignores collectedAt, language and country, nothing else', async () => {
 		const v = await setVariant({ filters: 'ignored-announced' });
-		expect(v).toEqual({ ...DEFAULTS, collectedAt: 'ignored', language: 'ignored', country: 'ignored' });
+		expect(v).toEqual({
+			...DEFAULTS,
+			collectedAt: 'ignored',
+			language: 'ignored',
+			country: 'ignored',
+		});
 		const body = { filters: { content: { language: [{ code: 'de' }], sentiment: ['Negative'] } } };
 		const res = await search(sim, 1001, body);
 		expect(res.json.data.every((m: Loose) => m.content.sentiment === 'Negative')).toBe(true);
@@ -233,11 +264,15 @@ describe('filters: `ignored` accepts the body and does not filter', () => {
 
 	test('the admin API keeps the truth: count and ground truth apply D-14 whatever the variant', async () => {
 		const filters = { content: { language: [{ code: 'de' }], sentiment: ['Negative'] } };
-		const truth = (await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters })).count;
+		const truth = (
+			await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters })
+		).count;
 		const ground = await admin(sim, 'GET', '/mentions?projectId=1001');
 		expect(truth).toBeGreaterThan(0);
 		await setVariant({ filters: 'ignored-announced', sentiment: 'ignored', language: 'strings' });
-		expect((await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters })).count).toBe(truth);
+		expect(
+			(await admin(sim, 'POST', '/count', { projectId: 1001, mode: 'historical', filters })).count,
+		).toBe(truth);
 		expect(await admin(sim, 'GET', '/mentions?projectId=1001')).toEqual(ground);
 		// while the public API, reading the same body, now returns everything
 		await setVariant({ language: 'ignored' });
@@ -258,7 +293,10 @@ describe('other shapes of the unconfirmed filter values', () => {
 			(
 				await addMentions(sim, projectId, 1, {
 					collectedAt: iso(col),
-					overrides: { content: { language: { code: lang } }, location: { country: { code: country } } },
+					overrides: {
+						content: { language: { code: lang } },
+						location: { country: { code: country } },
+					},
 				})
 			)[0].id as string;
 		ids = {
@@ -289,7 +327,9 @@ describe('other shapes of the unconfirmed filter values', () => {
 		expect(await found(filters)).toEqual(sorted(ids.half, ids.next));
 		await setVariant({ collectedAt: 'seconds' });
 		expect(await found(filters)).toEqual([ids.next]);
-		expect(await found({ collectedAt: { from: iso(T0) } })).toEqual(sorted(ids.at, ids.half, ids.next));
+		expect(await found({ collectedAt: { from: iso(T0) } })).toEqual(
+			sorted(ids.at, ids.half, ids.next),
+		);
 	});
 
 	test('collectedAt=string-since: a date-time string means at or after; the D-14 object → 400', async () => {
@@ -312,8 +352,18 @@ describe('other shapes of the unconfirmed filter values', () => {
 	});
 
 	test.each([
-		['language', 'filters.content.language', (codes: unknown) => ({ content: { language: codes } }), 'de'],
-		['country', 'filters.location.country', (codes: unknown) => ({ location: { country: codes } }), 'DE'],
+		[
+			'language',
+			'filters.content.language',
+			(codes: unknown) => ({ content: { language: codes } }),
+			'de',
+		],
+		[
+			'country',
+			'filters.location.country',
+			(codes: unknown) => ({ location: { country: codes } }),
+			'DE',
+		],
 	] as const)('%s=strings and strings-tolerant', async (key, path, filters, code) => {
 		const objects = filters([{ code }]);
 		const strings = filters([code]);
@@ -327,7 +377,9 @@ describe('other shapes of the unconfirmed filter values', () => {
 		expect(await found(strings)).toEqual(de);
 		const refused = await search(sim, projectId, { filters: objects });
 		expect(refused.status).toBe(400);
-		expect(refused.json.message).toBe(`${path}: expected an array of strings such as ["${key === 'language' ? 'en' : 'PL'}"].`);
+		expect(refused.json.message).toBe(
+			`${path}: expected an array of strings such as ["${key === 'language' ? 'en' : 'PL'}"].`,
+		);
 
 		await setVariant({ [key]: 'strings-tolerant' });
 		expect(await found(strings)).toEqual(de);
@@ -338,7 +390,9 @@ describe('other shapes of the unconfirmed filter values', () => {
 });
 
 describe('anonymization', () => {
-	const exportNames = async (query: string): Promise<{ status: number; names: Map<string, string | null>; body: string }> => {
+	const exportNames = async (
+		query: string,
+	): Promise<{ status: number; names: Map<string, string | null>; body: string }> => {
 		const res = await stream(sim, `/projects/1001/mentions/search/stream?limit=10&${query}`);
 		const names = new Map<string, string | null>();
 		if (res.status === 200) {
@@ -411,12 +465,23 @@ describe('routes=absent: announced routes answer exactly like an unknown path', 
 					headers: { 'x-api-key': ENTERPRISE, 'content-type': 'application/json', accept: accept! },
 					body: JSON.stringify(body),
 					timeoutMs: 300,
-				}).then((r) => ({ status: r.status, headers: new Headers(r.headers as Record<string, string>), text: r.body, json: undefined }))
+				}).then((r) => ({
+					status: r.status,
+					headers: new Headers(r.headers as Record<string, string>),
+					text: r.body,
+					json: undefined,
+				}))
 			: api(sim, method, path.replace('MID', mid), { body, accept });
 	const same = (a: Res, b: Res) => {
 		expect(a.status).toBe(b.status);
 		expect(a.text).toBe(b.text);
-		for (const h of ['content-type', 'allow', 'x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset']) {
+		for (const h of [
+			'content-type',
+			'allow',
+			'x-rate-limit-limit',
+			'x-rate-limit-remaining',
+			'x-rate-limit-reset',
+		]) {
 			expect([h, a.headers.get(h)]).toEqual([h, b.headers.get(h)]);
 		}
 	};
@@ -425,14 +490,17 @@ describe('routes=absent: announced routes answer exactly like an unknown path', 
 		for (const [, method, path, body, accept] of announced) {
 			expect([200, 204]).toContain((await call(method, path, body, accept)).status);
 		}
-		expect((await api(sim, 'POST', '/projects', { body: { name: 'P', query: 'p' } })).status).toBe(201);
+		expect((await api(sim, 'POST', '/projects', { body: { name: 'P', query: 'p' } })).status).toBe(
+			201,
+		);
 	});
 
 	test('routes=absent: 404 like an unknown path, 405 + Allow where another method remains', async () => {
 		await setVariant({ routes: 'absent' });
 		const unknown = await api(sim, 'GET', '/nothing/here');
 		expect(unknown.status).toBe(404);
-		for (const [, method, path, body, accept] of announced) same(await call(method, path, body, accept), unknown);
+		for (const [, method, path, body, accept] of announced)
+			same(await call(method, path, body, accept), unknown);
 		// POST /projects: the path keeps GET, so it answers like a method the path never had
 		const create = await api(sim, 'POST', '/projects', { body: { name: 'P', query: 'p' } });
 		expect(create.status).toBe(405);
@@ -440,12 +508,19 @@ describe('routes=absent: announced routes answer exactly like an unknown path', 
 		same(create, await api(sim, 'DELETE', '/projects'));
 		// nothing was counted or grouped, as for an unknown path
 		const log = (await admin(sim, 'GET', '/requests')).requests;
-		expect(log.filter((r: Loose) => r.status === 404).every((r: Loose) => r.group === null && !r.counted)).toBe(true);
+		expect(
+			log
+				.filter((r: Loose) => r.status === 404)
+				.every((r: Loose) => r.group === null && !r.counted),
+		).toBe(true);
 		// confirmed routes stay
 		expect((await api(sim, 'GET', '/projects')).status).toBe(200);
 		expect((await search(sim, 1001, {}, { recent: true })).status).toBe(200);
 		expect((await stream(sim, '/projects/1001/mentions/search/stream?limit=1')).status).toBe(200);
-		expect((await stream(sim, '/projects/1001/mentions/recent/search/stream/live', { timeoutMs: 200 })).status).toBe(200);
+		expect(
+			(await stream(sim, '/projects/1001/mentions/recent/search/stream/live', { timeoutMs: 200 }))
+				.status,
+		).toBe(200);
 	});
 
 	test('routes=absent:<list> takes away only those', async () => {
@@ -463,7 +538,8 @@ describe('routes=absent: announced routes answer exactly like an unknown path', 
 });
 
 test('notFoundMessage=generic: a missing project or mention names no resource', async () => {
-	const mention = () => api(sim, 'POST', '/projects/1001/mentions/nope/tags', { body: { tags: ['x'] } });
+	const mention = () =>
+		api(sim, 'POST', '/projects/1001/mentions/nope/tags', { body: { tags: ['x'] } });
 	expect((await search(sim, 999, {})).json).toEqual({ message: 'Project 999 not found.' });
 	expect((await mention()).json).toEqual({ message: 'Mention nope not found in project 1001.' });
 	await setVariant({ notFoundMessage: 'generic' });
@@ -471,7 +547,10 @@ test('notFoundMessage=generic: a missing project or mention names no resource', 
 		await search(sim, 999, {}),
 		await mention(),
 		await api(sim, 'PUT', '/projects/999', { body: { name: 'a', query: 'a' } }),
-		await stream(sim, '/projects/999/mentions/search/stream').then((r) => ({ status: r.status, json: JSON.parse(r.body) })),
+		await stream(sim, '/projects/999/mentions/search/stream').then((r) => ({
+			status: r.status,
+			json: JSON.parse(r.body),
+		})),
 	]) {
 		expect(res.status).toBe(404);
 		expect(res.json).toEqual({ message: 'Not Found' });
@@ -484,7 +563,11 @@ test('authOrder=401-first: 401 before 415 (and 406)', async () => {
 	const noKeyNoType = () => api(sim, 'GET', '/projects', { key: null, contentType: null });
 	const keyWrongType = () => api(sim, 'GET', '/projects', { contentType: 'text/plain' });
 	const noKeyBadAccept = () =>
-		api(sim, 'POST', '/projects/1001/mentions/search/stream', { key: null, body: {}, accept: 'text/html' });
+		api(sim, 'POST', '/projects/1001/mentions/search/stream', {
+			key: null,
+			body: {},
+			accept: 'text/html',
+		});
 	expect((await noKeyNoType()).status).toBe(415);
 	expect((await keyWrongType()).status).toBe(415);
 	expect((await noKeyBadAccept()).status).toBe(406);
@@ -492,7 +575,9 @@ test('authOrder=401-first: 401 before 415 (and 406)', async () => {
 	const first = await noKeyNoType();
 	expect(first.status).toBe(401);
 	expect(first.json).toEqual({ message: 'API key is missing. Send it in the X-API-KEY header.' });
-	expect((await api(sim, 'GET', '/projects', { key: 'SENTIONE-APIKEY-nope', contentType: null })).status).toBe(401);
+	expect(
+		(await api(sim, 'GET', '/projects', { key: 'SENTIONE-APIKEY-nope', contentType: null })).status,
+	).toBe(401);
 	expect((await noKeyBadAccept()).status).toBe(401);
 	const wrongType = await keyWrongType();
 	expect(wrongType.status).toBe(415);
@@ -506,7 +591,9 @@ test('rateWindow=rolling: the window starts at the first counted request and las
 	await admin(sim, 'POST', '/limits', { mode: 'spec', hourly: { search: 2 } });
 	await admin(sim, 'POST', '/clock', { now: '2026-11-21T10:41:15.000Z' });
 	// default: aligned to the UTC hour
-	expect((await search(sim, 1001, {})).headers.get('x-rate-limit-reset')).toBe(secs('2026-11-21T11:00:00Z'));
+	expect((await search(sim, 1001, {})).headers.get('x-rate-limit-reset')).toBe(
+		secs('2026-11-21T11:00:00Z'),
+	);
 
 	await admin(sim, 'POST', '/limits', { resetWindows: true });
 	await setVariant({ rateWindow: 'rolling' });
@@ -597,9 +684,15 @@ describe('cursor=offset', () => {
 });
 
 test('lastCursor=absent: the last page of every envelope omits the cursor key', async () => {
-	const narrow = { filters: { content: { sentiment: ['Negative'] }, source: { type: ['Reddit'] } } };
+	const narrow = {
+		filters: { content: { sentiment: ['Negative'] }, source: { type: ['Reddit'] } },
+	};
 	const pages = () =>
-		Promise.all([search(sim, 1001, narrow), api(sim, 'GET', '/projects'), api(sim, 'GET', '/projects/1001/tags')]);
+		Promise.all([
+			search(sim, 1001, narrow),
+			api(sim, 'GET', '/projects'),
+			api(sim, 'GET', '/projects/1001/tags'),
+		]);
 	for (const res of await pages()) {
 		expect(res.status).toBe(200);
 		expect(res.json.cursor).toBeNull();
@@ -626,21 +719,42 @@ describe('request log: rawPath, and routing from the raw target', () => {
 
 	test('an ordinary request: rawPath = path, without the query string', async () => {
 		await api(sim, 'GET', '/projects', { query: { cursor: '' } });
-		expect(await last()).toMatchObject({ path: '/api/public/v2/projects', rawPath: '/api/public/v2/projects', query: { cursor: '' } });
+		expect(await last()).toMatchObject({
+			path: '/api/public/v2/projects',
+			rawPath: '/api/public/v2/projects',
+			query: { cursor: '' },
+		});
 	});
 
 	test.each([
-		['/projects/1002/mentions/../../1001/mentions/search', '/api/public/v2/projects/1001/mentions/search'],
-		['/projects/1002/mentions/%2e%2E/%2E./1001/mentions/./search', '/api/public/v2/projects/1001/mentions/search'],
-		['/../../../api/public/v2/projects/1001/mentions/search', '/api/public/v2/projects/1001/mentions/search'],
+		[
+			'/projects/1002/mentions/../../1001/mentions/search',
+			'/api/public/v2/projects/1001/mentions/search',
+		],
+		[
+			'/projects/1002/mentions/%2e%2E/%2E./1001/mentions/./search',
+			'/api/public/v2/projects/1001/mentions/search',
+		],
+		[
+			'/../../../api/public/v2/projects/1001/mentions/search',
+			'/api/public/v2/projects/1001/mentions/search',
+		],
 	])('dot segments are removed before routing: %s', async (sent, routed) => {
 		const res = await raw(sim, sent + '?cursor=', { method: 'POST', headers, body: '{}' });
 		expect(res.status).toBe(200);
-		expect(await last()).toMatchObject({ rawPath: '/api/public/v2' + sent, path: routed, status: 200 });
+		expect(await last()).toMatchObject({
+			rawPath: '/api/public/v2' + sent,
+			path: routed,
+			status: 200,
+		});
 	});
 
 	test('a percent-encoded slash stays inside its segment', async () => {
-		const tag = await raw(sim, '/projects/1001/mentions/a%2Fb/tags', { method: 'POST', headers, body: '{"tags":["x"]}' });
+		const tag = await raw(sim, '/projects/1001/mentions/a%2Fb/tags', {
+			method: 'POST',
+			headers,
+			body: '{"tags":["x"]}',
+		});
 		expect(tag.status).toBe(404);
 		expect(JSON.parse(tag.body)).toEqual({ message: 'Mention a/b not found in project 1001.' });
 		expect(await last()).toMatchObject({
@@ -653,8 +767,14 @@ describe('request log: rawPath, and routing from the raw target', () => {
 	});
 
 	test('unencoded characters are logged exactly as sent', async () => {
-		const res = await raw(sim, '/projects/1001/mentions/a"b|c/tags', { method: 'POST', headers, body: '{"tags":["x"]}' });
+		const res = await raw(sim, '/projects/1001/mentions/a"b|c/tags', {
+			method: 'POST',
+			headers,
+			body: '{"tags":["x"]}',
+		});
 		expect(res.status).toBe(404);
-		expect(await last()).toMatchObject({ rawPath: '/api/public/v2/projects/1001/mentions/a"b|c/tags' });
+		expect(await last()).toMatchObject({
+			rawPath: '/api/public/v2/projects/1001/mentions/a"b|c/tags',
+		});
 	});
 });

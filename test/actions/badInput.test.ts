@@ -9,9 +9,13 @@ import { loadWorkflow, NODE, requestLog, run, useSimulator, withParameters } fro
 
 let sim: Sim;
 
-useSimulator(['--mentions', '20'], (started) => {
-	sim = started;
-}, { reset: 'log' });
+useSimulator(
+	['--mentions', '20'],
+	(started) => {
+		sim = started;
+	},
+	{ reset: 'log' },
+);
 
 const long = (n: number) => 'x'.repeat(n);
 const projectById = (value: string) => ({ __rl: true, value, mode: 'id' });
@@ -48,7 +52,8 @@ const cases: Case[] = [
 		name: 'recent search: Published Before earlier than the 7-day window',
 		fixture: 'mention-search-recent',
 		parameters: { filters: { publishedBefore: '2026-11-01T00:00:00' } },
-		error: 'Filters → Published Before: 2026-11-01 00:00 UTC is before the 7-day window of recent search',
+		error:
+			'Filters → Published Before: 2026-11-01 00:00 UTC is before the 7-day window of recent search',
 	},
 	{
 		name: 'recent export: Published After older than 7 days',
@@ -71,19 +76,26 @@ const cases: Case[] = [
 	{
 		name: 'Published After not before Published Before',
 		fixture: 'mention-search-historical',
-		parameters: { filters: { publishedAfter: '2026-10-02T00:00:00', publishedBefore: '2026-10-01T00:00:00' } },
-		error: 'Filters → Published Before: the end (2026-10-01 00:00 UTC) must be later than the start (2026-10-02 00:00 UTC).',
+		parameters: {
+			filters: { publishedAfter: '2026-10-02T00:00:00', publishedBefore: '2026-10-01T00:00:00' },
+		},
+		error:
+			'Filters → Published Before: the end (2026-10-01 00:00 UTC) must be later than the start (2026-10-02 00:00 UTC).',
 	},
 	{
 		name: 'Published After equal to Published Before',
 		fixture: 'mention-search-recent',
-		parameters: { filters: { publishedAfter: '2026-11-20T00:00:00', publishedBefore: '2026-11-20T00:00:00' } },
+		parameters: {
+			filters: { publishedAfter: '2026-11-20T00:00:00', publishedBefore: '2026-11-20T00:00:00' },
+		},
 		error: 'Filters → Published Before: the end (2026-11-20 00:00 UTC) must be later',
 	},
 	{
 		name: 'Collected After not before Collected Before',
 		fixture: 'mention-search-historical',
-		parameters: { filters: { collectedAfter: '2026-11-02T00:00:00', collectedBefore: '2026-11-01T00:00:00' } },
+		parameters: {
+			filters: { collectedAfter: '2026-11-02T00:00:00', collectedBefore: '2026-11-01T00:00:00' },
+		},
 		error: 'Filters → Collected Before: the end (2026-11-01 00:00 UTC) must be later',
 	},
 	{
@@ -95,8 +107,14 @@ const cases: Case[] = [
 	{
 		name: 'Published in the Last together with Published After',
 		fixture: 'mention-search-recent',
-		parameters: { filters: { publishedAfter: '2026-11-20T00:00:00', publishedInLast: { period: { amount: 2, unit: 'hours' } } } },
-		error: 'Filters → Published in the Last: set either Published in the Last or Published After, not both.',
+		parameters: {
+			filters: {
+				publishedAfter: '2026-11-20T00:00:00',
+				publishedInLast: { period: { amount: 2, unit: 'hours' } },
+			},
+		},
+		error:
+			'Filters → Published in the Last: set either Published in the Last or Published After, not both.',
 	},
 	{
 		name: 'a date that is not a date',
@@ -109,7 +127,8 @@ const cases: Case[] = [
 		name: 'unknown source type',
 		fixture: 'mention-search-recent',
 		parameters: { filters: { sourceTypes: '={{ ["X", "Twitter"] }}' } },
-		error: 'Filters → Source Types: "Twitter" is not a source type. Expected one of: Facebook, Websites',
+		error:
+			'Filters → Source Types: "Twitter" is not a source type. Expected one of: Facebook, Websites',
 	},
 	{
 		name: 'unknown mention type',
@@ -121,7 +140,8 @@ const cases: Case[] = [
 		name: 'unknown sentiment (enums are case-sensitive)',
 		fixture: 'mention-export',
 		parameters: { filters: { sentiments: '={{ ["negative"] }}' } },
-		error: 'Filters → Sentiments: "negative" is not a sentiment. Expected one of: Positive, Negative, Neutral, Unspecified.',
+		error:
+			'Filters → Sentiments: "negative" is not a sentiment. Expected one of: Positive, Negative, Neutral, Unspecified.',
 	},
 	{
 		name: 'unknown sort order',
@@ -206,13 +226,15 @@ const cases: Case[] = [
 		name: 'a wildcard after fewer than 4 characters',
 		fixture: 'mention-search-recent',
 		parameters: { filters: { query: 'ac*' } },
-		error: 'Filters → Content Query: "ac*" at position 1: a wildcard needs at least 4 characters before the *.',
+		error:
+			'Filters → Content Query: "ac*" at position 1: a wildcard needs at least 4 characters before the *.',
 	},
 	{
 		name: 'a content query longer than 250 characters',
 		fixture: 'mention-search-recent',
 		parameters: { filters: { query: long(251) } },
-		error: 'Filters → Content Query: the query is 251 characters long; SentiOne accepts at most 250.',
+		error:
+			'Filters → Content Query: the query is 251 characters long; SentiOne accepts at most 250.',
 	},
 	// projects and limits
 	{
@@ -226,7 +248,15 @@ const cases: Case[] = [
 		name: 'an empty project from an expression',
 		fixture: 'mention-search-per-item',
 		parameters: {},
-		inputItems: [{ projectId: '', limit: 5, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] }],
+		inputItems: [
+			{
+				projectId: '',
+				limit: 5,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+		],
 		error: 'Project: no project is selected.',
 	},
 	{
@@ -252,7 +282,15 @@ const cases: Case[] = [
 		name: 'a negative limit from an expression',
 		fixture: 'mention-search-per-item',
 		parameters: {},
-		inputItems: [{ projectId: 1001, limit: -5, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] }],
+		inputItems: [
+			{
+				projectId: 1001,
+				limit: -5,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+		],
 		error: 'Limit: "-5" is not valid.',
 	},
 	{
@@ -356,38 +394,70 @@ const cases: Case[] = [
 	},
 ];
 
-test.each(cases)('$name → error naming the parameter, zero requests', async ({ fixture, parameters, inputItems, error, engineRefuses }) => {
-	const workflow = withParameters(loadWorkflow(fixture), parameters);
-	if (engineRefuses) {
-		// n8n refuses the run before the node executes (the editor shows the same issue)
-		await expect(run(sim, workflow, { key: ENTERPRISE, inputItems })).rejects.toThrow(engineRefuses);
-	} else {
-		const result = await run(sim, workflow, { key: ENTERPRISE, inputItems });
-		const nodeError = result.nodeError(NODE);
-		expect(nodeError).toBeDefined();
-		expect(nodeError!.message.startsWith(error)).toBe(true);
-		expect(nodeError!.description).toBe('Nothing was sent to SentiOne, so no request budget was used.');
-	}
-	expect(await requestLog(sim)).toEqual([]);
-});
+test.each(cases)(
+	'$name → error naming the parameter, zero requests',
+	async ({ fixture, parameters, inputItems, error, engineRefuses }) => {
+		const workflow = withParameters(loadWorkflow(fixture), parameters);
+		if (engineRefuses) {
+			// n8n refuses the run before the node executes (the editor shows the same issue)
+			await expect(run(sim, workflow, { key: ENTERPRISE, inputItems })).rejects.toThrow(
+				engineRefuses,
+			);
+		} else {
+			const result = await run(sim, workflow, { key: ENTERPRISE, inputItems });
+			const nodeError = result.nodeError(NODE);
+			expect(nodeError).toBeDefined();
+			expect(nodeError!.message.startsWith(error)).toBe(true);
+			expect(nodeError!.description).toBe(
+				'Nothing was sent to SentiOne, so no request budget was used.',
+			);
+		}
+		expect(await requestLog(sim)).toEqual([]);
+	},
+);
 
 test.each([
-	['no project selected', { project: { __rl: true, value: '', mode: 'list' } }, 'Project: no project is selected.'],
-	['a project ID that is not a number', { project: projectById('acme') }, 'Project: "acme" is not a project ID.'],
-	['create: empty query', { resource: 'project', operation: 'create', name: 'n', query: '={{ "" }}' }, 'Query: the query is empty.'],
-])('%s, when it comes from an expression the engine cannot check, is stopped by the node', async (_name, parameters, error) => {
-	const fixture = (parameters as IDataObject).resource ? 'project-create' : 'mention-search-recent';
-	const expressionParameters = { ...parameters } as IDataObject;
-	if (expressionParameters.project) {
-		const value = (expressionParameters.project as IDataObject).value as string;
-		expressionParameters.project = { __rl: true, value: `={{ ${JSON.stringify(value)} }}`, mode: 'id' };
-	}
-	const result = await run(sim, withParameters(loadWorkflow(fixture), expressionParameters), { key: ENTERPRISE });
-	expect(result.nodeError(NODE)?.message.startsWith(error)).toBe(true);
-	expect(await requestLog(sim)).toEqual([]);
-});
+	[
+		'no project selected',
+		{ project: { __rl: true, value: '', mode: 'list' } },
+		'Project: no project is selected.',
+	],
+	[
+		'a project ID that is not a number',
+		{ project: projectById('acme') },
+		'Project: "acme" is not a project ID.',
+	],
+	[
+		'create: empty query',
+		{ resource: 'project', operation: 'create', name: 'n', query: '={{ "" }}' },
+		'Query: the query is empty.',
+	],
+])(
+	'%s, when it comes from an expression the engine cannot check, is stopped by the node',
+	async (_name, parameters, error) => {
+		const fixture = (parameters as IDataObject).resource
+			? 'project-create'
+			: 'mention-search-recent';
+		const expressionParameters = { ...parameters } as IDataObject;
+		if (expressionParameters.project) {
+			const value = (expressionParameters.project as IDataObject).value as string;
+			expressionParameters.project = {
+				__rl: true,
+				value: `={{ ${JSON.stringify(value)} }}`,
+				mode: 'id',
+			};
+		}
+		const result = await run(sim, withParameters(loadWorkflow(fixture), expressionParameters), {
+			key: ENTERPRISE,
+		});
+		expect(result.nodeError(NODE)?.message.startsWith(error)).toBe(true);
+		expect(await requestLog(sim)).toEqual([]);
+	},
+);
 
 test('the budget is untouched after all of them (the simulator counted nothing)', async () => {
-	const stats = await fetch(`${sim.base}/__admin/stats`).then((r) => r.json() as Promise<{ [group: string]: unknown }>);
+	const stats = await fetch(`${sim.base}/__admin/stats`).then(
+		(r) => r.json() as Promise<{ [group: string]: unknown }>,
+	);
 	expect(JSON.stringify(stats)).not.toMatch(/"counted":[1-9]/);
 });

@@ -42,10 +42,20 @@ test('identity: name, display name, version, tool use, subtitle, icons, credenti
 });
 
 test('resources and operations exactly as the issue lists them', () => {
-	const resources = properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[];
+	const resources = properties.find((p) => p.name === 'resource')!
+		.options as INodePropertyOptions[];
 	expect(resources.map((r) => r.value)).toEqual(['mention', 'project', 'tag']);
-	expect(operationsOf('project').map((o) => o.value)).toEqual(['create', 'deleteProject', 'getAll', 'update']);
-	expect(operationsOf('mention').map((o) => o.value)).toEqual(['export', 'searchHistorical', 'searchRecent']);
+	expect(operationsOf('project').map((o) => o.value)).toEqual([
+		'create',
+		'deleteProject',
+		'getAll',
+		'update',
+	]);
+	expect(operationsOf('mention').map((o) => o.value)).toEqual([
+		'export',
+		'searchHistorical',
+		'searchRecent',
+	]);
 	expect(operationsOf('tag').map((o) => o.value)).toEqual(['add', 'getAll', 'remove']);
 });
 
@@ -70,19 +80,27 @@ test('one notice per operation, first among its fields, naming the tier and the 
 	for (const resource of ['mention', 'project', 'tag']) {
 		for (const operation of operationsOf(resource)) {
 			const fields = properties.filter(
-				(p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions?.show?.operation?.includes(operation.value),
+				(p) =>
+					p.displayOptions?.show?.resource?.includes(resource) &&
+					p.displayOptions?.show?.operation?.includes(operation.value),
 			);
 			const notices = fields.filter((p) => p.type === 'notice');
 			expect(notices).toHaveLength(1);
 			expect(fields[0]).toBe(notices[0]);
 			expect(notices[0].displayName).toMatch(/(Basic|Enterprise) tier/);
-			expect(notices[0].displayName).toMatch(/\d+ (searches|project requests|tag requests|export streams|[a-z ]+) an hour|costs/i);
+			expect(notices[0].displayName).toMatch(
+				/\d+ (searches|project requests|tag requests|export streams|[a-z ]+) an hour|costs/i,
+			);
 			for (const name of ['returnAll', 'limit']) {
 				const field = fields.find((p) => p.name === name);
 				if (!field) continue;
 				// n8n's built-in wording, no cost note repeated on each
-				if (name === 'returnAll') expect(field.description).toBe('Whether to return all results or only up to a given limit');
-				else expect(field.description).toMatch(/^Max number of results to return( \([^)]{1,60}\))?$/);
+				if (name === 'returnAll')
+					expect(field.description).toBe(
+						'Whether to return all results or only up to a given limit',
+					);
+				else
+					expect(field.description).toMatch(/^Max number of results to return( \([^)]{1,60}\))?$/);
 			}
 		}
 	}
@@ -92,7 +110,10 @@ test('every operation of the description has an execute function in its resource
 	const modules: Record<string, Record<string, unknown>> = { project, mention, tag };
 	for (const resource of Object.keys(modules)) {
 		for (const operation of operationsOf(resource)) {
-			const module = modules[resource][String(operation.value)] as { execute?: unknown; description?: unknown };
+			const module = modules[resource][String(operation.value)] as {
+				execute?: unknown;
+				description?: unknown;
+			};
 			expect(typeof module?.execute).toBe('function');
 			expect(Array.isArray(module?.description)).toBe(true);
 		}
@@ -102,12 +123,29 @@ test('every operation of the description has an execute function in its resource
 test('search options: Return All / Limit, Filters, Sort By (default PublishedAtDescending), Simplify, rate-limit choice', () => {
 	for (const operation of ['searchRecent', 'searchHistorical']) {
 		const fields = properties.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
-		expect(fields.map((p) => p.name)).toEqual([`${operation}Notice`, 'project', 'returnAll', 'limit', 'filters', 'sortType', 'simplify', 'options']);
+		expect(fields.map((p) => p.name)).toEqual([
+			`${operation}Notice`,
+			'project',
+			'returnAll',
+			'limit',
+			'filters',
+			'sortType',
+			'simplify',
+			'options',
+		]);
 		expect(fields.find((p) => p.name === 'sortType')!.default).toBe('PublishedAtDescending');
-		expect((fields.find((p) => p.name === 'sortType')!.options as INodePropertyOptions[]).map((o) => o.value)).toHaveLength(9);
+		expect(
+			(fields.find((p) => p.name === 'sortType')!.options as INodePropertyOptions[]).map(
+				(o) => o.value,
+			),
+		).toHaveLength(9);
 		const options = fields.find((p) => p.name === 'options')!.options as INodeProperties[];
 		const onRateLimit = options.find((o) => o.name === 'onRateLimit')!;
-		expect((onRateLimit.options as INodePropertyOptions[]).map((o) => o.value)).toEqual(['fail', 'stop', 'wait']);
+		expect((onRateLimit.options as INodePropertyOptions[]).map((o) => o.value)).toEqual([
+			'fail',
+			'stop',
+			'wait',
+		]);
 		const filters = fields.find((p) => p.name === 'filters')!.options as INodeProperties[];
 		expect(filters.map((f) => f.name)).toEqual([
 			'collectedAfter',
@@ -123,7 +161,9 @@ test('search options: Return All / Limit, Filters, Sort By (default PublishedAtD
 			'sourceTypes',
 		]);
 	}
-	const exportFields = properties.filter((p) => p.displayOptions?.show?.operation?.includes('export'));
+	const exportFields = properties.filter((p) =>
+		p.displayOptions?.show?.operation?.includes('export'),
+	);
 	expect(exportFields.map((p) => p.name)).toEqual([
 		'exportNotice',
 		'project',
@@ -157,7 +197,9 @@ test('options of every options, multiOptions and collection parameter are sorted
 });
 
 test('the codex names the node of this package with n8n categories and documentation links', () => {
-	const codex = JSON.parse(readFileSync(join(__dirname, '../../nodes/SentiOne/SentiOne.node.json'), 'utf8'));
+	const codex = JSON.parse(
+		readFileSync(join(__dirname, '../../nodes/SentiOne/SentiOne.node.json'), 'utf8'),
+	);
 	expect(codex.node).toBe('n8n-nodes-sentione.sentiOne');
 	expect(codex.categories).toEqual(['Marketing', 'Analytics']);
 	expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);

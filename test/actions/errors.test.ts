@@ -24,13 +24,20 @@ useSimulator(['--mentions', '200'], (started) => {
 	sim = started;
 });
 
-const recent = (parameters: IDataObject = {}) => withParameters(loadWorkflow('mention-search-recent'), parameters);
+const recent = (parameters: IDataObject = {}) =>
+	withParameters(loadWorkflow('mention-search-recent'), parameters);
 
 async function script(path: string, status: number, body: unknown, times = 1, kind = 'json') {
-	await admin(sim, 'POST', '/faults', { script: [{ match: { path }, times, respond: { status, kind, body } }] });
+	await admin(sim, 'POST', '/faults', {
+		script: [{ match: { path }, times, respond: { status, kind, body } }],
+	});
 }
 
-async function failure(workflow: ReturnType<typeof recent>, key = ENTERPRISE, inputItems?: IDataObject[]) {
+async function failure(
+	workflow: ReturnType<typeof recent>,
+	key = ENTERPRISE,
+	inputItems?: IDataObject[],
+) {
 	const result = await run(sim, workflow, { key, inputItems });
 	const error = result.nodeError(NODE);
 	if (!error) throw new Error('expected the node to fail');
@@ -40,7 +47,8 @@ async function failure(workflow: ReturnType<typeof recent>, key = ENTERPRISE, in
 describe('each error status, with the mapped message', () => {
 	test('400: malformed request, with the server message', async () => {
 		await script('/mentions/recent/search$', 400, {
-			message: 'filters.publishedAt.from: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z.',
+			message:
+				'filters.publishedAt.from: expected an ISO 8601 date-time string such as 2025-05-22T10:30:00Z.',
 		});
 		const error = await failure(recent());
 		expect(error.message).toBe(
@@ -58,13 +66,19 @@ describe('each error status, with the mapped message', () => {
 
 	test('401: a key without API access', async () => {
 		const error = await failure(recent(), NOACCESS);
-		expect(error.message).toBe('Mention → Search Recent needs API access (SentiOne\'s Basic tier), and this API key has none (401)');
+		expect(error.message).toBe(
+			"Mention → Search Recent needs API access (SentiOne's Basic tier), and this API key has none (401)",
+		);
 	});
 
 	test('401: historical search with a Basic key says it needs the Enterprise tier', async () => {
 		const error = await failure(loadWorkflow('mention-search-historical'), BASIC);
-		expect(error.message).toBe("Mention → Search Historical needs SentiOne's Enterprise tier, and this API key does not have it (401)");
-		expect(error.description).toContain('With a Basic key, Mention → Search Recent covers the mentions published in the last 7 days.');
+		expect(error.message).toBe(
+			"Mention → Search Historical needs SentiOne's Enterprise tier, and this API key does not have it (401)",
+		);
+		expect(error.description).toContain(
+			'With a Basic key, Mention → Search Recent covers the mentions published in the last 7 days.',
+		);
 	});
 
 	test('401: tagging and the historical export with a Basic key need the Enterprise tier too', async () => {
@@ -79,20 +93,28 @@ describe('each error status, with the mapped message', () => {
 		const missing = await failure(recent(), '');
 		expect(missing.message).toContain('SentiOne credential: the API key is missing');
 		const shape = await failure(recent(), 'not-a-sentione-key');
-		expect(shape.message).toContain('SentiOne credential: the API key does not have the shape of a SentiOne key');
+		expect(shape.message).toContain(
+			'SentiOne credential: the API key does not have the shape of a SentiOne key',
+		);
 		expect(await requestLog(sim)).toHaveLength(0);
 	});
 
 	test('404: an unknown project', async () => {
 		const error = await failure(recent({ project: { __rl: true, value: '99999', mode: 'id' } }));
-		expect(error.message).toBe('SentiOne could not find what the request names (404): Project 99999 not found.');
+		expect(error.message).toBe(
+			'SentiOne could not find what the request names (404): Project 99999 not found.',
+		);
 		expect(error.httpCode).toBe('404');
 	});
 
 	test('415: content type refused (a proxy stripping the header)', async () => {
-		await script('/mentions/recent/search$', 415, { message: 'Content-Type must be application/json.' });
+		await script('/mentions/recent/search$', 415, {
+			message: 'Content-Type must be application/json.',
+		});
 		const error = await failure(recent());
-		expect(error.message).toBe("SentiOne refused the request's content type (415): Content-Type must be application/json.");
+		expect(error.message).toBe(
+			"SentiOne refused the request's content type (415): Content-Type must be application/json.",
+		);
 		expect(error.description).toContain('a proxy between n8n and SentiOne may be stripping it');
 	});
 
@@ -100,7 +122,9 @@ describe('each error status, with the mapped message', () => {
 		await script('/mentions/recent/search$', 422, {
 			message: 'Validation failed.',
 			requestFieldErrors: {
-				'filters.source.type': ['"Twitter" is not a valid SourceType. Allowed: Facebook, Websites, Instagram.'],
+				'filters.source.type': [
+					'"Twitter" is not a valid SourceType. Allowed: Facebook, Websites, Instagram.',
+				],
 				'filters.publishedAt.from': ['must be within the last 7 days'],
 			},
 		});
@@ -148,23 +172,43 @@ describe('each error status, with the mapped message', () => {
 
 	test('503 on a read: retried twice, then reported', async () => {
 		await clearLog(sim);
-		await script('/mentions/recent/search$', 503, { message: 'Service temporarily unavailable.' }, 3);
+		await script(
+			'/mentions/recent/search$',
+			503,
+			{ message: 'Service temporarily unavailable.' },
+			3,
+		);
 		const error = await failure(recent());
-		expect(error.message).toBe('SentiOne had a server error (503): Service temporarily unavailable.');
+		expect(error.message).toBe(
+			'SentiOne had a server error (503): Service temporarily unavailable.',
+		);
 		expect(onPath(await requestLog(sim), /\/mentions\/recent\/search$/)).toHaveLength(3);
 	});
 
 	test('503 once on a read: the retry succeeds and the run completes', async () => {
 		await clearLog(sim);
-		await script('/mentions/recent/search$', 503, { message: 'Service temporarily unavailable.' }, 1);
+		await script(
+			'/mentions/recent/search$',
+			503,
+			{ message: 'Service temporarily unavailable.' },
+			1,
+		);
 		expect(jsonOf(await run(sim, recent({ limit: 10 }), { key: ENTERPRISE }))).toHaveLength(10);
 		expect(onPath(await requestLog(sim), /\/mentions\/recent\/search$/)).toHaveLength(2);
 	});
 
 	test('an HTML error page instead of JSON is described, not dumped', async () => {
-		await script('/mentions/recent/search$', 404, '<html><body><h1>404 Not Found</h1></body></html>', 1, 'html');
+		await script(
+			'/mentions/recent/search$',
+			404,
+			'<html><body><h1>404 Not Found</h1></body></html>',
+			1,
+			'html',
+		);
 		const error = await failure(recent());
-		expect(error.message).toContain('SentiOne could not find what the request names (404): an HTML page');
+		expect(error.message).toContain(
+			'SentiOne could not find what the request names (404): an HTML page',
+		);
 	});
 
 	test('an unreachable Base URL', async () => {
@@ -183,9 +227,27 @@ describe('continueOnFail', () => {
 			{ onError: 'continueRegularOutput' },
 		);
 		const inputItems = [
-			{ projectId: '', limit: 2, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
-			{ projectId: 1001, limit: 2, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
-			{ projectId: 99999, limit: 2, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
+			{
+				projectId: '',
+				limit: 2,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+			{
+				projectId: 1001,
+				limit: 2,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+			{
+				projectId: 99999,
+				limit: 2,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
 			{ projectId: 1002, limit: 1, sortType: 'Popularity', sentiments: [], sourceTypes: [] },
 		];
 		const items = outputOf(await run(sim, workflow, { key: ENTERPRISE, inputItems }));
@@ -221,9 +283,27 @@ describe('continueOnFail', () => {
 	test('without continueOnFail the run stops at the failing item and names it', async () => {
 		await clearLog(sim);
 		const inputItems = [
-			{ projectId: 1001, limit: 1, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
-			{ projectId: 99999, limit: 1, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
-			{ projectId: 1002, limit: 1, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
+			{
+				projectId: 1001,
+				limit: 1,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+			{
+				projectId: 99999,
+				limit: 1,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
+			{
+				projectId: 1002,
+				limit: 1,
+				sortType: 'PublishedAtDescending',
+				sentiments: [],
+				sourceTypes: [],
+			},
 		];
 		const error = await failure(loadWorkflow('mention-search-per-item'), ENTERPRISE, inputItems);
 		expect(error.message).toContain('Project 99999 not found');

@@ -3,7 +3,14 @@
 import { createHash } from 'node:crypto';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, BASIC, ENTERPRISE, search, type Loose, type Sim } from '../../simulator/test/helpers';
+import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	search,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
 import {
 	clearLog,
 	hintsOf,
@@ -27,7 +34,8 @@ beforeEach(async () => {
 	await admin(sim, 'POST', '/limits', { hourly: { export: 100 } });
 });
 
-const exportWorkflow = (parameters = {}) => withParameters(loadWorkflow('mention-export'), parameters);
+const exportWorkflow = (parameters = {}) =>
+	withParameters(loadWorkflow('mention-export'), parameters);
 const streamRequests = async () => onPath(await requestLog(sim), /\/stream$/);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -46,12 +54,18 @@ test('historical export over SSE: one request with limit, filters and sort; ment
 		query: { limit: '100' },
 		accept: 'text/event-stream',
 		contentType: 'application/json',
-		body: { filters: { content: { sentiment: ['Negative', 'Positive'] } }, sortType: 'PublishedAtAscending' },
+		body: {
+			filters: { content: { sentiment: ['Negative', 'Positive'] } },
+			sortType: 'PublishedAtAscending',
+		},
 		status: 200,
 	});
 	// the same mentions, in the same order, as the historical search with the same body
 	await admin(sim, 'POST', '/limits', { mode: 'off' });
-	const first = await search(sim, 1001, { filters: { content: { sentiment: ['Negative', 'Positive'] } }, sortType: 'PublishedAtAscending' });
+	const first = await search(sim, 1001, {
+		filters: { content: { sentiment: ['Negative', 'Positive'] } },
+		sortType: 'PublishedAtAscending',
+	});
 	expect(rows.slice(0, 25)).toEqual(first.json.data);
 });
 
@@ -86,39 +100,62 @@ test('recent export over JSON lines, Return All: every matching mention, no limi
 test('SSE and JSON lines give the same mentions', async () => {
 	const sse = jsonOf(await run(sim, exportWorkflow({ limit: 60 }), { key: ENTERPRISE }));
 	const lines = jsonOf(
-		await run(sim, exportWorkflow({ limit: 60, options: { streamFormat: 'jsonLines' } }), { key: ENTERPRISE }),
+		await run(sim, exportWorkflow({ limit: 60, options: { streamFormat: 'jsonLines' } }), {
+			key: ENTERPRISE,
+		}),
 	);
 	expect(lines).toEqual(sse);
 });
 
 test.each([
-	['author', (plain: Loose, hashed: Loose) => {
-		expect(hashed.author.name).toBe(plain.author.name === null ? null : sha256(plain.author.name));
-		expect(hashed.author.avatar).toBeNull();
-		expect(hashed.source.socialChannel).toEqual(plain.source.socialChannel);
-	}],
-	['all', (plain: Loose, hashed: Loose) => {
-		expect(hashed.author.name).toBe(plain.author.name === null ? null : sha256(plain.author.name));
-		expect(hashed.source.socialChannel.name).toBe(
-			plain.source.socialChannel.name === null ? null : sha256(plain.source.socialChannel.name),
+	[
+		'author',
+		(plain: Loose, hashed: Loose) => {
+			expect(hashed.author.name).toBe(
+				plain.author.name === null ? null : sha256(plain.author.name),
+			);
+			expect(hashed.author.avatar).toBeNull();
+			expect(hashed.source.socialChannel).toEqual(plain.source.socialChannel);
+		},
+	],
+	[
+		'all',
+		(plain: Loose, hashed: Loose) => {
+			expect(hashed.author.name).toBe(
+				plain.author.name === null ? null : sha256(plain.author.name),
+			);
+			expect(hashed.source.socialChannel.name).toBe(
+				plain.source.socialChannel.name === null ? null : sha256(plain.source.socialChannel.name),
+			);
+		},
+	],
+])(
+	'anonymization %s is sent as the query parameter and applied by SentiOne',
+	async (level, check) => {
+		const plain = jsonOf(await run(sim, exportWorkflow({ limit: 20 }), { key: ENTERPRISE }));
+		await clearLog(sim);
+		const hashed = jsonOf(
+			await run(sim, exportWorkflow({ limit: 20, options: { anonymization: level } }), {
+				key: ENTERPRISE,
+			}),
 		);
-	}],
-])('anonymization %s is sent as the query parameter and applied by SentiOne', async (level, check) => {
-	const plain = jsonOf(await run(sim, exportWorkflow({ limit: 20 }), { key: ENTERPRISE }));
-	await clearLog(sim);
-	const hashed = jsonOf(await run(sim, exportWorkflow({ limit: 20, options: { anonymization: level } }), { key: ENTERPRISE }));
-	expect(hashed.map((m) => m.id)).toEqual(plain.map((m) => m.id));
-	for (let k = 0; k < plain.length; k++) check(plain[k], hashed[k]);
-	expect((await streamRequests())[0].query).toEqual({ limit: '20', anonymization: level });
-});
+		expect(hashed.map((m) => m.id)).toEqual(plain.map((m) => m.id));
+		for (let k = 0; k < plain.length; k++) check(plain[k], hashed[k]);
+		expect((await streamRequests())[0].query).toEqual({ limit: '20', anonymization: level });
+	},
+);
 
 test('anonymization none sends no parameter', async () => {
-	await run(sim, exportWorkflow({ limit: 5, options: { anonymization: 'none' } }), { key: ENTERPRISE });
+	await run(sim, exportWorkflow({ limit: 5, options: { anonymization: 'none' } }), {
+		key: ENTERPRISE,
+	});
 	expect((await streamRequests())[0].query).toEqual({ limit: '5' });
 });
 
 test('Simplify applies to the export', async () => {
-	const rows = jsonOf(await run(sim, exportWorkflow({ limit: 30, simplify: true }), { key: ENTERPRISE }));
+	const rows = jsonOf(
+		await run(sim, exportWorkflow({ limit: 30, simplify: true }), { key: ENTERPRISE }),
+	);
 	expect(rows).toHaveLength(30);
 	for (const row of rows) expect(Object.keys(row)).toEqual([...SIMPLE_COLUMNS]);
 });
@@ -141,7 +178,9 @@ test('a stream that breaks off is an error, never a short export', async () => {
 	await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 20000 } });
 	const result = await run(sim, exportWorkflow({ returnAll: true }), { key: ENTERPRISE });
 	const error = result.nodeError(NODE);
-	expect(error?.message).toMatch(/^The export stream broke off after \d+ mentions, so the export is incomplete/);
+	expect(error?.message).toMatch(
+		/^The export stream broke off after \d+ mentions, so the export is incomplete/,
+	);
 	expect(error?.description).toContain('Nothing is returned for an incomplete export');
 });
 
@@ -154,10 +193,16 @@ test('continueOnFail: a broken export becomes an error item, the next item still
 	);
 	const workflowLimited = withParameters(workflow, { returnAll: false, limit: 10 });
 	const items = outputOf(
-		await run(sim, workflowLimited, { key: ENTERPRISE, inputItems: [{ projectId: 1001 }, { projectId: 1002 }] }),
+		await run(sim, workflowLimited, {
+			key: ENTERPRISE,
+			inputItems: [{ projectId: 1001 }, { projectId: 1002 }],
+		}),
 	);
 	expect(items[0]).toEqual({
-		json: { error: expect.stringMatching(/^The export stream broke off after/), description: expect.any(String) },
+		json: {
+			error: expect.stringMatching(/^The export stream broke off after/),
+			description: expect.any(String),
+		},
 		pairedItem: { item: 0 },
 	});
 	expect(items.slice(1)).toHaveLength(10);
@@ -186,7 +231,9 @@ test('a finished export leaves no connection open', async () => {
 
 test('Basic key on the historical export: needs the Enterprise tier', async () => {
 	const result = await run(sim, exportWorkflow(), { key: BASIC });
-	expect(result.nodeError(NODE)?.message).toBe("Mention → Export (all time) needs SentiOne's Enterprise tier, and this API key does not have it (401)");
+	expect(result.nodeError(NODE)?.message).toBe(
+		"Mention → Export (all time) needs SentiOne's Enterprise tier, and this API key does not have it (401)",
+	);
 });
 
 test('the export budget (5 an hour) used up: the mapped 429 with the reset time', async () => {

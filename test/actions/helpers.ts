@@ -37,7 +37,9 @@ export function withParameters(
 	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
 	const target = copy.nodes.find((n) => n.name === NODE);
 	if (!target) throw new Error('fixture has no SentiOne node');
-	target.parameters = (node.replace ? { ...parameters } : { ...target.parameters, ...parameters }) as INodeParameters;
+	target.parameters = (
+		node.replace ? { ...parameters } : { ...target.parameters, ...parameters }
+	) as INodeParameters;
 	if (node.onError) target.onError = node.onError;
 	return copy;
 }
@@ -49,7 +51,11 @@ export interface RunOptions {
 }
 
 /** Runs a workflow through n8n's engine with the SentiOne node registered. */
-export async function run(sim: Sim, workflow: WorkflowJson, options: RunOptions): Promise<RunResult> {
+export async function run(
+	sim: Sim,
+	workflow: WorkflowJson,
+	options: RunOptions,
+): Promise<RunResult> {
 	return await runWorkflow(workflow, {
 		credentials: { apiKey: options.key, baseUrl: options.baseUrl ?? sim.base },
 		inputItems: options.inputItems,
@@ -148,7 +154,11 @@ export class SimClock {
  * it), reset before every test (`reset: 'log'`: only its request log is cleared) and stopped after
  * them. `use` receives the simulator and the clock once they exist.
  */
-export function useSimulator(flags: string[], use: (sim: Sim, clock: SimClock) => void, options: { reset?: 'all' | 'log' } = {}): void {
+export function useSimulator(
+	flags: string[],
+	use: (sim: Sim, clock: SimClock) => void,
+	options: { reset?: 'all' | 'log' } = {},
+): void {
 	let sim: Sim;
 	let clock: SimClock;
 	beforeAll(async () => {
@@ -168,7 +178,11 @@ export function useSimulator(flags: string[], use: (sim: Sim, clock: SimClock) =
 }
 
 /** A new, empty project (created through the API with the Enterprise key) filled with exactly N mentions. */
-export async function projectWithMentions(sim: Sim, count: number, overrides?: IDataObject): Promise<number> {
+export async function projectWithMentions(
+	sim: Sim,
+	count: number,
+	overrides?: IDataObject,
+): Promise<number> {
 	const res = await fetch(`${sim.base}/api/public/v2/projects`, {
 		method: 'POST',
 		headers: {

@@ -24,7 +24,8 @@ useSimulator(['--projects', '45', '--mentions', '5'], (started) => {
 	sim = started;
 });
 
-const listRequests = async () => onPath(await requestLog(sim), /^\/projects$/).filter((r) => r.method === 'GET');
+const listRequests = async () =>
+	onPath(await requestLog(sim), /^\/projects$/).filter((r) => r.method === 'GET');
 
 describe('Get Many', () => {
 	test('Return All pages through the cursor: 45 projects in 3 requests', async () => {
@@ -51,40 +52,66 @@ describe('Get Many', () => {
 
 	test('pairedItem links every project to the input item', async () => {
 		const items = outputOf(
-			await run(sim, withParameters(loadWorkflow('project-get-many'), { returnAll: false, limit: 2 }), {
-				key: BASIC,
-				inputItems: [{ a: 1 }, { a: 2 }],
-			}),
+			await run(
+				sim,
+				withParameters(loadWorkflow('project-get-many'), { returnAll: false, limit: 2 }),
+				{
+					key: BASIC,
+					inputItems: [{ a: 1 }, { a: 2 }],
+				},
+			),
 		);
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
+		expect(items.map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
 	});
 });
 
 describe('Create, Update, Delete', () => {
 	test('Create sends { name, query } and returns the project', async () => {
 		const [project] = jsonOf(await run(sim, loadWorkflow('project-create'), { key: BASIC }));
-		expect(project).toEqual({ id: expect.any(Number), name: 'Nordic Tea House', query: '"nordic tea" OR teahouse* NOT jobs' });
+		expect(project).toEqual({
+			id: expect.any(Number),
+			name: 'Nordic Tea House',
+			query: '"nordic tea" OR teahouse* NOT jobs',
+		});
 		const [request] = onPath(await requestLog(sim), /^\/projects$/);
 		expect(request.method).toBe('POST');
 		expect(request.status).toBe(201);
-		expect(request.body).toEqual({ name: 'Nordic Tea House', query: '"nordic tea" OR teahouse* NOT jobs' });
+		expect(request.body).toEqual({
+			name: 'Nordic Tea House',
+			query: '"nordic tea" OR teahouse* NOT jobs',
+		});
 		// the new project is listed
 		const projects = jsonOf(await run(sim, loadWorkflow('project-get-many'), { key: BASIC }));
 		expect(projects).toContainEqual({ id: project.id, name: 'Nordic Tea House' });
 	});
 
 	test('Create trims the name and the query', async () => {
-		const workflow = withParameters(loadWorkflow('project-create'), { name: '  Spaced  ', query: '  acme  ' });
+		const workflow = withParameters(loadWorkflow('project-create'), {
+			name: '  Spaced  ',
+			query: '  acme  ',
+		});
 		const [project] = jsonOf(await run(sim, workflow, { key: BASIC }));
 		expect(project).toMatchObject({ name: 'Spaced', query: 'acme' });
 	});
 
 	test('Update replaces name and query of the chosen project', async () => {
 		const [project] = jsonOf(await run(sim, loadWorkflow('project-update'), { key: BASIC }));
-		expect(project).toEqual({ id: 1002, name: 'Nordic Coffee Roasters (renamed)', query: '"nordic coffee" OR roaster*' });
+		expect(project).toEqual({
+			id: 1002,
+			name: 'Nordic Coffee Roasters (renamed)',
+			query: '"nordic coffee" OR roaster*',
+		});
 		const [request] = onPath(await requestLog(sim), /^\/projects\/1002$/);
 		expect(request.method).toBe('PUT');
-		expect(request.body).toEqual({ name: 'Nordic Coffee Roasters (renamed)', query: '"nordic coffee" OR roaster*' });
+		expect(request.body).toEqual({
+			name: 'Nordic Coffee Roasters (renamed)',
+			query: '"nordic coffee" OR roaster*',
+		});
 	});
 
 	test('Delete returns { deleted: true, id } and the project is gone', async () => {
@@ -97,13 +124,20 @@ describe('Create, Update, Delete', () => {
 	});
 
 	test('Delete of an unknown project: 404 with the mapped message', async () => {
-		const workflow = withParameters(loadWorkflow('project-delete'), { project: { __rl: true, value: '4242', mode: 'id' } });
+		const workflow = withParameters(loadWorkflow('project-delete'), {
+			project: { __rl: true, value: '4242', mode: 'id' },
+		});
 		const result = await run(sim, workflow, { key: BASIC });
-		expect(result.nodeError(NODE)?.message).toBe('SentiOne could not find what the request names (404): Project 4242 not found.');
+		expect(result.nodeError(NODE)?.message).toBe(
+			'SentiOne could not find what the request names (404): Project 4242 not found.',
+		);
 	});
 
 	test('one run creates a project per input item (expressions per item)', async () => {
-		const workflow = withParameters(loadWorkflow('project-create'), { name: '={{ $json.brand }}', query: '={{ $json.q }}' });
+		const workflow = withParameters(loadWorkflow('project-create'), {
+			name: '={{ $json.brand }}',
+			query: '={{ $json.q }}',
+		});
 		const created = jsonOf(
 			await run(sim, workflow, {
 				key: ENTERPRISE,
@@ -124,14 +158,17 @@ describe('project picker (From list)', () => {
 	test('searchProjects lists one page with the cursor as pagination token, and filters by name', async () => {
 		await clearLog(sim);
 		const node = new SentiOne();
-		const { first, second, filtered } = await withExecuteContext({ apiKey: BASIC, baseUrl: sim.base }, async function () {
-			const ctx = this as unknown as ILoadOptionsFunctions;
-			const search = node.methods.listSearch.searchProjects;
-			const first = await search.call(ctx);
-			const second = await search.call(ctx, undefined, first.paginationToken);
-			const filtered = await search.call(ctx, 'coffee');
-			return { first, second, filtered } as Loose;
-		});
+		const { first, second, filtered } = await withExecuteContext(
+			{ apiKey: BASIC, baseUrl: sim.base },
+			async function () {
+				const ctx = this as unknown as ILoadOptionsFunctions;
+				const search = node.methods.listSearch.searchProjects;
+				const first = await search.call(ctx);
+				const second = await search.call(ctx, undefined, first.paginationToken);
+				const filtered = await search.call(ctx, 'coffee');
+				return { first, second, filtered } as Loose;
+			},
+		);
 		expect(first.results).toHaveLength(20);
 		expect(first.results[0]).toEqual({ name: 'Acme Mobile (1001)', value: '1001' });
 		expect(typeof first.paginationToken).toBe('string');

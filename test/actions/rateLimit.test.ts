@@ -90,7 +90,9 @@ describe('the budget runs out part-way through a Return All (3 of 4 pages afford
 	});
 
 	test('wait: pauses until the reset, then fetches the last page', async () => {
-		const result = await run(sim, returnAll({ onRateLimit: 'wait', maxWaitMinutes: 45 }), { key: ENTERPRISE });
+		const result = await run(sim, returnAll({ onRateLimit: 'wait', maxWaitMinutes: 45 }), {
+			key: ENTERPRISE,
+		});
 		const rows = jsonOf(result);
 		expect(rows).toHaveLength(100);
 		expect(new Set(rows.map((r) => r.id)).size).toBe(100);
@@ -106,10 +108,14 @@ describe('the budget runs out part-way through a Return All (3 of 4 pages afford
 	});
 
 	test('wait longer than the maximum allowed: fails at once, no request wasted', async () => {
-		const result = await run(sim, returnAll({ onRateLimit: 'wait', maxWaitMinutes: 10 }), { key: ENTERPRISE });
+		const result = await run(sim, returnAll({ onRateLimit: 'wait', maxWaitMinutes: 10 }), {
+			key: ENTERPRISE,
+		});
 		const error = result.nodeError(NODE);
 		expect(error?.message).toContain(`it resets at ${RESET}`);
-		expect(error?.description).toContain('Waiting for the reset would exceed the longest wait you allowed');
+		expect(error?.description).toContain(
+			'Waiting for the reset would exceed the longest wait you allowed',
+		);
 		expect(await searchRequests()).toHaveLength(3);
 		expect(clock.slept).toEqual([]);
 	});
@@ -127,11 +133,17 @@ describe('the known budget carries from item to item (one transport per executio
 		const stopping = withParameters(workflow, { options: { onRateLimit: 'stop' } });
 		const result = await run(sim, stopping, { key: ENTERPRISE, inputItems });
 		const items = outputOf(result);
-		const perItem = [0, 1, 2].map((i) => items.filter((item) => (item.pairedItem as { item: number }).item === i).length);
+		const perItem = [0, 1, 2].map(
+			(i) => items.filter((item) => (item.pairedItem as { item: number }).item === i).length,
+		);
 		expect(perItem).toEqual([50, 25, 0]);
 		expect(hintsOf(result).map((h) => h.message)).toEqual([
-			expect.stringContaining('Incomplete result for input item 2: Stopped after 25 items (1 page)'),
-			expect.stringContaining('Incomplete result for input item 3: Stopped after 0 items (0 pages)'),
+			expect.stringContaining(
+				'Incomplete result for input item 2: Stopped after 25 items (1 page)',
+			),
+			expect.stringContaining(
+				'Incomplete result for input item 3: Stopped after 0 items (0 pages)',
+			),
 		]);
 		const log = await searchRequests();
 		expect(log).toHaveLength(3);
@@ -140,7 +152,9 @@ describe('the known budget carries from item to item (one transport per executio
 
 	test('wait: the second item waits for the reset the first one used up', async () => {
 		await searchBudget(2);
-		const workflow = withParameters(loadWorkflow('mention-search-per-item'), { options: { onRateLimit: 'wait' } });
+		const workflow = withParameters(loadWorkflow('mention-search-per-item'), {
+			options: { onRateLimit: 'wait' },
+		});
 		const inputItems = [
 			{ projectId, limit: 50, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
 			{ projectId, limit: 25, sortType: 'PublishedAtDescending', sentiments: [], sourceTypes: [] },
@@ -171,7 +185,9 @@ describe('a 429 the node could not foresee (the budget was spent elsewhere)', ()
 	test('stop: returns nothing, with the notice', async () => {
 		const result = await run(sim, returnAll({ onRateLimit: 'stop' }), { key: ENTERPRISE });
 		expect(outputOf(result)).toHaveLength(0);
-		expect(hintsOf(result)[0].message).toContain(`Stopped after 0 items (0 pages): the hourly budget is used up until ${RESET}`);
+		expect(hintsOf(result)[0].message).toContain(
+			`Stopped after 0 items (0 pages): the hourly budget is used up until ${RESET}`,
+		);
 		expect(await searchRequests()).toHaveLength(1);
 	});
 
@@ -198,7 +214,9 @@ describe('continueOnFail with a rate-limit failure', () => {
 		];
 		const items = outputOf(await run(sim, workflow, { key: ENTERPRISE, inputItems }));
 		expect(items).toHaveLength(6);
-		expect(items.slice(0, 5).every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(items.slice(0, 5).every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(
+			true,
+		);
 		expect(items[5]).toEqual({
 			json: {
 				error: `SentiOne's search budget is used up (1 requests an hour); it resets at ${RESET} (in 30 min).`,

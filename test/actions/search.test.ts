@@ -7,7 +7,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SORT_TYPES } from '../../nodes/SentiOne/shared/contract';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, DAY, ENTERPRISE, NOW, NOW_MS, search, type Loose, type Sim } from '../../simulator/test/helpers';
+import {
+	admin,
+	DAY,
+	ENTERPRISE,
+	NOW,
+	NOW_MS,
+	search,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
 import {
 	clearLog,
 	jsonOf,
@@ -36,10 +45,18 @@ beforeEach(async () => {
 
 const recent = () => loadWorkflow('mention-search-recent');
 const historical = () => loadWorkflow('mention-search-historical');
-const searches = (path: RegExp = /\/mentions\/(recent\/)?search$/) => async () => onPath(await requestLog(sim), path);
+const searches =
+	(path: RegExp = /\/mentions\/(recent\/)?search$/) =>
+	async () =>
+		onPath(await requestLog(sim), path);
 
-async function groundTruth(projectId: number, mode: 'recent' | 'historical', filters: IDataObject): Promise<number> {
-	return (await admin<{ count: number }>(sim, 'POST', '/count', { projectId, mode, filters })).count;
+async function groundTruth(
+	projectId: number,
+	mode: 'recent' | 'historical',
+	filters: IDataObject,
+): Promise<number> {
+	return (await admin<{ count: number }>(sim, 'POST', '/count', { projectId, mode, filters }))
+		.count;
 }
 
 describe('request body of every filter', () => {
@@ -47,7 +64,14 @@ describe('request body of every filter', () => {
 	// checked against the simulator's log, and the result count against its ground truth.
 	// `sent`: what goes on the wire when it differs from the filters asked for: collectedAt is widened
 	// by whole seconds on both sides (verify.ts widenCollectedAt), the exact range is applied locally
-	const cases: Array<{ name: string; scope: 'recent' | 'historical'; filters: IDataObject; body: IDataObject; sent?: IDataObject; timezone?: string }> = [
+	const cases: Array<{
+		name: string;
+		scope: 'recent' | 'historical';
+		filters: IDataObject;
+		body: IDataObject;
+		sent?: IDataObject;
+		timezone?: string;
+	}> = [
 		{
 			name: 'published after / before (wall clock in the workflow time zone, UTC)',
 			scope: 'historical',
@@ -148,7 +172,11 @@ describe('request body of every filter', () => {
 				collectedAt: { from: '2026-09-01T00:00:00.000Z' },
 				source: { type: ['Facebook', 'X', 'Websites', 'Forums'] },
 				type: ['Post', 'Comment'],
-				content: { sentiment: ['Negative', 'Neutral'], query: 'acme OR mobile', language: [{ code: 'en' }, { code: 'pl' }] },
+				content: {
+					sentiment: ['Negative', 'Neutral'],
+					query: 'acme OR mobile',
+					language: [{ code: 'en' }, { code: 'pl' }],
+				},
 				location: { country: [{ code: 'GB' }, { code: 'PL' }, { code: 'US' }] },
 			},
 			sent: {
@@ -156,7 +184,11 @@ describe('request body of every filter', () => {
 				collectedAt: { from: '2026-08-31T23:59:59.000Z' },
 				source: { type: ['Facebook', 'X', 'Websites', 'Forums'] },
 				type: ['Post', 'Comment'],
-				content: { sentiment: ['Negative', 'Neutral'], query: 'acme OR mobile', language: [{ code: 'en' }, { code: 'pl' }] },
+				content: {
+					sentiment: ['Negative', 'Neutral'],
+					query: 'acme OR mobile',
+					language: [{ code: 'en' }, { code: 'pl' }],
+				},
 				location: { country: [{ code: 'GB' }, { code: 'PL' }, { code: 'US' }] },
 			},
 		},
@@ -165,7 +197,12 @@ describe('request body of every filter', () => {
 	test.each(cases)('$name', async ({ scope, filters, body, sent, timezone }) => {
 		const fixture = scope === 'recent' ? recent() : historical();
 		if (timezone) fixture.settings = { ...(fixture.settings ?? {}), timezone };
-		const workflow = withParameters(fixture, { filters, returnAll: true, simplify: false, sortType: 'PublishedAtDescending' });
+		const workflow = withParameters(fixture, {
+			filters,
+			returnAll: true,
+			simplify: false,
+			sortType: 'PublishedAtDescending',
+		});
 		const result = await run(sim, workflow, { key: ENTERPRISE });
 		const mentions = jsonOf(result);
 
@@ -174,14 +211,18 @@ describe('request body of every filter', () => {
 		for (const request of log) {
 			expect(request.body).toEqual({ filters: sent ?? body, sortType: 'PublishedAtDescending' });
 			expect(request.path).toBe(
-				scope === 'recent' ? '/api/public/v2/projects/1001/mentions/recent/search' : '/api/public/v2/projects/1001/mentions/search',
+				scope === 'recent'
+					? '/api/public/v2/projects/1001/mentions/recent/search'
+					: '/api/public/v2/projects/1001/mentions/search',
 			);
 			expect(request.contentType).toBe('application/json');
 		}
 		// what came back is exactly what the simulator says matches, at ceil(N/25) requests (1 for 0)
 		const expected = await groundTruth(1001, scope, body);
 		expect(mentions).toHaveLength(expected);
-		expect(log).toHaveLength(Math.max(1, Math.ceil((sent ? await groundTruth(1001, scope, sent) : expected) / 25)));
+		expect(log).toHaveLength(
+			Math.max(1, Math.ceil((sent ? await groundTruth(1001, scope, sent) : expected) / 25)),
+		);
 		expect(new Set(mentions.map((m) => m.id)).size).toBe(expected);
 	});
 
@@ -189,7 +230,13 @@ describe('request body of every filter', () => {
 		const workflow = withParameters(recent(), {
 			returnAll: true,
 			simplify: false,
-			filters: { sentiments: ['Negative'], sourceTypes: ['Facebook', 'X'], mentionTypes: ['Comment'], languages: 'en', countries: 'GB' },
+			filters: {
+				sentiments: ['Negative'],
+				sourceTypes: ['Facebook', 'X'],
+				mentionTypes: ['Comment'],
+				languages: 'en',
+				countries: 'GB',
+			},
 		});
 		const mentions = jsonOf(await run(sim, workflow, { key: ENTERPRISE }));
 		expect(mentions.length).toBeGreaterThan(0);
@@ -206,15 +253,26 @@ describe('request body of every filter', () => {
 
 describe('sort', () => {
 	test('every one of the nine sort orders is sent as chosen and returns the API order (9 items, one run)', async () => {
-		const inputItems = SORT_TYPES.map((sortType) => ({ projectId: 1001, limit: 7, sortType, sentiments: [], sourceTypes: [] }));
-		const result = await run(sim, loadWorkflow('mention-search-per-item'), { key: ENTERPRISE, inputItems });
+		const inputItems = SORT_TYPES.map((sortType) => ({
+			projectId: 1001,
+			limit: 7,
+			sortType,
+			sentiments: [],
+			sourceTypes: [],
+		}));
+		const result = await run(sim, loadWorkflow('mention-search-per-item'), {
+			key: ENTERPRISE,
+			inputItems,
+		});
 		const items = outputOf(result);
 		const log = await searches()();
 		expect(log.map((r) => r.body.sortType)).toEqual([...SORT_TYPES]);
 		for (const request of log) expect(request.body.filters).toEqual({});
 
 		for (const [index, sortType] of SORT_TYPES.entries()) {
-			const got = items.filter((item) => (item.pairedItem as { item: number }).item === index).map((item) => item.json.id);
+			const got = items
+				.filter((item) => (item.pairedItem as { item: number }).item === index)
+				.map((item) => item.json.id);
 			const direct = await search(sim, 1001, { filters: {}, sortType }, { recent: true });
 			expect(got).toEqual(direct.json.data.slice(0, 7).map((m: Loose) => m.id));
 		}
@@ -251,7 +309,11 @@ describe('pagination', () => {
 		expect(new Set(log.map((r) => JSON.stringify(r.body))).size).toBe(1);
 		expect(log[0].query.cursor).toBeUndefined();
 		for (const request of log.slice(1)) expect(typeof request.query.cursor).toBe('string');
-		const truth = await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}`);
+		const truth = await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=${projectId}`,
+		);
 		expect(new Set(rows.map((r) => r.id))).toEqual(new Set(truth.mentions.map((m: Loose) => m.id)));
 	});
 
@@ -309,10 +371,24 @@ describe('pagination', () => {
 describe('expressions per item', () => {
 	test('two input items with different projects, filters, limits and sorts in one run', async () => {
 		const inputItems = [
-			{ projectId: 1001, limit: 3, sortType: 'PublishedAtDescending', sentiments: ['Negative'], sourceTypes: ['X'] },
-			{ projectId: 1002, limit: 30, sortType: 'LikeCountDescending', sentiments: ['Positive'], sourceTypes: ['Facebook', 'Instagram'] },
+			{
+				projectId: 1001,
+				limit: 3,
+				sortType: 'PublishedAtDescending',
+				sentiments: ['Negative'],
+				sourceTypes: ['X'],
+			},
+			{
+				projectId: 1002,
+				limit: 30,
+				sortType: 'LikeCountDescending',
+				sentiments: ['Positive'],
+				sourceTypes: ['Facebook', 'Instagram'],
+			},
 		];
-		const items = outputOf(await run(sim, loadWorkflow('mention-search-per-item'), { key: ENTERPRISE, inputItems }));
+		const items = outputOf(
+			await run(sim, loadWorkflow('mention-search-per-item'), { key: ENTERPRISE, inputItems }),
+		);
 		const log = await searches()();
 
 		expect(log.map((r) => r.path)).toEqual([
@@ -325,7 +401,10 @@ describe('expressions per item', () => {
 			sortType: 'PublishedAtDescending',
 		});
 		expect(log[1].body).toEqual({
-			filters: { source: { type: ['Facebook', 'Instagram'] }, content: { sentiment: ['Positive'] } },
+			filters: {
+				source: { type: ['Facebook', 'Instagram'] },
+				content: { sentiment: ['Positive'] },
+			},
 			sortType: 'LikeCountDescending',
 		});
 
@@ -341,7 +420,10 @@ describe('expressions per item', () => {
 			expect(item.json.content).toMatchObject({ sentiment: 'Positive' });
 			expect(['Facebook', 'Instagram']).toContain((item.json.source as IDataObject).type);
 		}
-		expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([...Array(3).fill(0), ...Array(30).fill(1)]);
+		expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([
+			...Array(3).fill(0),
+			...Array(30).fill(1),
+		]);
 	});
 });
 
@@ -362,7 +444,11 @@ describe('output', () => {
 
 	test('raw mentions come through untouched: announced additions and unknown fields included', async () => {
 		const projectId = await projectWithMentions(sim, 3, additions);
-		const truth = await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`);
+		const truth = await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=${projectId}&full=1`,
+		);
 		const workflow = withParameters(recent(), {
 			project: { __rl: true, value: String(projectId), mode: 'id' },
 			returnAll: true,
@@ -392,7 +478,9 @@ describe('output', () => {
 
 	test('Simplify maps each column from the mention', async () => {
 		const projectId = await projectWithMentions(sim, 1, additions);
-		const [mention] = (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`)).mentions;
+		const [mention] = (
+			await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`)
+		).mentions;
 		const workflow = withParameters(recent(), {
 			project: { __rl: true, value: String(projectId), mode: 'id' },
 			filters: {},

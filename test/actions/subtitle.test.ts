@@ -26,18 +26,44 @@ const nodeTypes = buildNodeTypes({ [TYPE]: action });
 /** The subtitle the canvas shows for a SentiOne node with these parameters. */
 function subtitle(parameters: Record<string, unknown>): unknown {
 	const description = action.description;
-	const filled = NodeHelpers.getNodeParameters(description.properties, parameters as never, true, false, { typeVersion: 1 }, description);
-	const node: INode = { id: '1', name: 'SentiOne', type: TYPE, typeVersion: 1, position: [0, 0], parameters: filled ?? {} };
-	const workflow = new Workflow({ id: 'w', nodes: [node], connections: {}, active: false, nodeTypes });
+	const filled = NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters as never,
+		true,
+		false,
+		{ typeVersion: 1 },
+		description,
+	);
+	const node: INode = {
+		id: '1',
+		name: 'SentiOne',
+		type: TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: filled ?? {},
+	};
+	const workflow = new Workflow({
+		id: 'w',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
 }
 
 function operations(): Array<{ resource: string; operation: INodePropertyOptions }> {
 	const { properties } = action.description;
-	const resources = properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[];
+	const resources = properties.find((p) => p.name === 'resource')!
+		.options as INodePropertyOptions[];
 	return resources.flatMap((resource) => {
-		const selector = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value));
-		return ((selector?.options ?? []) as INodePropertyOptions[]).map((operation) => ({ resource: String(resource.value), operation }));
+		const selector = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+		);
+		return ((selector?.options ?? []) as INodePropertyOptions[]).map((operation) => ({
+			resource: String(resource.value),
+			operation,
+		}));
 	});
 }
 
@@ -45,13 +71,19 @@ test('the canvas subtitle of every operation is its action, as the nodes panel n
 	const all = operations();
 	expect(all).toHaveLength(10);
 	for (const { resource, operation } of all) {
-		expect({ resource, operation: operation.value, subtitle: subtitle({ resource, operation: operation.value }) }).toEqual({
+		expect({
+			resource,
+			operation: operation.value,
+			subtitle: subtitle({ resource, operation: operation.value }),
+		}).toEqual({
 			resource,
 			operation: operation.value,
 			subtitle: operation.action,
 		});
 	}
-	expect(subtitle({ resource: 'mention', operation: 'searchRecent' })).toBe('Search recent mentions');
+	expect(subtitle({ resource: 'mention', operation: 'searchRecent' })).toBe(
+		'Search recent mentions',
+	);
 	expect(subtitle({ resource: 'tag', operation: 'getAll' })).toBe('Get many tags');
 	// a new node: the defaults (Mention → Search Recent)
 	expect(subtitle({})).toBe('Search recent mentions');
@@ -66,6 +98,11 @@ test('the Stream Trigger events read "On new mention" and "On engagement update"
 	const event = new SentiOneStreamTrigger().description.properties.find((p) => p.name === 'event')!;
 	const options = event.options as INodePropertyOptions[];
 	// n8n's panel: "On " + change-case noCase(name)
-	expect(options.map((o) => `On ${o.name.toLowerCase()}`)).toEqual(['On new mention', 'On engagement update']);
-	expect(options.find((o) => o.value === 'engagementUpdate')!.description).toMatch(/^Enterprise tier: /);
+	expect(options.map((o) => `On ${o.name.toLowerCase()}`)).toEqual([
+		'On new mention',
+		'On engagement update',
+	]);
+	expect(options.find((o) => o.value === 'engagementUpdate')!.description).toMatch(
+		/^Enterprise tier: /,
+	);
 });

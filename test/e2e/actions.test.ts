@@ -57,31 +57,48 @@ const exportWorkflow = workflow('e2eBulkExport001', 'E2E: bulk export of a histo
 ]);
 
 const PROJECT_NAME = `E2E lifecycle ${NOW.toString(36)}`;
-const lifecycleWorkflow = workflow('e2eProjectLife01', 'E2E: project create → list → update → delete', [
-	sentiOne(
-		'Create project',
-		{ resource: 'project', operation: 'create', name: PROJECT_NAME, query: '"e2e phone" OR e2ephone* NOT jobs' },
-		CREDENTIALS.basic,
-	),
-	sentiOne('List projects', { resource: 'project', operation: 'getAll', returnAll: true }, CREDENTIALS.basic),
-	sentiOne(
-		'Update project',
-		{
-			resource: 'project',
-			operation: 'update',
-			project: { __rl: true, value: "={{ $('Create project').first().json.id }}", mode: 'id' },
-			name: "={{ $('Create project').first().json.name }} (renamed)",
-			query: '"e2e phone" OR e2ephone* OR "e2e mobile"',
-		},
-		CREDENTIALS.basic,
-		{ executeOnce: true },
-	),
-	sentiOne(
-		'Delete project',
-		{ resource: 'project', operation: 'deleteProject', project: { __rl: true, value: '={{ $json.id }}', mode: 'id' } },
-		CREDENTIALS.basic,
-	),
-]);
+const lifecycleWorkflow = workflow(
+	'e2eProjectLife01',
+	'E2E: project create → list → update → delete',
+	[
+		sentiOne(
+			'Create project',
+			{
+				resource: 'project',
+				operation: 'create',
+				name: PROJECT_NAME,
+				query: '"e2e phone" OR e2ephone* NOT jobs',
+			},
+			CREDENTIALS.basic,
+		),
+		sentiOne(
+			'List projects',
+			{ resource: 'project', operation: 'getAll', returnAll: true },
+			CREDENTIALS.basic,
+		),
+		sentiOne(
+			'Update project',
+			{
+				resource: 'project',
+				operation: 'update',
+				project: { __rl: true, value: "={{ $('Create project').first().json.id }}", mode: 'id' },
+				name: "={{ $('Create project').first().json.name }} (renamed)",
+				query: '"e2e phone" OR e2ephone* OR "e2e mobile"',
+			},
+			CREDENTIALS.basic,
+			{ executeOnce: true },
+		),
+		sentiOne(
+			'Delete project',
+			{
+				resource: 'project',
+				operation: 'deleteProject',
+				project: { __rl: true, value: '={{ $json.id }}', mode: 'id' },
+			},
+			CREDENTIALS.basic,
+		),
+	],
+);
 
 const SEARCH_FILTERS = {
 	publishedAfter: iso(NOW - 6 * DAY),
@@ -151,7 +168,16 @@ const searchWorkflow = workflow(
 
 beforeAll(async () => {
 	ensureN8n();
-	sim = await startSim(['--clock', 'running', '--now', iso(NOW), '--mentions', '6000', '--seed', '5']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		iso(NOW),
+		'--mentions',
+		'6000',
+		'--seed',
+		'5',
+	]);
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));
 	await host.importWorkflows([exportWorkflow, lifecycleWorkflow, searchWorkflow]);
@@ -164,7 +190,9 @@ afterAll(async () => {
 
 function expectSuccess(result: ExecuteResult): void {
 	if (result.code !== 0 || result.run?.data.resultData.error) {
-		throw new Error(`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+		throw new Error(
+			`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
 	}
 }
 
@@ -178,7 +206,9 @@ test('bulk export: a year of history arrives through one export stream, exactly 
 
 	// ground truth: every mention of project 1002 published in [from, to), in PublishedAtAscending
 	// order with ties by id (D-19)
-	const truth = (await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')).mentions
+	const truth = (
+		await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')
+	).mentions
 		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
 		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
 		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -186,7 +216,11 @@ test('bulk export: a year of history arrives through one export stream, exactly 
 	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
 	rows.forEach((row, i) => {
 		expect(Object.keys(row)).toEqual([...SIMPLE_COLUMNS]);
-		expect([row.publishedAt, row.sentiment, row.mentionType]).toEqual([truth[i].publishedAt, truth[i].sentiment, truth[i].type]);
+		expect([row.publishedAt, row.sentiment, row.mentionType]).toEqual([
+			truth[i].publishedAt,
+			truth[i].sentiment,
+			truth[i].type,
+		]);
 	});
 
 	// one request, on the historical export stream, with the range as filters
@@ -197,7 +231,10 @@ test('bulk export: a year of history arrives through one export stream, exactly 
 		path: '/api/public/v2/projects/1002/mentions/search/stream',
 		status: 200,
 		group: 'export',
-		body: { filters: { publishedAt: { from: iso(EXPORT_FROM), to: iso(EXPORT_TO) } }, sortType: 'PublishedAtAscending' },
+		body: {
+			filters: { publishedAt: { from: iso(EXPORT_FROM), to: iso(EXPORT_TO) } },
+			sortType: 'PublishedAtAscending',
+		},
 	});
 	expect(sent[0].query).toEqual({});
 });
@@ -208,7 +245,11 @@ test('project create → list → update → delete, each step seeing the one be
 	expectSuccess(result);
 
 	const [created] = nodeOutput(result, 'Create project');
-	expect(created).toEqual({ id: expect.any(Number), name: PROJECT_NAME, query: '"e2e phone" OR e2ephone* NOT jobs' });
+	expect(created).toEqual({
+		id: expect.any(Number),
+		name: PROJECT_NAME,
+		query: '"e2e phone" OR e2ephone* NOT jobs',
+	});
 
 	const listed = nodeOutput(result, 'List projects');
 	expect(listed.map((p) => p.id)).toEqual([1001, 1002, 1003, created.id]);
@@ -216,19 +257,30 @@ test('project create → list → update → delete, each step seeing the one be
 
 	// Update ran once (Execute Once), for the created project, not once per listed project
 	const updated = nodeOutput(result, 'Update project');
-	expect(updated).toEqual([{ id: created.id, name: `${PROJECT_NAME} (renamed)`, query: '"e2e phone" OR e2ephone* OR "e2e mobile"' }]);
+	expect(updated).toEqual([
+		{
+			id: created.id,
+			name: `${PROJECT_NAME} (renamed)`,
+			query: '"e2e phone" OR e2ephone* OR "e2e mobile"',
+		},
+	]);
 
 	expect(nodeOutput(result, 'Delete project')).toEqual([{ deleted: true, id: created.id }]);
 
 	// SentiOne's side: the calls in order, and the project is gone
 	const sent = (await requestLog()).filter((r) => r.path.startsWith('/api/'));
-	expect(sent.map((r) => `${r.method} ${r.path.replace('/api/public/v2', '')} ${r.status}`)).toEqual([
+	expect(
+		sent.map((r) => `${r.method} ${r.path.replace('/api/public/v2', '')} ${r.status}`),
+	).toEqual([
 		'POST /projects 201',
 		'GET /projects 200',
 		`PUT /projects/${String(created.id)} 200`,
 		`DELETE /projects/${String(created.id)} 204`,
 	]);
-	expect(sent[2].body).toEqual({ name: `${PROJECT_NAME} (renamed)`, query: '"e2e phone" OR e2ephone* OR "e2e mobile"' });
+	expect(sent[2].body).toEqual({
+		name: `${PROJECT_NAME} (renamed)`,
+		query: '"e2e phone" OR e2ephone* OR "e2e mobile"',
+	});
 	const after = await api(sim, 'GET', '/projects');
 	expect(after.json.data.map((p: Loose) => p.id)).toEqual([1001, 1002, 1003]);
 });
@@ -243,7 +295,13 @@ test('Search Recent with every filter and Return All returns exactly what the si
 
 	// --- every filter
 	const rows = nodeOutput(result, 'Every filter');
-	const expected = (await admin<{ count: number }>(sim, 'POST', '/count', { projectId: 1001, mode: 'recent', filters: API_FILTERS })).count;
+	const expected = (
+		await admin<{ count: number }>(sim, 'POST', '/count', {
+			projectId: 1001,
+			mode: 'recent',
+			filters: API_FILTERS,
+		})
+	).count;
 	expect(expected).toBeGreaterThan(50); // several pages
 	expect(rows).toHaveLength(expected);
 	expect(new Set(rows.map((r) => r.id)).size).toBe(expected);
@@ -283,7 +341,13 @@ test('Search Recent with every filter and Return All returns exactly what the si
 		content: { sentiment: ['Negative'], query: 'acme*' },
 	};
 	expect(second[0].body.filters).toEqual(filters);
-	const count = (await admin<{ count: number }>(sim, 'POST', '/count', { projectId: 1001, mode: 'recent', filters })).count;
+	const count = (
+		await admin<{ count: number }>(sim, 'POST', '/count', {
+			projectId: 1001,
+			mode: 'recent',
+			filters,
+		})
+	).count;
 	expect(count).toBeGreaterThan(25);
 	expect(lastDays).toHaveLength(count);
 	expect(second).toHaveLength(Math.ceil(count / 25));

@@ -37,9 +37,16 @@ const SEARCH_BUDGET = 30;
 const realNow = Date.now();
 // the simulated clock starts 10 minutes before a top of the hour: n8n's start (≈ 20 real s, 10
 // simulated minutes) ends near the start of one whole budget window
-const lapse: Lapse = { realOrigin: realNow, fakeOrigin: Math.ceil(realNow / HOUR) * HOUR + HOUR - 10 * MINUTE, factor: FACTOR };
+const lapse: Lapse = {
+	realOrigin: realNow,
+	fakeOrigin: Math.ceil(realNow / HOUR) * HOUR + HOUR - 10 * MINUTE,
+	factor: FACTOR,
+};
 const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
-const lapseEnv = { NODE_OPTIONS: `--require ${require.resolve('./time-lapse.js')}`, SENTIONE_TIME_LAPSE: JSON.stringify(lapse) };
+const lapseEnv = {
+	NODE_OPTIONS: `--require ${require.resolve('./time-lapse.js')}`,
+	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
+};
 
 const PROJECTS = { trigger: 1001, other: 1002, controlTrigger: 1003, controlOther: 1004 };
 
@@ -57,7 +64,12 @@ interface Logged {
 let counter = 0;
 const id = () => `00000000-0000-4000-8000-b${String(++counter).padStart(11, '0')}`;
 
-function triggerWorkflow(wfId: string, projectId: number, credential: { id: string; name: string }, options: Record<string, unknown>): WorkflowJson {
+function triggerWorkflow(
+	wfId: string,
+	projectId: number,
+	credential: { id: string; name: string },
+	options: Record<string, unknown>,
+): WorkflowJson {
 	// Poll Times is not set: n8n's default for a polling node (every minute), as a new node has it
 	const trigger = {
 		id: id(),
@@ -65,10 +77,23 @@ function triggerWorkflow(wfId: string, projectId: number, credential: { id: stri
 		type: 'n8n-nodes-sentione.sentiOneTrigger',
 		typeVersion: 1,
 		position: [0, 0] as [number, number],
-		parameters: { event: 'newMention', project: { __rl: true, value: String(projectId), mode: 'id' }, source: 'recent', startFrom: 'now', options },
+		parameters: {
+			event: 'newMention',
+			project: { __rl: true, value: String(projectId), mode: 'id' },
+			source: 'recent',
+			startFrom: 'now',
+			options,
+		},
 		credentials: { sentiOneApi: credential },
 	};
-	const done = { id: id(), name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] as [number, number], parameters: {} };
+	const done = {
+		id: id(),
+		name: 'Done',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0] as [number, number],
+		parameters: {},
+	};
 	return {
 		id: wfId,
 		name: `budget: trigger on ${credential.name}`,
@@ -84,7 +109,11 @@ function triggerWorkflow(wfId: string, projectId: number, credential: { id: stri
 }
 
 /** Another workflow on the same key: every 4 minutes, the 10 newest mentions of a project (1 search). */
-function otherWorkflow(wfId: string, projectId: number, credential: { id: string; name: string }): WorkflowJson {
+function otherWorkflow(
+	wfId: string,
+	projectId: number,
+	credential: { id: string; name: string },
+): WorkflowJson {
 	const schedule = {
 		id: id(),
 		name: 'Every 4 minutes',
@@ -99,7 +128,13 @@ function otherWorkflow(wfId: string, projectId: number, credential: { id: string
 		type: 'n8n-nodes-sentione.sentiOne',
 		typeVersion: 1,
 		position: [220, 0] as [number, number],
-		parameters: { resource: 'mention', operation: 'searchRecent', project: { __rl: true, value: String(projectId), mode: 'id' }, returnAll: false, limit: 10 },
+		parameters: {
+			resource: 'mention',
+			operation: 'searchRecent',
+			project: { __rl: true, value: String(projectId), mode: 'id' },
+			returnAll: false,
+			limit: 10,
+		},
 		credentials: { sentiOneApi: credential },
 	};
 	return {
@@ -119,12 +154,22 @@ function otherWorkflow(wfId: string, projectId: number, credential: { id: string
 const WORKFLOWS = {
 	trigger: triggerWorkflow('e2eBudgetTrig001', PROJECTS.trigger, CREDENTIALS.basic, {}),
 	other: otherWorkflow('e2eBudgetOther01', PROJECTS.other, CREDENTIALS.basic),
-	controlTrigger: triggerWorkflow('e2eBudgetCtlTrg1', PROJECTS.controlTrigger, CREDENTIALS.enterprise, { requestsPerHour: 0 }),
+	controlTrigger: triggerWorkflow(
+		'e2eBudgetCtlTrg1',
+		PROJECTS.controlTrigger,
+		CREDENTIALS.enterprise,
+		{ requestsPerHour: 0 },
+	),
 	controlOther: otherWorkflow('e2eBudgetCtlOth1', PROJECTS.controlOther, CREDENTIALS.enterprise),
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const searchesOf = (log: Logged[], projectId: number) => log.filter((r) => r.path.endsWith(`/projects/${projectId}/mentions/recent/search`) || r.path.endsWith(`/projects/${projectId}/mentions/search`));
+const searchesOf = (log: Logged[], projectId: number) =>
+	log.filter(
+		(r) =>
+			r.path.endsWith(`/projects/${projectId}/mentions/recent/search`) ||
+			r.path.endsWith(`/projects/${projectId}/mentions/search`),
+	);
 /** requests per clock hour of the simulated clock (the budget's windows) */
 function perClockHour(requests: Logged[]): Map<string, number> {
 	const out = new Map<string, number>();
@@ -143,7 +188,11 @@ const passedOn: string[] = [];
 
 beforeAll(async () => {
 	ensureN8n();
-	sim = await startSim(['--mentions', '400', '--seed', '17'], { clock: 'running', now: null, env: { ...process.env, ...lapseEnv } });
+	sim = await startSim(['--mentions', '400', '--seed', '17'], {
+		clock: 'running',
+		now: null,
+		env: { ...process.env, ...lapseEnv },
+	});
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));
 	const all = Object.values(WORKFLOWS);
@@ -151,20 +200,29 @@ beforeAll(async () => {
 	for (const w of all) await host.publish(w.id);
 	await admin(sim, 'DELETE', '/requests');
 	n8n = await host.start(lapseEnv);
-	if (!/\[time-lapse\] clock ×30/.test(n8n.output())) throw new Error(`n8n did not start with test/e2e/time-lapse.js:\n${n8n.output().slice(-2000)}`);
+	if (!/\[time-lapse\] clock ×30/.test(n8n.output()))
+		throw new Error(`n8n did not start with test/e2e/time-lapse.js:\n${n8n.output().slice(-2000)}`);
 
 	// activation: each trigger's first check notes where it starts
 	for (;;) {
 		const requests = (await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests;
-		if (searchesOf(requests, PROJECTS.trigger).length > 0 && searchesOf(requests, PROJECTS.controlTrigger).length > 0) break;
-		if (simulatedNow() - lapse.fakeOrigin > 2 * HOUR) throw new Error(`the triggers did not activate:\n${n8n.output().slice(-3000)}`);
+		if (
+			searchesOf(requests, PROJECTS.trigger).length > 0 &&
+			searchesOf(requests, PROJECTS.controlTrigger).length > 0
+		)
+			break;
+		if (simulatedNow() - lapse.fakeOrigin > 2 * HOUR)
+			throw new Error(`the triggers did not activate:\n${n8n.output().slice(-3000)}`);
 		await sleep(200);
 	}
 	activatedAt = simulatedNow();
 	// a simulated hour and 5 minutes; a mention collected now and then for the trigger to pass on
 	while (simulatedNow() < activatedAt + HOUR + 5 * MINUTE) {
 		if (simulatedNow() < activatedAt + HOUR - 10 * MINUTE && Math.random() < 0.25) {
-			const { mentions } = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: PROJECTS.trigger, count: 1 });
+			const { mentions } = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+				projectId: PROJECTS.trigger,
+				count: 1,
+			});
 			injected.push(...mentions.map((m) => String(m.id)));
 		}
 		await sleep(1_000); // 30 simulated seconds
@@ -174,7 +232,8 @@ beforeAll(async () => {
 	for (const summary of await n8n.executions(WORKFLOWS.trigger.id)) {
 		const execution = await n8n.execution(String(summary.id));
 		const runs = execution.data?.resultData.runData['SentiOne Trigger'] ?? [];
-		for (const run of runs) for (const item of run.data?.main?.[0] ?? []) passedOn.push(String((item.json as Loose).id));
+		for (const run of runs)
+			for (const item of run.data?.main?.[0] ?? []) passedOn.push(String((item.json as Loose).id));
 	}
 }, 15 * 60_000);
 
@@ -194,10 +253,12 @@ test('a simulated hour on a Basic key: the other workflow never gets a 429; the 
 	expect(other.filter((r) => r.status !== 200)).toEqual([]);
 	expect(basic.filter((r) => r.status === 429)).toEqual([]);
 	// n8n ran the trigger's check every minute (≈ 65 checks), yet it sent at most its share per clock hour
-	for (const [hour, count] of perClockHour(trigger)) expect({ hour, count: Math.min(count, DEFAULT_SHARE) }).toEqual({ hour, count });
+	for (const [hour, count] of perClockHour(trigger))
+		expect({ hour, count: Math.min(count, DEFAULT_SHARE) }).toEqual({ hour, count });
 	expect(trigger.length).toBeGreaterThanOrEqual(DEFAULT_SHARE - 1);
 	// together they stay within the key's budget in every clock hour
-	for (const [hour, count] of perClockHour([...trigger, ...other])) expect({ hour, withinBudget: count <= SEARCH_BUDGET }).toEqual({ hour, withinBudget: true });
+	for (const [hour, count] of perClockHour([...trigger, ...other]))
+		expect({ hour, withinBudget: count <= SEARCH_BUDGET }).toEqual({ hour, withinBudget: true });
 	// eslint-disable-next-line no-console
 	console.log(
 		`budget e2e (n8n default schedule, simulated ${Math.round((endedAt - activatedAt) / MINUTE)} min): trigger ${trigger.length} searches ` +
@@ -220,5 +281,7 @@ test('control: the same pair with the trigger’s share turned off (0) starves t
 	expect(Math.max(...perClockHour(trigger).values())).toBeGreaterThan(DEFAULT_SHARE);
 	expect(other.filter((r) => r.status === 429).length).toBeGreaterThan(0);
 	// eslint-disable-next-line no-console
-	console.log(`budget e2e control (share 0): trigger ${trigger.length} searches, other workflow ${other.filter((r) => r.status === 429).length} of ${other.length} refused with 429`);
+	console.log(
+		`budget e2e control (share 0): trigger ${trigger.length} searches, other workflow ${other.filter((r) => r.status === 429).length} of ${other.length} refused with 429`,
+	);
 });

@@ -19,7 +19,17 @@ const path = require('node:path');
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const VIEWPORT = { width: 1440, height: 900 };
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-dev-shm-usage',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 
 function log(message) {
 	process.stderr.write(`[chromium] ${message}\n`);
@@ -28,19 +38,28 @@ function log(message) {
 function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return CHROMIUM;
 	const root = typeof process.getuid !== 'function' || process.getuid() === 0;
-	const sudo = !root && spawnSync('sh', ['-c', 'command -v sudo'], { stdio: 'ignore' }).status === 0;
-	if (!root && !sudo) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package first (apt-get install -y chromium, as root)`);
+	const sudo =
+		!root && spawnSync('sh', ['-c', 'command -v sudo'], { stdio: 'ignore' }).status === 0;
+	if (!root && !sudo)
+		throw new Error(
+			`${CHROMIUM} is missing: install Debian's chromium package first (apt-get install -y chromium, as root)`,
+		);
 	log(`${CHROMIUM} is missing: installing Debian's chromium package (apt-get) ...`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const apt = (...args) => {
 		const [cmd, argv] = root ? ['apt-get', args] : ['sudo', ['-E', 'apt-get', ...args]];
-		return spawnSync(cmd, argv, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: 15 * 60_000 }).status;
+		return spawnSync(cmd, argv, {
+			stdio: ['ignore', 'inherit', 'inherit'],
+			env,
+			timeout: 15 * 60_000,
+		}).status;
 	};
 	const started = Date.now();
 	if (apt('install', '-y', 'chromium') !== 0) {
 		// a fresh machine (or container) has no package lists yet
 		if (apt('update') !== 0) throw new Error('apt-get update failed');
-		if (apt('install', '-y', 'chromium') !== 0) throw new Error('could not install chromium (apt-get install -y chromium)');
+		if (apt('install', '-y', 'chromium') !== 0)
+			throw new Error('could not install chromium (apt-get install -y chromium)');
 	}
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium installed, but ${CHROMIUM} is not there`);
 	log(`chromium installed in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -54,9 +73,16 @@ async function launch(base, cookie, { viewport = VIEWPORT } = {}) {
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-chromium-'));
 	let context;
 	try {
-		context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, viewport, args: ARGS });
+		context = await chromium.launchPersistentContext(userDataDir, {
+			executablePath: CHROMIUM,
+			headless: true,
+			viewport,
+			args: ARGS,
+		});
 		const [name, ...value] = cookie.split('=');
-		await context.addCookies([{ name, value: value.join('='), domain: new URL(base).hostname, path: '/' }]);
+		await context.addCookies([
+			{ name, value: value.join('='), domain: new URL(base).hostname, path: '/' },
+		]);
 	} catch (error) {
 		fs.rmSync(userDataDir, { recursive: true, force: true });
 		throw error;
@@ -75,20 +101,38 @@ async function launch(base, cookie, { viewport = VIEWPORT } = {}) {
 /** Closes n8n's notifications ("Workflow executed successfully"). */
 async function closeToasts(page) {
 	const close = page.locator('.el-notification .el-notification__closeBtn');
-	for (let i = await close.count(); i > 0; i--) await close.nth(i - 1).click().catch(() => {});
+	for (let i = await close.count(); i > 0; i--)
+		await close
+			.nth(i - 1)
+			.click()
+			.catch(() => {});
 	await page.waitForTimeout(600);
 }
 
 /** Closes what n8n pops up over the canvas (checklists, surveys, banners) so the picture is the editor. */
 async function dismissPopups(page, settleMs = 1500) {
 	await page.waitForTimeout(settleMs);
-	for (const selector of ['[data-test-id="production-checklist"] button[aria-label="Close"]', '[data-test-id="nps-survey-modal"] button[aria-label="Close"]', '[data-test-id="banner-stack"] [data-test-id="banner-close"]']) {
+	for (const selector of [
+		'[data-test-id="production-checklist"] button[aria-label="Close"]',
+		'[data-test-id="nps-survey-modal"] button[aria-label="Close"]',
+		'[data-test-id="banner-stack"] [data-test-id="banner-close"]',
+	]) {
 		const el = page.locator(selector);
-		if ((await el.count()) && (await el.first().isVisible())) await el.first().click().catch(() => {});
+		if ((await el.count()) && (await el.first().isVisible()))
+			await el
+				.first()
+				.click()
+				.catch(() => {});
 	}
 	const checklist = page.getByText('Production Checklist', { exact: true });
 	if ((await checklist.count()) && (await checklist.first().isVisible())) {
-		await checklist.first().locator('xpath=ancestor::div[.//button][1]').locator('button').first().click().catch(() => {});
+		await checklist
+			.first()
+			.locator('xpath=ancestor::div[.//button][1]')
+			.locator('button')
+			.first()
+			.click()
+			.catch(() => {});
 	}
 }
 

@@ -34,16 +34,28 @@ async function credentialTest(apiKey: string, baseUrl: string) {
 	});
 	expect(created.status).toBe(200);
 	const { id, name } = created.json.data;
-	const tested = await n8n.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
-		credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl } },
-	});
+	const tested = await n8n.rest<{ data: { status: string; message: string } }>(
+		'POST',
+		'/credentials/test',
+		{
+			credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl } },
+		},
+	);
 	expect(tested.status).toBe(200);
 	return tested.json.data;
 }
 
 test('a valid key passes with the host, the host with a slash, and the full API root', async () => {
-	for (const base of [sim.base, `${sim.base}/`, `${sim.base}/api/public/v2`, `${sim.base}/API/public/v2/`]) {
-		expect(await credentialTest('SENTIONE-APIKEY-basic-demo', base)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	for (const base of [
+		sim.base,
+		`${sim.base}/`,
+		`${sim.base}/api/public/v2`,
+		`${sim.base}/API/public/v2/`,
+	]) {
+		expect(await credentialTest('SENTIONE-APIKEY-basic-demo', base)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 	}
 	expect((await credentialTest('SENTIONE-APIKEY-enterprise-demo', sim.base)).status).toBe('OK');
 });
@@ -72,19 +84,51 @@ test('each 401 cause is named in words', async () => {
 test('a Base URL that is not the API: the test says what the server there answered', async () => {
 	const wrong = await credentialTest('SENTIONE-APIKEY-basic-demo', `${sim.base}/somewhere-else`);
 	expect(wrong.status).toBe('Error');
-	expect(wrong.message).toMatch(/^The server at the Base URL answered 404 \(Not found\.\) for the project list: there is no SentiOne Listen API v2 at this address\. Check the Base URL: SentiOne's host only/);
+	expect(wrong.message).toMatch(
+		/^The server at the Base URL answered 404 \(Not found\.\) for the project list: there is no SentiOne Listen API v2 at this address\. Check the Base URL: SentiOne's host only/,
+	);
 	const invalid = await credentialTest('SENTIONE-APIKEY-basic-demo', 'ftp://example.com');
 	expect(invalid.message).toMatch(/must start with https:\/\//);
 
 	// servers that are not SentiOne's API, each answering in its own way (any path)
 	const answers: Record<string, { status: number; type?: string; body: string; says: RegExp }> = {
-		website: { status: 200, type: 'text/html', body: '<!doctype html><html><body>Welcome</body></html>', says: /answered with an HTML page, not with SentiOne's API/ },
-		'proxy error page': { status: 404, type: 'text/html; charset=utf-8', body: '<html><body>Not here</body></html>', says: /answered with an HTML page/ },
-		'another API (Spring-style 404)': { status: 404, type: 'application/json', body: '{"timestamp":"2026-11-23T10:00:00Z","status":404,"error":"Not Found","path":"/api/public/v2/projects"}', says: /answered 404 \(Not Found\) for the project list: it runs an API, but not SentiOne/ },
-		'another API (other JSON)': { status: 200, type: 'application/json', body: '{"hello":"world"}', says: /answered, but with neither SentiOne's project list nor a refusal the test knows\..*otherwise check the Base URL: SentiOne's host only/ },
-		'a gateway failing': { status: 502, type: 'application/json', body: '{"status":502,"message":"Bad gateway"}', says: /answered 502 \(Bad Gateway\)/ },
+		website: {
+			status: 200,
+			type: 'text/html',
+			body: '<!doctype html><html><body>Welcome</body></html>',
+			says: /answered with an HTML page, not with SentiOne's API/,
+		},
+		'proxy error page': {
+			status: 404,
+			type: 'text/html; charset=utf-8',
+			body: '<html><body>Not here</body></html>',
+			says: /answered with an HTML page/,
+		},
+		'another API (Spring-style 404)': {
+			status: 404,
+			type: 'application/json',
+			body: '{"timestamp":"2026-11-23T10:00:00Z","status":404,"error":"Not Found","path":"/api/public/v2/projects"}',
+			says: /answered 404 \(Not Found\) for the project list: it runs an API, but not SentiOne/,
+		},
+		'another API (other JSON)': {
+			status: 200,
+			type: 'application/json',
+			body: '{"hello":"world"}',
+			says: /answered, but with neither SentiOne's project list nor a refusal the test knows\..*otherwise check the Base URL: SentiOne's host only/,
+		},
+		'a gateway failing': {
+			status: 502,
+			type: 'application/json',
+			body: '{"status":502,"message":"Bad gateway"}',
+			says: /answered 502 \(Bad Gateway\)/,
+		},
 		'an empty answer': { status: 200, body: '', says: /answered with an empty body/ },
-		'plain text': { status: 500, type: 'text/plain', body: 'boom', says: /answered, but with neither SentiOne's project list nor a refusal the test knows\..*otherwise check the Base URL: SentiOne's host only/ },
+		'plain text': {
+			status: 500,
+			type: 'text/plain',
+			body: 'boom',
+			says: /answered, but with neither SentiOne's project list nor a refusal the test knows\..*otherwise check the Base URL: SentiOne's host only/,
+		},
 	};
 	const names = Object.keys(answers);
 	const other: Server = createServer((req, res) => {
@@ -96,8 +140,15 @@ test('a Base URL that is not the API: the test says what the server there answer
 	try {
 		const port = (other.address() as { port: number }).port;
 		for (const name of names) {
-			const result = await credentialTest('SENTIONE-APIKEY-basic-demo', `http://127.0.0.1:${port}/${encodeURIComponent(name)}`);
-			expect({ name, status: result.status, message: result.message }).toEqual({ name, status: 'Error', message: expect.stringMatching(answers[name].says) });
+			const result = await credentialTest(
+				'SENTIONE-APIKEY-basic-demo',
+				`http://127.0.0.1:${port}/${encodeURIComponent(name)}`,
+			);
+			expect({ name, status: result.status, message: result.message }).toEqual({
+				name,
+				status: 'Error',
+				message: expect.stringMatching(answers[name].says),
+			});
 			expect(result.message).toMatch(/[Cc]heck the Base URL: SentiOne's host only/);
 		}
 	} finally {

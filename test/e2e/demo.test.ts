@@ -20,10 +20,18 @@ import { N8N_VERSION, ensureN8n, freePort } from './host';
 import { ROOT } from './workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const n8nHost = require('../../scripts/n8n-host.js') as { parseExecutionData(data: unknown): RunData };
+const n8nHost = require('../../scripts/n8n-host.js') as {
+	parseExecutionData(data: unknown): RunData;
+};
 
 interface RunData {
-	resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>; error?: { message: string } };
+	resultData: {
+		runData: Record<
+			string,
+			Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+		>;
+		error?: { message: string };
+	};
 }
 
 const DAY = 24 * 3_600_000;
@@ -61,7 +69,11 @@ const alive = (pid: number) => {
 	}
 };
 
-async function rest<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+async function rest<T = Record<string, unknown>>(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; json: T }> {
 	const res = await fetch(`${base}/rest${path}`, {
 		method,
 		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'demo-test' },
@@ -72,47 +84,79 @@ async function rest<T = Record<string, unknown>>(method: string, path: string, b
 }
 
 const admin = async <T>(path: string, body?: unknown): Promise<T> =>
-	(await (await fetch(`http://127.0.0.1:${ports.sim}/__admin${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as T;
+	(await (
+		await fetch(
+			`http://127.0.0.1:${ports.sim}/__admin${path}`,
+			body === undefined
+				? {}
+				: {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(body),
+					},
+		)
+	).json()) as T;
 const inbox = async () =>
 	(await (await fetch(`http://127.0.0.1:${ports.inbox}/inbox.json`)).json()) as {
 		slack: Array<{ channel: string; text: string }>;
-		sheet: { header: string[] | null; records: Array<Record<string, unknown>>; mismatches: unknown[] };
+		sheet: {
+			header: string[] | null;
+			records: Array<Record<string, unknown>>;
+			mismatches: unknown[];
+		};
 		llm: unknown[];
 	};
 
 /** "Execute workflow" from a trigger (or, with `only`, "Execute step" / "Fetch test event" of that node). */
-async function run(workflowId: string, trigger: string, data?: unknown, only = false): Promise<{ status: string; data: RunData }> {
-	const body = only ? { destinationNode: { nodeName: trigger, mode: 'inclusive' } } : { triggerToStartFrom: { name: trigger, ...(data ? { data } : {}) } };
-	const started = await rest<{ data: { executionId: string } }>('POST', `/workflows/${workflowId}/run`, body);
+async function run(
+	workflowId: string,
+	trigger: string,
+	data?: unknown,
+	only = false,
+): Promise<{ status: string; data: RunData }> {
+	const body = only
+		? { destinationNode: { nodeName: trigger, mode: 'inclusive' } }
+		: { triggerToStartFrom: { name: trigger, ...(data ? { data } : {}) } };
+	const started = await rest<{ data: { executionId: string } }>(
+		'POST',
+		`/workflows/${workflowId}/run`,
+		body,
+	);
 	expect(started).toMatchObject({ status: 200 });
 	const id = started.json.data.executionId;
 	const deadline = Date.now() + 120_000;
 	for (;;) {
 		const r = await rest<{ data: { status: string; data: string } }>('GET', `/executions/${id}`);
-		if (!['new', 'running', 'waiting'].includes(r.json.data.status)) return { status: r.json.data.status, data: n8nHost.parseExecutionData(r.json.data.data) };
+		if (!['new', 'running', 'waiting'].includes(r.json.data.status))
+			return { status: r.json.data.status, data: n8nHost.parseExecutionData(r.json.data.data) };
 		if (Date.now() > deadline) throw new Error(`execution ${id} did not finish`);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 }
-const outputOf = (data: RunData, node: string) => (data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+const outputOf = (data: RunData, node: string) =>
+	(data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 
 beforeAll(async () => {
 	ensureN8n();
 	demoDir = mkdtempSync(join(tmpdir(), 'sentione-demo-'));
 	for (const key of Object.keys(ports) as Array<keyof typeof ports>) ports[key] = await freePort();
-	demo = spawn(process.execPath, [join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'demo', '--no-build'], {
-		cwd: ROOT,
-		detached: true, // its own process group, like a terminal's foreground job
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {
-			...process.env,
-			DEMO_DIR: demoDir,
-			SIMULATOR_PORT: String(ports.sim),
-			INBOX_PORT: String(ports.inbox),
-			N8N_PORT: String(ports.n8n),
-			N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+	demo = spawn(
+		process.execPath,
+		[join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'demo', '--no-build'],
+		{
+			cwd: ROOT,
+			detached: true, // its own process group, like a terminal's foreground job
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: {
+				...process.env,
+				DEMO_DIR: demoDir,
+				SIMULATOR_PORT: String(ports.sim),
+				INBOX_PORT: String(ports.inbox),
+				N8N_PORT: String(ports.n8n),
+				N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+			},
 		},
-	});
+	);
 	demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
 	demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
 	const deadline = Date.now() + 5 * 60_000;
@@ -136,7 +180,9 @@ afterAll(async () => {
 });
 
 test('it prints where n8n runs and how to log in; the login works', async () => {
-	expect(output).toContain(`n8n with n8n-nodes-sentione:   http://127.0.0.1:${ports.n8n}   (n8n ${N8N_VERSION})`);
+	expect(output).toContain(
+		`n8n with n8n-nodes-sentione:   http://127.0.0.1:${ports.n8n}   (n8n ${N8N_VERSION})`,
+	);
 	expect(output).toMatch(/log in as\s+demo@example\.com \/ Demo-pass-1234/);
 	expect(output).toContain(`http://127.0.0.1:${ports.sim}/api/public/v2`);
 	expect(output).toContain(`Local inbox:                   http://127.0.0.1:${ports.inbox}`);
@@ -151,12 +197,25 @@ test('it prints where n8n runs and how to log in; the login works', async () => 
 });
 
 test('n8n has the package, the credentials point at the simulator, the templates and their demo variants are imported', async () => {
-	const workflows = (await rest<{ data: Array<{ id: string; name: string; active: boolean }> }>('GET', '/workflows')).json.data;
+	const workflows = (
+		await rest<{ data: Array<{ id: string; name: string; active: boolean }> }>('GET', '/workflows')
+	).json.data;
 	const templates = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
-	const ids = templates.map((f) => (JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as { id: string }).id);
-	expect(workflows.map((w) => w.id).sort()).toEqual([...ids, ...ids.map((id) => `${id}Demo`)].sort());
-	expect(workflows.filter((w) => w.active).map((w) => w.id).sort()).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo', 'sentioneStream01Demo']);
-	const credentials = (await rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials')).json.data;
+	const ids = templates.map(
+		(f) => (JSON.parse(readFileSync(join(ROOT, 'examples', f), 'utf8')) as { id: string }).id,
+	);
+	expect(workflows.map((w) => w.id).sort()).toEqual(
+		[...ids, ...ids.map((id) => `${id}Demo`)].sort(),
+	);
+	expect(
+		workflows
+			.filter((w) => w.active)
+			.map((w) => w.id)
+			.sort(),
+	).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo', 'sentioneStream01Demo']);
+	const credentials = (
+		await rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials')
+	).json.data;
 	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
 		'sentioneDemoBasic sentiOneApi',
 		'sentioneDemoChatModel openAiApi',
@@ -172,10 +231,18 @@ test('n8n has the package, the credentials point at the simulator, the templates
 	};
 	expect(ids.sort()).toEqual(Object.keys(tiers).sort());
 	for (const id of [...ids, ...ids.map((i) => `${i}Demo`)]) {
-		const w = (await rest<{ data: { nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> } }>('GET', `/workflows/${id}`)).json.data;
+		const w = (
+			await rest<{
+				data: { nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> };
+			}>('GET', `/workflows/${id}`)
+		).json.data;
 		const sentiOne = w.nodes.filter((n) => n.type.startsWith('n8n-nodes-sentione.'));
 		expect(sentiOne.length).toBeGreaterThan(0);
-		for (const n of sentiOne) expect({ id, credential: n.credentials?.sentiOneApi?.id }).toEqual({ id, credential: tiers[id.replace(/Demo$/, '')] });
+		for (const n of sentiOne)
+			expect({ id, credential: n.credentials?.sentiOneApi?.id }).toEqual({
+				id,
+				credential: tiers[id.replace(/Demo$/, '')],
+			});
 	}
 	// the simulator: a realistic data set, collecting live
 	const live = await admin<{ ratePerMinute: number }>('/live');
@@ -186,7 +253,8 @@ test('n8n has the package, the credentials point at the simulator, the templates
 
 test('the active Slack and Sheets demos posted the last hour of mentions to the inbox at once', async () => {
 	const deadline = Date.now() + 60_000;
-	const polled = (b: Awaited<ReturnType<typeof inbox>>) => b.slack.filter((m) => m.channel === '#social-alerts');
+	const polled = (b: Awaited<ReturnType<typeof inbox>>) =>
+		b.slack.filter((m) => m.channel === '#social-alerts');
 	let box = await inbox();
 	while ((polled(box).length === 0 || box.sheet.records.length === 0) && Date.now() < deadline) {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -197,7 +265,11 @@ test('the active Slack and Sheets demos posted the last hour of mentions to the 
 	expect(box.sheet.header).toEqual([...SIMPLE_COLUMNS]);
 	expect(box.sheet.mismatches).toEqual([]);
 	const truth = new Map(
-		(await admin<{ mentions: Array<{ id: string; sentiment: string }> }>('/mentions?projectId=1001')).mentions.map((m) => [m.id, m.sentiment]),
+		(
+			await admin<{ mentions: Array<{ id: string; sentiment: string }> }>(
+				'/mentions?projectId=1001',
+			)
+		).mentions.map((m) => [m.id, m.sentiment]),
 	);
 	for (const message of box.slack) {
 		const id = /· id (\w+)$/.exec(message.text)?.[1] ?? '';
@@ -209,8 +281,20 @@ test('the active Slack and Sheets demos posted the last hour of mentions to the 
 });
 
 test('the live alert demo (Stream Trigger) posts a negative mention to the inbox within seconds of its collection, and nothing else', async () => {
-	const [negative] = (await admin<{ mentions: Array<{ id: string }> }>('/mentions', { projectId: 1001, count: 1, overrides: { content: { sentiment: 'Negative' } } })).mentions;
-	const [positive] = (await admin<{ mentions: Array<{ id: string }> }>('/mentions', { projectId: 1001, count: 1, overrides: { content: { sentiment: 'Positive' } } })).mentions;
+	const [negative] = (
+		await admin<{ mentions: Array<{ id: string }> }>('/mentions', {
+			projectId: 1001,
+			count: 1,
+			overrides: { content: { sentiment: 'Negative' } },
+		})
+	).mentions;
+	const [positive] = (
+		await admin<{ mentions: Array<{ id: string }> }>('/mentions', {
+			projectId: 1001,
+			count: 1,
+			overrides: { content: { sentiment: 'Positive' } },
+		})
+	).mentions;
 	const collected = Date.now();
 	const live = async () => (await inbox()).slack.filter((m) => m.channel === '#live-alerts');
 	const idOf = (text: string) => /· id (\w+)$/.exec(text)?.[1] ?? '';
@@ -230,9 +314,14 @@ test('the live alert demo (Stream Trigger) posts a negative mention to the inbox
 	expect(ids.filter((id) => id === negative.id)).toHaveLength(1);
 	// every live alert is a negative mention of the project (the stream's backfill at start included)
 	const truth = new Map(
-		(await admin<{ mentions: Array<{ id: string; sentiment: string }> }>('/mentions?projectId=1001')).mentions.map((m) => [m.id, m.sentiment]),
+		(
+			await admin<{ mentions: Array<{ id: string; sentiment: string }> }>(
+				'/mentions?projectId=1001',
+			)
+		).mentions.map((m) => [m.id, m.sentiment]),
 	);
-	for (const id of ids) expect({ id, sentiment: truth.get(id) }).toEqual({ id, sentiment: 'Negative' });
+	for (const id of ids)
+		expect({ id, sentiment: truth.get(id) }).toEqual({ id, sentiment: 'Negative' });
 	expect(messages[0].text).toMatch(/^:rotating_light: \*Negative mention \(live\)\* on /);
 });
 
@@ -248,27 +337,46 @@ test('the templates\' SentiOne parts run too (on the credential the demo chose):
 	expect(execution.data.resultData.runData['Alert the team in Slack']).toBeUndefined();
 });
 
-test('the weekly export demo writes last week\'s mentions as a CSV file with the Simplify columns', async () => {
+test("the weekly export demo writes last week's mentions as a CSV file with the Simplify columns", async () => {
 	const execution = await run('sentioneExport01Demo', 'Every Monday at 07:00');
 	expect(execution.data.resultData.error).toBeUndefined();
 	expect(execution.status).toBe('success');
 	const rows = outputOf(execution.data, "Export last week's mentions");
 	// last week in the workflow's time zone (UTC): Monday 00:00 to Monday 00:00
 	const now = new Date();
-	const monday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - ((now.getUTCDay() + 6) % 7) * DAY;
-	const filters = { collectedAt: { from: new Date(monday - 7 * DAY).toISOString(), to: new Date(monday).toISOString() } };
-	const { count } = await admin<{ count: number }>('/count', { projectId: 1001, mode: 'historical', filters });
+	const monday =
+		Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) -
+		((now.getUTCDay() + 6) % 7) * DAY;
+	const filters = {
+		collectedAt: {
+			from: new Date(monday - 7 * DAY).toISOString(),
+			to: new Date(monday).toISOString(),
+		},
+	};
+	const { count } = await admin<{ count: number }>('/count', {
+		projectId: 1001,
+		mode: 'historical',
+		filters,
+	});
 	expect(count).toBeGreaterThan(0);
 	expect(rows).toHaveLength(count);
-	const file = join(demoDir, 'files', `sentione-acme-mobile-${new Date(monday - 7 * DAY).toISOString().slice(0, 10)}.csv`);
+	const file = join(
+		demoDir,
+		'files',
+		`sentione-acme-mobile-${new Date(monday - 7 * DAY).toISOString().slice(0, 10)}.csv`,
+	);
 	expect(existsSync(file)).toBe(true);
 	const lines = readFileSync(file, 'utf8').trim().split('\n');
 	expect(lines[0]).toBe(SIMPLE_COLUMNS.join(','));
 	expect(lines.length).toBeGreaterThanOrEqual(count + 1);
 });
 
-test('the AI agent demo answers through the real SentiOne tool (the chat model is the inbox\'s scripted stand-in)', async () => {
-	const chat = { sessionId: 'demo-test', action: 'sendMessage', chatInput: 'What are people complaining about at Acme Mobile this week?' };
+test("the AI agent demo answers through the real SentiOne tool (the chat model is the inbox's scripted stand-in)", async () => {
+	const chat = {
+		sessionId: 'demo-test',
+		action: 'sendMessage',
+		chatInput: 'What are people complaining about at Acme Mobile this week?',
+	};
 	const execution = await run('sentioneAgent001Demo', 'When chat message received', {
 		startTime: Date.now(),
 		executionTime: 0,
@@ -278,26 +386,42 @@ test('the AI agent demo answers through the real SentiOne tool (the chat model i
 	});
 	expect(execution.data.resultData.error).toBeUndefined();
 	const [answer] = outputOf(execution.data, 'AI Agent');
-	expect(String(answer.output)).toMatch(/^Acme Mobile \(project 1001\): the \d+ newest negative mentions/);
-	const runData = execution.data.resultData.runData as unknown as Record<string, Array<{ data?: { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+	expect(String(answer.output)).toMatch(
+		/^Acme Mobile \(project 1001\): the \d+ newest negative mentions/,
+	);
+	const runData = execution.data.resultData.runData as unknown as Record<
+		string,
+		Array<{ data?: { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> } }>
+	>;
 	const projects = runData['List SentiOne projects'][0].data!.ai_tool![0].map((i) => i.json.name);
 	expect(projects).toEqual(['Acme Mobile', 'Nordic Coffee Roasters', 'Vistula Bank']);
 	const mentions = runData['Search recent mentions'][0].data!.ai_tool![0].map((i) => i.json);
 	expect(mentions.length).toBeGreaterThan(0);
 	expect(mentions.every((m) => m.sentiment === 'Negative')).toBe(true);
-	const requests = (await admin<{ requests: Array<{ path: string; body: { filters?: { content?: { sentiment?: string[] } } } }> }>('/requests')).requests;
-	const toolSearch = requests.filter((r) => r.path.endsWith('/projects/1001/mentions/recent/search') && r.body.filters?.content?.sentiment?.[0] === 'Negative');
+	const requests = (
+		await admin<{
+			requests: Array<{ path: string; body: { filters?: { content?: { sentiment?: string[] } } } }>;
+		}>('/requests')
+	).requests;
+	const toolSearch = requests.filter(
+		(r) =>
+			r.path.endsWith('/projects/1001/mentions/recent/search') &&
+			r.body.filters?.content?.sentiment?.[0] === 'Negative',
+	);
 	expect(toolSearch.length).toBeGreaterThan(0);
 });
 
 test('Ctrl+C stops everything the demo started', async () => {
 	const started = [demo.pid!, ...descendants(demo.pid!)];
 	expect(started.length).toBeGreaterThanOrEqual(4); // gulp, simulator, n8n, n8n's task runner
-	const exited = new Promise<number | null>((resolve) => demo.once('exit', (code) => resolve(code)));
+	const exited = new Promise<number | null>((resolve) =>
+		demo.once('exit', (code) => resolve(code)),
+	);
 	process.kill(-demo.pid!, 'SIGINT');
 	expect(await exited).toBe(0);
 	const deadline = Date.now() + 30_000;
-	while (started.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+	while (started.some(alive) && Date.now() < deadline)
+		await new Promise((resolve) => setTimeout(resolve, 250));
 	expect(started.filter(alive)).toEqual([]);
 	for (const port of [ports.sim, ports.inbox, ports.n8n]) {
 		await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();

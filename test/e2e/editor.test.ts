@@ -20,7 +20,14 @@
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
-import { OWNER, createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
+import {
+	OWNER,
+	createHost,
+	ensureN8n,
+	type Host,
+	type RunningN8n,
+	type WorkflowJson,
+} from './host';
 import { node } from './workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,9 +53,16 @@ interface Locator {
 	evaluateAll<R>(fn: (elements: El[]) => R): Promise<R>;
 }
 interface Page {
-	goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' }): Promise<unknown>;
+	goto(
+		url: string,
+		options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' },
+	): Promise<unknown>;
 	waitForSelector(selector: string, options?: { timeout?: number }): Promise<unknown>;
-	waitForFunction(expression: string, arg: undefined, options?: { timeout?: number }): Promise<unknown>;
+	waitForFunction(
+		expression: string,
+		arg: undefined,
+		options?: { timeout?: number },
+	): Promise<unknown>;
 	locator(selector: string): Locator;
 	waitForTimeout(ms: number): Promise<void>;
 	keyboard: { press(key: string): Promise<void> };
@@ -101,11 +115,16 @@ function editorWorkflow(): Omit<WorkflowJson, 'id'> {
 		node('Find complaints', ACTION, { resource: 'mention', operation: 'searchRecent' }),
 		node('Tags of the project', ACTION, { resource: 'tag', operation: 'getAll' }),
 	].map((n, i) => ({ ...n, position: [i * 260, 0] as [number, number] }));
-	const chain = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	const chain = (from: string, to: string) => ({
+		[from]: { main: [[{ node: to, type: 'main', index: 0 }]] },
+	});
 	return {
 		name: 'Editor test',
 		nodes,
-		connections: { ...chain('Live mentions', 'Find complaints'), ...chain('Find complaints', 'Tags of the project') },
+		connections: {
+			...chain('Live mentions', 'Find complaints'),
+			...chain('Find complaints', 'Tags of the project'),
+		},
 		active: false,
 		settings: { executionOrder: 'v1', timezone: 'UTC' },
 	};
@@ -127,8 +146,12 @@ async function signIn(): Promise<string> {
 
 async function openEditor(route: string): Promise<void> {
 	await page.goto(`${n8n.base}${route}`, { waitUntil: 'domcontentloaded' });
-	await page.waitForSelector('[data-test-id="node-creator-plus-button"], [data-test-id="signin-form"], form input[type="password"]', { timeout: 60_000 });
-	if ((await page.locator('[data-test-id="node-creator-plus-button"]').count()) === 0) throw new Error(`${route} did not open the editor (not signed in?)`);
+	await page.waitForSelector(
+		'[data-test-id="node-creator-plus-button"], [data-test-id="signin-form"], form input[type="password"]',
+		{ timeout: 60_000 },
+	);
+	if ((await page.locator('[data-test-id="node-creator-plus-button"]').count()) === 0)
+		throw new Error(`${route} did not open the editor (not signed in?)`);
 	await browser.dismissPopups(page, 300);
 }
 
@@ -138,16 +161,22 @@ async function openEditor(route: string): Promise<void> {
  * search), then the list is read once a SentiOne entry appears, or after 10 s when none does.
  */
 async function search(query: string): Promise<Entry[]> {
-	const bar = '[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]';
+	const bar =
+		'[data-test-id="node-creator-search-bar"] input, input[data-test-id="node-creator-search-bar"]';
 	const input = page.locator(bar).first();
-	if ((await input.count()) === 0) await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	if ((await input.count()) === 0)
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 	await input.waitFor({ state: 'visible', timeout: 10_000 });
 	const ourEntry = `document.querySelector('${ITEMS}[data-keyboard-nav-type="node"][data-keyboard-nav-id^="${PKG}."]')`;
 	await input.fill('');
 	await page.waitForFunction(`${ourEntry} === null`, undefined, { timeout: 10_000 });
 	await input.fill(query);
 	await page
-		.waitForFunction(`document.querySelector(${JSON.stringify(bar)})?.value === ${JSON.stringify(query)} && ${ourEntry} !== null`, undefined, { timeout: 10_000 })
+		.waitForFunction(
+			`document.querySelector(${JSON.stringify(bar)})?.value === ${JSON.stringify(query)} && ${ourEntry} !== null`,
+			undefined,
+			{ timeout: 10_000 },
+		)
 		.catch(() => undefined);
 	await page.waitForTimeout(300);
 	return await entries('node');
@@ -156,22 +185,39 @@ async function search(query: string): Promise<Entry[]> {
 async function entries(kind: 'node' | 'action'): Promise<Entry[]> {
 	return await page.locator(`${ITEMS}[data-keyboard-nav-type="${kind}"]`).evaluateAll((elements) =>
 		elements.map((e) => ({
-			type: (e.getAttribute('data-keyboard-nav-id') ?? '').replace(/-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, ''),
+			type: (e.getAttribute('data-keyboard-nav-id') ?? '').replace(
+				/-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+				'',
+			),
 			name: e.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '',
-			description: e.querySelector('[data-test-id="node-creator-item-description"]')?.textContent?.trim() ?? '',
+			description:
+				e.querySelector('[data-test-id="node-creator-item-description"]')?.textContent?.trim() ??
+				'',
 		})),
 	);
 }
 
 /** Opens an entry of the search results; returns its actions (triggers' events expanded). */
 async function open(type: string): Promise<Entry[]> {
-	await page.locator(`${ITEMS}[data-keyboard-nav-type="node"][data-keyboard-nav-id^="${type}-"]`).click();
-	await page.locator(`${ITEMS}[data-keyboard-nav-type="action"]`).first().waitFor({ timeout: 10_000 });
-	const triggers = page.locator('[data-test-id="node-creator-category-item"][data-keyboard-nav-id="Triggers"]');
-	const collapsed = page.locator('[data-category-collapsed="true"] [data-test-id="node-creator-category-item"][data-keyboard-nav-id="Triggers"]');
+	await page
+		.locator(`${ITEMS}[data-keyboard-nav-type="node"][data-keyboard-nav-id^="${type}-"]`)
+		.click();
+	await page
+		.locator(`${ITEMS}[data-keyboard-nav-type="action"]`)
+		.first()
+		.waitFor({ timeout: 10_000 });
+	const triggers = page.locator(
+		'[data-test-id="node-creator-category-item"][data-keyboard-nav-id="Triggers"]',
+	);
+	const collapsed = page.locator(
+		'[data-category-collapsed="true"] [data-test-id="node-creator-category-item"][data-keyboard-nav-id="Triggers"]',
+	);
 	if ((await collapsed.count()) > 0) {
 		await triggers.click();
-		await page.locator(`${ITEMS}[data-keyboard-nav-type="action"][data-keyboard-nav-id^="${POLL}-"]`).first().waitFor({ timeout: 10_000 });
+		await page
+			.locator(`${ITEMS}[data-keyboard-nav-type="action"][data-keyboard-nav-id^="${POLL}-"]`)
+			.first()
+			.waitFor({ timeout: 10_000 });
 	}
 	return await entries('action');
 }
@@ -184,13 +230,21 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 		await openEditor(`/workflow/${workflowId}`);
 	}, 120_000);
 
-	test.each(['SentiOne', 'mentions', 'social listening'])('searching "%s" finds the SentiOne entry, with the action node\'s description, and the Stream Trigger', async (query) => {
-		const found = ours(await search(query)).sort((a, b) => a.type.localeCompare(b.type));
-		expect(found).toEqual([
-			{ type: ACTION, name: 'SentiOne', description: ACTION_DESCRIPTION },
-			{ type: STREAM, name: expect.stringMatching(/^SentiOne Stream( Trigger)?$/), description: STREAM_DESCRIPTION },
-		]);
-	}, 60_000);
+	test.each(['SentiOne', 'mentions', 'social listening'])(
+		'searching "%s" finds the SentiOne entry, with the action node\'s description, and the Stream Trigger',
+		async (query) => {
+			const found = ours(await search(query)).sort((a, b) => a.type.localeCompare(b.type));
+			expect(found).toEqual([
+				{ type: ACTION, name: 'SentiOne', description: ACTION_DESCRIPTION },
+				{
+					type: STREAM,
+					name: expect.stringMatching(/^SentiOne Stream( Trigger)?$/),
+					description: STREAM_DESCRIPTION,
+				},
+			]);
+		},
+		60_000,
+	);
 
 	test('the SentiOne entry holds the action node\'s operations and SentiOne Trigger\'s "On new mention"', async () => {
 		await search('SentiOne');
@@ -214,17 +268,33 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 	test('the Stream Trigger entry offers "On new mention" and "On engagement update"', async () => {
 		await search('social listening');
 		const actions = await open(STREAM);
-		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual([`${STREAM} On new mention`, `${STREAM} On engagement update`]);
+		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual([
+			`${STREAM} On new mention`,
+			`${STREAM} On engagement update`,
+		]);
 		await page.keyboard.press('Escape');
 	}, 60_000);
 
-	test('on the canvas, the action node\'s subtitle reads like its operation', async () => {
-		const nodes = await page.locator('[data-test-id="canvas-node"]').evaluateAll((elements) =>
-			Object.fromEntries(elements.map((e) => [e.getAttribute('data-node-name'), e.innerText.split('\n').map((l) => l.trim())])),
+	test("on the canvas, the action node's subtitle reads like its operation", async () => {
+		const nodes = await page
+			.locator('[data-test-id="canvas-node"]')
+			.evaluateAll((elements) =>
+				Object.fromEntries(
+					elements.map((e) => [
+						e.getAttribute('data-node-name'),
+						e.innerText.split('\n').map((l) => l.trim()),
+					]),
+				),
+			);
+		expect(nodes['Find complaints']).toEqual(
+			expect.arrayContaining(['Find complaints', 'Search recent mentions']),
 		);
-		expect(nodes['Find complaints']).toEqual(expect.arrayContaining(['Find complaints', 'Search recent mentions']));
-		expect(nodes['Tags of the project']).toEqual(expect.arrayContaining(['Tags of the project', 'Get many tags']));
-		expect(nodes['Live mentions']).toEqual(expect.arrayContaining(['Live mentions', 'New mention (live)']));
+		expect(nodes['Tags of the project']).toEqual(
+			expect.arrayContaining(['Tags of the project', 'Get many tags']),
+		);
+		expect(nodes['Live mentions']).toEqual(
+			expect.arrayContaining(['Live mentions', 'New mention (live)']),
+		);
 	}, 30_000);
 });
 
@@ -233,13 +303,21 @@ describe('the nodes panel of a new workflow ("What triggers this workflow?")', (
 		await openEditor('/workflow/new');
 	}, 120_000);
 
-	test.each(['SentiOne', 'mentions', 'social listening'])('searching "%s" finds both SentiOne triggers\' entries', async (query) => {
-		const found = ours(await search(query)).sort((a, b) => a.type.localeCompare(b.type));
-		expect(found).toEqual([
-			{ type: ACTION, name: 'SentiOne', description: ACTION_DESCRIPTION },
-			{ type: STREAM, name: expect.stringMatching(/^SentiOne Stream( Trigger)?$/), description: STREAM_DESCRIPTION },
-		]);
-	}, 60_000);
+	test.each(['SentiOne', 'mentions', 'social listening'])(
+		'searching "%s" finds both SentiOne triggers\' entries',
+		async (query) => {
+			const found = ours(await search(query)).sort((a, b) => a.type.localeCompare(b.type));
+			expect(found).toEqual([
+				{ type: ACTION, name: 'SentiOne', description: ACTION_DESCRIPTION },
+				{
+					type: STREAM,
+					name: expect.stringMatching(/^SentiOne Stream( Trigger)?$/),
+					description: STREAM_DESCRIPTION,
+				},
+			]);
+		},
+		60_000,
+	);
 
 	test('the SentiOne entry starts with SentiOne Trigger\'s "On new mention"', async () => {
 		await search('mentions');

@@ -21,8 +21,15 @@ const n8nHost = require('../../scripts/n8n-host.js') as {
 	installPackage(userFolder: string): string;
 	freePort(): Promise<number>;
 	n8nEnv(userFolder: string, port: number, extra?: Record<string, string>): NodeJS.ProcessEnv;
-	runN8n(args: string[], env: NodeJS.ProcessEnv, options?: { timeoutMs?: number; target?: Target }): Promise<{ code: number; stdout: string; stderr: string }>;
-	startN8n(env: NodeJS.ProcessEnv, options?: { timeoutMs?: number; target?: Target }): Promise<{ base: string; pid: number; stop(): Promise<void>; output(): string }>;
+	runN8n(
+		args: string[],
+		env: NodeJS.ProcessEnv,
+		options?: { timeoutMs?: number; target?: Target },
+	): Promise<{ code: number; stdout: string; stderr: string }>;
+	startN8n(
+		env: NodeJS.ProcessEnv,
+		options?: { timeoutMs?: number; target?: Target },
+	): Promise<{ base: string; pid: number; stop(): Promise<void>; output(): string }>;
 	setupOwner(base: string, owner: Record<string, string>): Promise<string | null>;
 	login(base: string, user: { email: string; password: string }): Promise<string | null>;
 	parseExecutionData(data: unknown, target?: Target): unknown;
@@ -41,7 +48,12 @@ export const N8N_VERSION = TARGET.version;
 /** n8n's major version: 1 or 2 */
 export const N8N_MAJOR = Number(TARGET.version.split('.')[0]);
 export const PKG = 'n8n-nodes-sentione';
-export const OWNER = { email: 'e2e@example.com', firstName: 'E2E', lastName: 'Tester', password: 'E2e-pass-12345' };
+export const OWNER = {
+	email: 'e2e@example.com',
+	firstName: 'E2E',
+	lastName: 'Tester',
+	password: 'E2e-pass-12345',
+};
 
 /** Install (first run: minutes), so tests call this from a beforeAll with a long timeout. */
 export function ensureN8n(): { node: string } {
@@ -64,7 +76,10 @@ export interface WorkflowJson {
 		credentials?: Record<string, { id: string; name: string }>;
 		[key: string]: unknown;
 	}>;
-	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
+	connections: Record<
+		string,
+		Record<string, Array<Array<{ node: string; type: string; index: number }>>>
+	>;
 	settings?: Record<string, unknown>;
 	[key: string]: unknown;
 }
@@ -80,7 +95,10 @@ export interface Host {
 	userFolder: string;
 	env: NodeJS.ProcessEnv;
 	port: number;
-	cli(args: string[], timeoutMs?: number): Promise<{ code: number; stdout: string; stderr: string }>;
+	cli(
+		args: string[],
+		timeoutMs?: number,
+	): Promise<{ code: number; stdout: string; stderr: string }>;
 	importCredentials(credentials: CredentialJson[]): Promise<void>;
 	importWorkflow(workflow: Record<string, unknown>): Promise<void>;
 	/** several workflows with one CLI call (`import:workflow --separate`) */
@@ -152,7 +170,11 @@ export interface RunningN8n {
 	base: string;
 	/** the `n8n start` process (its task runner is a child of it) */
 	pid: number;
-	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
+	rest<T = unknown>(
+		method: string,
+		path: string,
+		body?: unknown,
+	): Promise<{ status: number; json: T }>;
 	/** "Execute workflow" in the editor: starts a manual run from a trigger node; resolves with its execution once finished */
 	run(workflowId: string, triggerName: string, timeoutMs?: number): Promise<Execution>;
 	execution(id: string): Promise<Execution>;
@@ -174,9 +196,13 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 	n8nHost.installPackage(userFolder);
 	const port = await n8nHost.freePort();
 	const brokerPort = await n8nHost.freePort();
-	const env = n8nHost.n8nEnv(userFolder, port, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...extraEnv });
+	const env = n8nHost.n8nEnv(userFolder, port, {
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		...extraEnv,
+	});
 	// CLI commands print their results through n8n's logger, at level info
-	const cli = (args: string[], timeoutMs = 180_000) => n8nHost.runN8n(args, { ...env, N8N_LOG_LEVEL: 'info' }, { timeoutMs, target: TARGET });
+	const cli = (args: string[], timeoutMs = 180_000) =>
+		n8nHost.runN8n(args, { ...env, N8N_LOG_LEVEL: 'info' }, { timeoutMs, target: TARGET });
 	let files = 0;
 	const tempPath = (name: string) => join(userFolder, `${++files}-${name}`);
 	const importWorkflows = async (workflows: Array<Record<string, unknown>>) => {
@@ -192,7 +218,10 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 		port,
 		cli,
 		async importCredentials(credentials) {
-			const r = await cli(['import:credentials', `--input=${writeJson(tempPath('credentials.json'), credentials)}`]);
+			const r = await cli([
+				'import:credentials',
+				`--input=${writeJson(tempPath('credentials.json'), credentials)}`,
+			]);
 			if (r.code !== 0) throw new Error(`import:credentials failed: ${r.stderr}\n${r.stdout}`);
 		},
 		async importWorkflow(workflow) {
@@ -201,7 +230,10 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 		importWorkflows,
 		async publish(id) {
 			// n8n 1.x has no publish:workflow; its update:workflow --active=true does the same
-			const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+			const args =
+				N8N_MAJOR >= 2
+					? ['publish:workflow', `--id=${id}`]
+					: ['update:workflow', `--id=${id}`, '--active=true'];
 			const r = await cli(args);
 			if (r.code !== 0) throw new Error(`${args[0]} failed: ${r.stderr}\n${r.stdout}`);
 		},
@@ -260,8 +292,12 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 			};
 			const execution = async (id: string): Promise<Execution> => {
 				const r = await rest<{ data: Execution & { data: unknown } }>('GET', `/executions/${id}`);
-				if (r.status !== 200) throw new Error(`GET /executions/${id} → ${r.status}: ${JSON.stringify(r.json)}`);
-				return { ...r.json.data, data: n8nHost.parseExecutionData(r.json.data.data, TARGET) as RunData };
+				if (r.status !== 200)
+					throw new Error(`GET /executions/${id} → ${r.status}: ${JSON.stringify(r.json)}`);
+				return {
+					...r.json.data,
+					data: n8nHost.parseExecutionData(r.json.data.data, TARGET) as RunData,
+				};
 			};
 			return {
 				base: running.base,
@@ -278,31 +314,46 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 						if (wf.status !== 200) throw new Error(`GET /workflows/${workflowId} → ${wf.status}`);
 						workflowData = wf.json.data;
 					}
-					const started = await rest<{ data: { executionId?: string } }>('POST', `/workflows/${workflowId}/run`, {
-						...(workflowData ? { workflowData } : {}),
-						triggerToStartFrom: { name: triggerName },
-					});
+					const started = await rest<{ data: { executionId?: string } }>(
+						'POST',
+						`/workflows/${workflowId}/run`,
+						{
+							...(workflowData ? { workflowData } : {}),
+							triggerToStartFrom: { name: triggerName },
+						},
+					);
 					const id = started.json?.data?.executionId;
-					if (started.status !== 200 || !id) throw new Error(`run ${workflowId} → ${started.status}: ${JSON.stringify(started.json)}`);
+					if (started.status !== 200 || !id)
+						throw new Error(
+							`run ${workflowId} → ${started.status}: ${JSON.stringify(started.json)}`,
+						);
 					const deadline = Date.now() + timeoutMs;
 					for (;;) {
 						const r = await rest<{ data?: { status: string } }>('GET', `/executions/${id}`);
 						const status = r.status === 200 ? r.json.data?.status : undefined;
-						if (status && !['new', 'running', 'waiting'].includes(status)) return await execution(id);
-						if (Date.now() > deadline) throw new Error(`execution ${id} still ${status} after ${timeoutMs} ms`);
+						if (status && !['new', 'running', 'waiting'].includes(status))
+							return await execution(id);
+						if (Date.now() > deadline)
+							throw new Error(`execution ${id} still ${status} after ${timeoutMs} ms`);
 						await new Promise((resolve) => setTimeout(resolve, 250));
 					}
 				},
 				async executions(workflowId) {
 					const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-					const r = await rest<{ data: { results: ExecutionSummary[] } }>('GET', `/executions?filter=${filter}&limit=100`);
-					if (r.status !== 200) throw new Error(`GET /executions → ${r.status}: ${JSON.stringify(r.json)}`);
+					const r = await rest<{ data: { results: ExecutionSummary[] } }>(
+						'GET',
+						`/executions?filter=${filter}&limit=100`,
+					);
+					if (r.status !== 200)
+						throw new Error(`GET /executions → ${r.status}: ${JSON.stringify(r.json)}`);
 					return r.json.data.results;
 				},
 				async activate(workflowId) {
 					const wf = await rest<{ data: { versionId: string } }>('GET', `/workflows/${workflowId}`);
 					if (wf.status !== 200) throw new Error(`GET /workflows/${workflowId} → ${wf.status}`);
-					return await rest('POST', `/workflows/${workflowId}/activate`, { versionId: wf.json.data.versionId });
+					return await rest('POST', `/workflows/${workflowId}/activate`, {
+						versionId: wf.json.data.versionId,
+					});
 				},
 			};
 		},
@@ -313,11 +364,17 @@ export async function createHost(extraEnv: Record<string, string> = {}): Promise
 }
 
 /** Output items of a node in a run: a CLI run (`execute`) or an execution read over REST. */
-export function nodeOutput(result: ExecuteResult | Execution, nodeName: string): Array<Record<string, unknown>> {
+export function nodeOutput(
+	result: ExecuteResult | Execution,
+	nodeName: string,
+): Array<Record<string, unknown>> {
 	const data: RunData | undefined = 'stdout' in result ? result.run?.data : result.data;
 	const runs = data?.resultData.runData[nodeName];
 	if (!runs || runs.length === 0) {
-		const detail = 'stdout' in result ? `${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}` : JSON.stringify(data?.resultData.error);
+		const detail =
+			'stdout' in result
+				? `${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`
+				: JSON.stringify(data?.resultData.error);
 		throw new Error(`node ${nodeName} did not run:\n${detail}`);
 	}
 	return (runs[runs.length - 1].data?.main?.[0] ?? []).map((item) => item.json);

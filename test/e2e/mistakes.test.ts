@@ -11,18 +11,54 @@
  * - publishing a SentiOne Trigger set to Historical Search with a Basic key.
  */
 import { admin, startSim, type Sim } from '../../simulator/test/helpers';
-import { STACK_FRAME, createHost, ensureN8n, type Execution, type Host, type NodeErrorJson, type RunningN8n } from './host';
-import { CREDENTIALS, MANUAL, node, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
+import {
+	STACK_FRAME,
+	createHost,
+	ensureN8n,
+	type Execution,
+	type Host,
+	type NodeErrorJson,
+	type RunningN8n,
+} from './host';
+import {
+	CREDENTIALS,
+	MANUAL,
+	node,
+	project,
+	sentiOne,
+	sentiOneCredentials,
+	workflow,
+} from './workflows';
 
 let sim: Sim;
 let host: Host;
 let n8n: RunningN8n;
 
 const wrongKey = workflow('e2eMistakeKey001', 'Mistake: mistyped API key', [
-	sentiOne('Search recent mentions', { resource: 'mention', operation: 'searchRecent', project: project(1001), limit: 10, options: {} }, CREDENTIALS.wrongKey),
+	sentiOne(
+		'Search recent mentions',
+		{
+			resource: 'mention',
+			operation: 'searchRecent',
+			project: project(1001),
+			limit: 10,
+			options: {},
+		},
+		CREDENTIALS.wrongKey,
+	),
 ]);
 const basicOnEnterprise = workflow('e2eMistakeTier01', 'Mistake: Basic key on Search Historical', [
-	sentiOne('Search historical mentions', { resource: 'mention', operation: 'searchHistorical', project: project(1001), limit: 10, options: {} }, CREDENTIALS.basic),
+	sentiOne(
+		'Search historical mentions',
+		{
+			resource: 'mention',
+			operation: 'searchHistorical',
+			project: project(1001),
+			limit: 10,
+			options: {},
+		},
+		CREDENTIALS.basic,
+	),
 ]);
 const tooFarBack = workflow('e2eMistakeDate01', 'Mistake: recent search 10 days back', [
 	sentiOne(
@@ -44,7 +80,12 @@ const historicalTrigger = {
 		node(
 			'New mention',
 			'n8n-nodes-sentione.sentiOneTrigger',
-			{ pollTimes: { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] }, project: project(1001), source: 'historical', options: {} },
+			{
+				pollTimes: { item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] },
+				project: project(1001),
+				source: 'historical',
+				options: {},
+			},
 			{ credentials: { sentiOneApi: CREDENTIALS.basic } },
 		),
 		node('Do nothing', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
@@ -54,7 +95,14 @@ const historicalTrigger = {
 
 beforeAll(async () => {
 	ensureN8n();
-	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString(), '--mentions', '300']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		new Date().toISOString(),
+		'--mentions',
+		'300',
+	]);
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));
 	await host.importWorkflows([wrongKey, basicOnEnterprise, tooFarBack, historicalTrigger]);
@@ -81,7 +129,9 @@ function expectWordedFailure(execution: Execution, nodeName: string): NodeErrorJ
 	expect(runData[nodeName][0].error?.message).toBe(shown.message);
 	for (const text of [shown.message, shown.description ?? '']) {
 		expect(text).not.toMatch(STACK_FRAME);
-		expect(text).not.toMatch(/^(Error|TypeError|Unauthorized|Bad request)\b|Request failed with status code|ECONN|undefined|\[object Object\]/);
+		expect(text).not.toMatch(
+			/^(Error|TypeError|Unauthorized|Bad request)\b|Request failed with status code|ECONN|undefined|\[object Object\]/,
+		);
 	}
 	expect(String(shown.description ?? '').length).toBeGreaterThan(20);
 	return shown;
@@ -91,7 +141,7 @@ test('a mistyped API key: the execution says SentiOne does not recognise the key
 	const execution = await n8n.run(wrongKey.id, MANUAL);
 	const error = expectWordedFailure(execution, 'Search recent mentions');
 	expect(error.message).toBe(
-		'SentiOne refused the API key (401): SentiOne does not recognise the API key. It may have been regenerated or revoked: copy it again from Profile → API, and check the credential\'s Base URL.',
+		"SentiOne refused the API key (401): SentiOne does not recognise the API key. It may have been regenerated or revoked: copy it again from Profile → API, and check the credential's Base URL.",
 	);
 	expect(JSON.stringify(execution.data)).not.toContain('SENTIONE-APIKEY-basic-dem0');
 });
@@ -108,7 +158,9 @@ test('a recent search 10 days back: the execution names the filter and the 7-day
 	const execution = await n8n.run(tooFarBack.id, MANUAL);
 	const error = expectWordedFailure(execution, 'Search recent mentions');
 	expect(error.message).toMatch(/Filters → Published After/);
-	expect(`${error.message} ${error.description}`).toMatch(/more than 7 days ago.*Search Historical/s);
+	expect(`${error.message} ${error.description}`).toMatch(
+		/more than 7 days ago.*Search Historical/s,
+	);
 	const sent = (await admin<{ requests: unknown[] }>(sim, 'GET', '/requests')).requests;
 	expect(sent).toEqual([]);
 });
@@ -121,11 +173,14 @@ test('publishing a historical-search trigger with a Basic key: the publication f
 	const status = await (async () => {
 		const deadline = Date.now() + 60_000;
 		for (;;) {
-			const r = await n8n.rest<{ data: { status: string; triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }> } }>(
-				'GET',
-				`/workflows/${historicalTrigger.id}/publication-status`,
-			);
-			if (r.status === 200 && !['in_progress', 'not_published'].includes(r.json.data.status)) return r.json.data;
+			const r = await n8n.rest<{
+				data: {
+					status: string;
+					triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+				};
+			}>('GET', `/workflows/${historicalTrigger.id}/publication-status`);
+			if (r.status === 200 && !['in_progress', 'not_published'].includes(r.json.data.status))
+				return r.json.data;
 			if (Date.now() > deadline) throw new Error(`publication still ${JSON.stringify(r.json)}`);
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
@@ -136,7 +191,17 @@ test('publishing a historical-search trigger with a Basic key: the publication f
 	expect(trigger?.errorMessage).toMatch(/Enterprise tier/);
 	expect(trigger?.errorMessage).not.toMatch(STACK_FRAME);
 	// the key itself was fine: SentiOne refused only the tier, and nothing was counted
-	const sent = (await admin<{ requests: Array<{ status: number; path: string; counted: boolean }> }>(sim, 'GET', '/requests')).requests;
+	const sent = (
+		await admin<{ requests: Array<{ status: number; path: string; counted: boolean }> }>(
+			sim,
+			'GET',
+			'/requests',
+		)
+	).requests;
 	expect(sent.length).toBeGreaterThan(0);
-	expect(sent.every((r) => r.status === 401 && r.path.endsWith('/projects/1001/mentions/search') && !r.counted)).toBe(true);
+	expect(
+		sent.every(
+			(r) => r.status === 401 && r.path.endsWith('/projects/1001/mentions/search') && !r.counted,
+		),
+	).toBe(true);
 });

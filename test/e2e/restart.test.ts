@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * The Stream Trigger across restarts of an ordinary single-process n8n (issue 16; the queue-mode
  * tier does the same with main + workers): the live Slack template (examples/
@@ -13,7 +13,14 @@ import { join } from 'path';
 
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
-import { CREDENTIALS, sentiOneCredentials, slackIds, startInbox, templateForTest, type Inbox } from './workflows';
+import {
+	CREDENTIALS,
+	sentiOneCredentials,
+	slackIds,
+	startInbox,
+	templateForTest,
+	type Inbox,
+} from './workflows';
 
 const SHIFTED_CLOCK = join(__dirname, 'queue', 'shifted-clock.js');
 const NEGATIVE = { overrides: { content: { sentiment: 'Negative' } } };
@@ -27,28 +34,50 @@ let live: WorkflowJson;
 let startedAt: number;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false>,
+	timeoutMs: number,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(500);
 	}
 }
 const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
-const inject = (count: number) => admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, ...NEGATIVE });
-const openLive = async () => (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+const inject = (count: number) =>
+	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, ...NEGATIVE });
+const openLive = async () =>
+	(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
 const liveRequests = async () =>
-	(await admin<{ requests: Array<{ path: string; query?: Record<string, string> }> }>(sim, 'GET', '/requests')).requests.filter((r) => r.path.endsWith('/stream/live'));
+	(
+		await admin<{ requests: Array<{ path: string; query?: Record<string, string> }> }>(
+			sim,
+			'GET',
+			'/requests',
+		)
+	).requests.filter((r) => r.path.endsWith('/stream/live'));
 
 /** Every negative mention of project 1001 collected since the trigger started (recent search scope). */
 async function truth(): Promise<string[]> {
-	const collected = (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`)).mentions;
+	const collected = (
+		await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`,
+		)
+	).mentions;
 	return collected.filter((m) => m.sentiment === 'Negative').map((m) => m.id as string);
 }
 
-function tally(expected: string[], delivered: string[]): { lost: string[]; duplicated: string[]; extra: string[] } {
+function tally(
+	expected: string[],
+	delivered: string[],
+): { lost: string[]; duplicated: string[]; extra: string[] } {
 	const counts = new Map<string, number>();
 	for (const id of delivered) counts.set(id, (counts.get(id) ?? 0) + 1);
 	return {
@@ -61,10 +90,24 @@ function tally(expected: string[], delivered: string[]): { lost: string[]; dupli
 beforeAll(async () => {
 	ensureN8n();
 	inbox = await startInbox();
-	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString(), '--mentions', '300', '--seed', '17']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		new Date().toISOString(),
+		'--mentions',
+		'300',
+		'--seed',
+		'17',
+	]);
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));
-	live = templateForTest('negative-mentions-live-slack-alert.json', 'e2eRestartLive01', CREDENTIALS.basic, inbox.base);
+	live = templateForTest(
+		'negative-mentions-live-slack-alert.json',
+		'e2eRestartLive01',
+		CREDENTIALS.basic,
+		inbox.base,
+	);
 	await host.importWorkflow(live);
 	await host.publish(live.id);
 	startedAt = await simNow();
@@ -87,38 +130,56 @@ describe.each([
 	['70 seconds (simulated clock)', 3_000, 67_000],
 	['10 minutes (simulated clock)', 3_000, 10 * 60_000 - 3_000],
 ])('n8n stops and starts again after %s', (_name, downMs, advanceMs) => {
-	test('every negative mention reaches Slack once: those collected before, during and after the outage', async () => {
-		const connectionsBefore = (await liveRequests()).length;
-		await inject(2);
-		await until('the first two in Slack', async () => (await truth()).every((id) => slackIds(inbox, '#live-alerts').includes(id)), 60_000);
-		// two more right before the stop: their executions race the shutdown
-		await inject(2);
-		await sleep(300);
-		await n8n.stop();
-		await inject(2);
-		await sleep(downMs);
-		if (advanceMs > 0) {
-			await admin(sim, 'POST', '/clock', { advanceMs });
-			offset += advanceMs;
-		}
-		await inject(1);
-		n8n = await host.start(offset > 0 ? { NODE_OPTIONS: `--require ${SHIFTED_CLOCK}`, SENTIONE_CLOCK_OFFSET_MS: String(offset) } : {});
-		if (offset > 0) expect(n8n.output()).toMatch(/\[shifted-clock\] wall clock \+\d+ ms/);
-		await until('the live stream to open again', async () => (await openLive()) === 1, 90_000);
-		await inject(2);
-		const expected = await truth();
-		await until('every negative mention in Slack', async () => expected.every((id) => slackIds(inbox, '#live-alerts').includes(id)), 120_000);
-		// time for a repeat to arrive: two heartbeats, and any gap fill's executions
-		await sleep(8_000);
-		const t = tally(expected, slackIds(inbox, '#live-alerts'));
-		expect(t.lost).toEqual([]);
-		expect(t.duplicated).toEqual([]);
-		expect(t.extra).toEqual([]);
-		// one new connection per restart, with a backfill covering the outage (at most 5 minutes)
-		const opened = (await liveRequests()).slice(connectionsBefore);
-		expect(opened).toHaveLength(1);
-		expect(Number(opened[0].query?.backfillMinutes)).toBeGreaterThanOrEqual(1);
-		const executions = await n8n.executions(live.id);
-		expect(executions.filter((e) => !['success', 'new', 'running'].includes(e.status))).toEqual([]);
-	}, 6 * 60_000);
+	test(
+		'every negative mention reaches Slack once: those collected before, during and after the outage',
+		async () => {
+			const connectionsBefore = (await liveRequests()).length;
+			await inject(2);
+			await until(
+				'the first two in Slack',
+				async () => (await truth()).every((id) => slackIds(inbox, '#live-alerts').includes(id)),
+				60_000,
+			);
+			// two more right before the stop: their executions race the shutdown
+			await inject(2);
+			await sleep(300);
+			await n8n.stop();
+			await inject(2);
+			await sleep(downMs);
+			if (advanceMs > 0) {
+				await admin(sim, 'POST', '/clock', { advanceMs });
+				offset += advanceMs;
+			}
+			await inject(1);
+			n8n = await host.start(
+				offset > 0
+					? { NODE_OPTIONS: `--require ${SHIFTED_CLOCK}`, SENTIONE_CLOCK_OFFSET_MS: String(offset) }
+					: {},
+			);
+			if (offset > 0) expect(n8n.output()).toMatch(/\[shifted-clock\] wall clock \+\d+ ms/);
+			await until('the live stream to open again', async () => (await openLive()) === 1, 90_000);
+			await inject(2);
+			const expected = await truth();
+			await until(
+				'every negative mention in Slack',
+				async () => expected.every((id) => slackIds(inbox, '#live-alerts').includes(id)),
+				120_000,
+			);
+			// time for a repeat to arrive: two heartbeats, and any gap fill's executions
+			await sleep(8_000);
+			const t = tally(expected, slackIds(inbox, '#live-alerts'));
+			expect(t.lost).toEqual([]);
+			expect(t.duplicated).toEqual([]);
+			expect(t.extra).toEqual([]);
+			// one new connection per restart, with a backfill covering the outage (at most 5 minutes)
+			const opened = (await liveRequests()).slice(connectionsBefore);
+			expect(opened).toHaveLength(1);
+			expect(Number(opened[0].query?.backfillMinutes)).toBeGreaterThanOrEqual(1);
+			const executions = await n8n.executions(live.id);
+			expect(executions.filter((e) => !['success', 'new', 'running'].includes(e.status))).toEqual(
+				[],
+			);
+		},
+		6 * 60_000,
+	);
 });

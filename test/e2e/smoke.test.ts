@@ -18,7 +18,17 @@ import { execFileSync } from 'node:child_process';
 
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { N8N_VERSION, TARGET, createHost, ensureN8n, nodeOutput, type ExecuteResult, type Host, type RunningN8n, type WorkflowJson } from './host';
+import {
+	N8N_VERSION,
+	TARGET,
+	createHost,
+	ensureN8n,
+	nodeOutput,
+	type ExecuteResult,
+	type Host,
+	type RunningN8n,
+	type WorkflowJson,
+} from './host';
 import { CREDENTIALS, node, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
 
 const HOUR = 3_600_000;
@@ -27,12 +37,17 @@ const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false>,
+	timeoutMs: number,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(500);
 	}
 }
@@ -50,14 +65,24 @@ let sim: Sim;
 let host: Host;
 let nodeVersion = '';
 
-const requests = async (): Promise<Logged[]> => (await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter((r) => r.path.startsWith('/api/'));
+const requests = async (): Promise<Logged[]> =>
+	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter((r) =>
+		r.path.startsWith('/api/'),
+	);
 
 // ---------------------------------------------------------------- the workflows
 
 const searchWorkflow = workflow('smokeSearch00001', 'Smoke: Search Recent', [
 	sentiOne(
 		'Search',
-		{ resource: 'mention', operation: 'searchRecent', project: project(1001), returnAll: true, filters: { sentiments: ['Negative'] }, options: {} },
+		{
+			resource: 'mention',
+			operation: 'searchRecent',
+			project: project(1001),
+			returnAll: true,
+			filters: { sentiments: ['Negative'] },
+			options: {},
+		},
 		CREDENTIALS.basic,
 	),
 ]);
@@ -82,10 +107,16 @@ const exportWorkflow = workflow('smokeExport00001', 'Smoke: Export', [
 ]);
 
 /** Four once-a-minute crons: a check every 15 seconds (n8n refuses a sub-minute cron). */
-const EVERY_15_SECONDS = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
+const EVERY_15_SECONDS = {
+	item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
+};
 
 /** A trigger followed by a No Operation node, the way a user starts a workflow. */
-function triggerWorkflow(id: string, name: string, trigger: WorkflowJson['nodes'][number]): WorkflowJson {
+function triggerWorkflow(
+	id: string,
+	name: string,
+	trigger: WorkflowJson['nodes'][number],
+): WorkflowJson {
 	const done = node('Done', 'n8n-nodes-base.noOp', {});
 	return {
 		id,
@@ -108,7 +139,14 @@ const pollWorkflow = triggerWorkflow(
 	node(
 		POLL,
 		'n8n-nodes-sentione.sentiOneTrigger',
-		{ pollTimes: EVERY_15_SECONDS, event: 'newMention', source: 'recent', project: project(1001), filters: { sentiments: ['Negative'] }, options: { requestsPerHour: 0 } },
+		{
+			pollTimes: EVERY_15_SECONDS,
+			event: 'newMention',
+			source: 'recent',
+			project: project(1001),
+			filters: { sentiments: ['Negative'] },
+			options: { requestsPerHour: 0 },
+		},
 		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
 	),
 );
@@ -119,7 +157,12 @@ const streamWorkflow = triggerWorkflow(
 	node(
 		STREAM,
 		'n8n-nodes-sentione.sentiOneStreamTrigger',
-		{ event: 'newMention', project: project(1001), filters: { sentiments: ['Negative'] }, options: {} },
+		{
+			event: 'newMention',
+			project: project(1001),
+			filters: { sentiments: ['Negative'] },
+			options: {},
+		},
 		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
 	),
 );
@@ -129,7 +172,16 @@ const streamWorkflow = triggerWorkflow(
 beforeAll(async () => {
 	const { node: nodeBinary } = ensureN8n();
 	nodeVersion = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
-	sim = await startSim(['--clock', 'running', '--now', iso(NOW), '--mentions', '4000', '--seed', '11']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		iso(NOW),
+		'--mentions',
+		'4000',
+		'--seed',
+		'11',
+	]);
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));
@@ -145,7 +197,9 @@ afterAll(async () => {
 
 function expectSuccess(result: ExecuteResult): void {
 	if (result.code !== 0 || result.run?.data.resultData.error) {
-		throw new Error(`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+		throw new Error(
+			`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
 	}
 }
 
@@ -160,7 +214,13 @@ test('a search: Search Recent with Return All returns exactly what the simulator
 	const result = await host.execute(searchWorkflow.id);
 	expectSuccess(result);
 	const rows = nodeOutput(result, 'Search');
-	const expected = (await admin<{ count: number }>(sim, 'POST', '/count', { projectId: 1001, mode: 'recent', filters: { content: { sentiment: ['Negative'] } } })).count;
+	const expected = (
+		await admin<{ count: number }>(sim, 'POST', '/count', {
+			projectId: 1001,
+			mode: 'recent',
+			filters: { content: { sentiment: ['Negative'] } },
+		})
+	).count;
 	expect(expected).toBeGreaterThan(25);
 	expect(rows).toHaveLength(expected);
 	expect(new Set(rows.map((r) => r.id)).size).toBe(expected);
@@ -170,7 +230,11 @@ test('a search: Search Recent with Return All returns exactly what the simulator
 	}
 	const sent = await requests();
 	expect(sent).toHaveLength(Math.ceil(expected / 25));
-	expect(sent.every((r) => r.path === '/api/public/v2/projects/1001/mentions/recent/search' && r.status === 200)).toBe(true);
+	expect(
+		sent.every(
+			(r) => r.path === '/api/public/v2/projects/1001/mentions/recent/search' && r.status === 200,
+		),
+	).toBe(true);
 });
 
 test('an export: a historical range arrives through one export stream, exactly the ground truth in order', async () => {
@@ -178,14 +242,18 @@ test('an export: a historical range arrives through one export stream, exactly t
 	const result = await host.execute(exportWorkflow.id);
 	expectSuccess(result);
 	const rows = nodeOutput(result, 'Export');
-	const truth = (await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')).mentions
+	const truth = (
+		await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')
+	).mentions
 		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
 		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
 		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 	expect(truth.length).toBeGreaterThan(500);
 	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
 	const sent = await requests();
-	expect(sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /api/public/v2/projects/1002/mentions/search/stream 200']);
+	expect(sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+		'POST /api/public/v2/projects/1002/mentions/search/stream 200',
+	]);
 });
 
 // ---------------------------------------------------------------- n8n start, the editor's REST API
@@ -209,15 +277,22 @@ describe('under n8n start', () => {
 		});
 		expect(created.status).toBe(200);
 		const { id, name } = created.json.data;
-		const tested = await n8n.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
-			credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl: sim.base } },
-		});
+		const tested = await n8n.rest<{ data: { status: string; message: string } }>(
+			'POST',
+			'/credentials/test',
+			{
+				credentials: { id, name, type: 'sentiOneApi', data: { apiKey, baseUrl: sim.base } },
+			},
+		);
 		expect(tested.status).toBe(200);
 		return tested.json.data;
 	}
 
 	test('the credential test: a good key passes, a wrong key is explained in words', async () => {
-		expect(await credentialTest('SENTIONE-APIKEY-basic-demo')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await credentialTest('SENTIONE-APIKEY-basic-demo')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		const wrong = await credentialTest('SENTIONE-APIKEY-nobody-knows-me');
 		expect(wrong.status).toBe('Error');
 		expect(wrong.message).toMatch(/does not recognise this API key/);
@@ -238,59 +313,78 @@ describe('under n8n start', () => {
 		expect(sent[0].body.filters).toEqual({ content: { sentiment: ['Negative'] } });
 	});
 
-	test('the poll trigger activated over REST, the stream trigger published before the start: every new negative mention once, nothing else', async () => {
-		await admin(sim, 'DELETE', '/requests');
-		const activated = await n8n.activate(pollWorkflow.id);
-		if (activated.status !== 200) throw new Error(`activating ${pollWorkflow.name} → ${activated.status}: ${JSON.stringify(activated.json)}`);
-		// the poll trigger's first check notes where it starts; the stream is open
-		await until(
-			'the first poll and the live stream',
-			async () => {
-				const polled = (await requests()).some((r) => r.path.endsWith('/search') && r.body?.sortType === 'CollectedAtDescending');
-				const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
-				return polled && live === 1;
-			},
-			90_000,
-		);
-
-		const inject = async (count: number, sentiment: string) =>
-			(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, overrides: { content: { sentiment } } })).mentions.map(
-				(m) => m.id as string,
+	test(
+		'the poll trigger activated over REST, the stream trigger published before the start: every new negative mention once, nothing else',
+		async () => {
+			await admin(sim, 'DELETE', '/requests');
+			const activated = await n8n.activate(pollWorkflow.id);
+			if (activated.status !== 200)
+				throw new Error(
+					`activating ${pollWorkflow.name} → ${activated.status}: ${JSON.stringify(activated.json)}`,
+				);
+			// the poll trigger's first check notes where it starts; the stream is open
+			await until(
+				'the first poll and the live stream',
+				async () => {
+					const polled = (await requests()).some(
+						(r) => r.path.endsWith('/search') && r.body?.sortType === 'CollectedAtDescending',
+					);
+					const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats'))
+						.openStreams.live;
+					return polled && live === 1;
+				},
+				90_000,
 			);
-		const negatives = await inject(3, 'Negative');
-		await inject(2, 'Positive');
-		await sleep(20_000);
-		negatives.push(...(await inject(2, 'Negative')));
-		await inject(1, 'Neutral');
 
-		const emitted = async (w: WorkflowJson, trigger: string) => {
-			const ids: string[] = [];
-			// the executions the active trigger started (not the manual Fetch test event)
-			for (const summary of await n8n.executions(w.id)) {
-				if (summary.mode === 'manual' || ['new', 'running'].includes(summary.status)) continue;
-				const execution = await n8n.execution(summary.id);
-				expect([execution.status, execution.mode]).toEqual(['success', 'trigger']);
-				ids.push(...nodeOutput(execution, trigger).map((m) => String(m.id)));
-			}
-			return ids;
-		};
-		await until(
-			'every negative mention from both triggers',
-			async () => (await emitted(pollWorkflow, POLL)).length >= negatives.length && (await emitted(streamWorkflow, STREAM)).length >= negatives.length,
-			150_000,
-		);
-		// two more checks, so a repeat would have had its chance to arrive
-		const searches = async () => (await requests()).filter((r) => r.path.endsWith('/search'));
-		const checks = async () => (await searches()).length;
-		const soFar = await checks();
-		await until('two more checks', async () => (await checks()) >= soFar + 2, 60_000);
+			const inject = async (count: number, sentiment: string) =>
+				(
+					await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+						projectId: 1001,
+						count,
+						overrides: { content: { sentiment } },
+					})
+				).mentions.map((m) => m.id as string);
+			const negatives = await inject(3, 'Negative');
+			await inject(2, 'Positive');
+			await sleep(20_000);
+			negatives.push(...(await inject(2, 'Negative')));
+			await inject(1, 'Neutral');
 
-		expect((await emitted(pollWorkflow, POLL)).sort()).toEqual(negatives.slice().sort());
-		expect((await emitted(streamWorkflow, STREAM)).sort()).toEqual(negatives.slice().sort());
-		// the stream kept the connection it opened at n8n's start: still open, no reconnect since
-		// (the simulator counts requests from the last DELETE /requests on)
-		const stats = await admin<{ groups: { live: { requests: number } }; openStreams: { live: number } }>(sim, 'GET', '/stats');
-		expect([stats.openStreams.live, stats.groups.live.requests]).toEqual([1, 0]);
-		expect((await searches()).every((r) => r.status === 200)).toBe(true);
-	}, 8 * 60_000);
+			const emitted = async (w: WorkflowJson, trigger: string) => {
+				const ids: string[] = [];
+				// the executions the active trigger started (not the manual Fetch test event)
+				for (const summary of await n8n.executions(w.id)) {
+					if (summary.mode === 'manual' || ['new', 'running'].includes(summary.status)) continue;
+					const execution = await n8n.execution(summary.id);
+					expect([execution.status, execution.mode]).toEqual(['success', 'trigger']);
+					ids.push(...nodeOutput(execution, trigger).map((m) => String(m.id)));
+				}
+				return ids;
+			};
+			await until(
+				'every negative mention from both triggers',
+				async () =>
+					(await emitted(pollWorkflow, POLL)).length >= negatives.length &&
+					(await emitted(streamWorkflow, STREAM)).length >= negatives.length,
+				150_000,
+			);
+			// two more checks, so a repeat would have had its chance to arrive
+			const searches = async () => (await requests()).filter((r) => r.path.endsWith('/search'));
+			const checks = async () => (await searches()).length;
+			const soFar = await checks();
+			await until('two more checks', async () => (await checks()) >= soFar + 2, 60_000);
+
+			expect((await emitted(pollWorkflow, POLL)).sort()).toEqual(negatives.slice().sort());
+			expect((await emitted(streamWorkflow, STREAM)).sort()).toEqual(negatives.slice().sort());
+			// the stream kept the connection it opened at n8n's start: still open, no reconnect since
+			// (the simulator counts requests from the last DELETE /requests on)
+			const stats = await admin<{
+				groups: { live: { requests: number } };
+				openStreams: { live: number };
+			}>(sim, 'GET', '/stats');
+			expect([stats.openStreams.live, stats.groups.live.requests]).toEqual([1, 0]);
+			expect((await searches()).every((r) => r.status === 200)).toBe(true);
+		},
+		8 * 60_000,
+	);
 });

@@ -18,7 +18,9 @@ import { N8N_VERSION, createHost, ensureN8n, type Host, type WorkflowJson } from
 import { ROOT } from './workflows';
 
 const EXAMPLES = join(ROOT, 'examples');
-const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(EXAMPLES)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
 const templates: Array<{ file: string; workflow: WorkflowJson }> = files.map((file) => ({
 	file,
 	workflow: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as WorkflowJson,
@@ -36,15 +38,21 @@ beforeAll(async () => {
 	ensureN8n();
 	host = await createHost();
 	await host.importWorkflows(templates.map((t) => t.workflow));
-	const exported = await host.cli(['export:nodes', `--output=${join(host.userFolder, 'nodes.json')}`]);
+	const exported = await host.cli([
+		'export:nodes',
+		`--output=${join(host.userFolder, 'nodes.json')}`,
+	]);
 	if (exported.code !== 0) throw new Error(`export:nodes failed: ${exported.stderr}`);
-	known = JSON.parse(readFileSync(join(host.userFolder, 'nodes.json'), 'utf8')) as INodeTypeDescription[];
+	known = JSON.parse(
+		readFileSync(join(host.userFolder, 'nodes.json'), 'utf8'),
+	) as INodeTypeDescription[];
 }, 15 * 60_000);
 
 afterAll(() => host?.dispose());
 
 const versions = (d: INodeTypeDescription) => (Array.isArray(d.version) ? d.version : [d.version]);
-const describe_ = (type: string, version: number) => known.find((d) => d.name === type && versions(d).includes(version));
+const describe_ = (type: string, version: number) =>
+	known.find((d) => d.name === type && versions(d).includes(version));
 
 test('the five templates are there, in the shape n8n exports', () => {
 	expect(files).toEqual([
@@ -55,19 +63,32 @@ test('the five templates are there, in the shape n8n exports', () => {
 		'weekly-export-csv.json',
 	]);
 	for (const { workflow } of templates) {
-		expect(Object.keys(workflow)).toEqual(['name', 'nodes', 'pinData', 'connections', 'active', 'settings', 'versionId', 'meta', 'id', 'tags']);
+		expect(Object.keys(workflow)).toEqual([
+			'name',
+			'nodes',
+			'pinData',
+			'connections',
+			'active',
+			'settings',
+			'versionId',
+			'meta',
+			'id',
+			'tags',
+		]);
 		expect(workflow.active).toBe(false);
 		expect(new Set(workflow.nodes.map((n) => n.name)).size).toBe(workflow.nodes.length);
 		for (const [from, outputs] of Object.entries(workflow.connections)) {
 			expect(workflow.nodes.map((n) => n.name)).toContain(from);
-			for (const target of Object.values(outputs).flat(2)) expect(workflow.nodes.map((n) => n.name)).toContain(target.node);
+			for (const target of Object.values(outputs).flat(2))
+				expect(workflow.nodes.map((n) => n.name)).toContain(target.node);
 		}
 	}
 });
 
 test('n8n imported every template unchanged', async () => {
 	const listed = await host.cli(['list:workflow']);
-	for (const { workflow } of templates) expect(listed.stdout).toContain(`${workflow.id}|${workflow.name}`);
+	for (const { workflow } of templates)
+		expect(listed.stdout).toContain(`${workflow.id}|${workflow.name}`);
 	const out = join(host.userFolder, 'exported');
 	const exported = await host.cli(['export:workflow', '--all', '--separate', `--output=${out}`]);
 	expect(exported.code).toBe(0);
@@ -78,44 +99,94 @@ test('n8n imported every template unchanged', async () => {
 	}
 });
 
-test.each(templates.map((t) => [t.file, t.workflow] as const))('%s: every node type and version resolves, parameters pass n8n\'s checks', (_file, workflow) => {
-	for (const node of workflow.nodes) {
-		const description = describe_(node.type, node.typeVersion);
-		if (!description) throw new Error(`${node.name}: ${node.type} v${node.typeVersion} is not a node type of n8n ${N8N_VERSION}`);
-		const parameters = NodeHelpers.getNodeParameters(description.properties, node.parameters as INode['parameters'], true, false, node, description);
-		const issues = NodeHelpers.getNodeParametersIssues(description.properties, { ...(node as unknown as INode), parameters: parameters ?? {} }, description);
-		const unexpected = Object.keys(issues?.parameters ?? {}).filter((p) => !(USER_FILLS_IN[node.type] ?? []).includes(p));
-		expect({ node: node.name, issues: unexpected.map((p) => issues?.parameters?.[p]) }).toEqual({ node: node.name, issues: [] });
-		// no credential of ours (nor anyone's): n8n asks the user to choose theirs
-		expect({ node: node.name, credentials: node.credentials }).toEqual({ node: node.name, credentials: undefined });
-	}
-});
+test.each(templates.map((t) => [t.file, t.workflow] as const))(
+	"%s: every node type and version resolves, parameters pass n8n's checks",
+	(_file, workflow) => {
+		for (const node of workflow.nodes) {
+			const description = describe_(node.type, node.typeVersion);
+			if (!description)
+				throw new Error(
+					`${node.name}: ${node.type} v${node.typeVersion} is not a node type of n8n ${N8N_VERSION}`,
+				);
+			const parameters = NodeHelpers.getNodeParameters(
+				description.properties,
+				node.parameters as INode['parameters'],
+				true,
+				false,
+				node,
+				description,
+			);
+			const issues = NodeHelpers.getNodeParametersIssues(
+				description.properties,
+				{ ...(node as unknown as INode), parameters: parameters ?? {} },
+				description,
+			);
+			const unexpected = Object.keys(issues?.parameters ?? {}).filter(
+				(p) => !(USER_FILLS_IN[node.type] ?? []).includes(p),
+			);
+			expect({ node: node.name, issues: unexpected.map((p) => issues?.parameters?.[p]) }).toEqual({
+				node: node.name,
+				issues: [],
+			});
+			// no credential of ours (nor anyone's): n8n asks the user to choose theirs
+			expect({ node: node.name, credentials: node.credentials }).toEqual({
+				node: node.name,
+				credentials: undefined,
+			});
+		}
+	},
+);
 
 test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne tool', () => {
-	const types = (file: string) => templates.find((t) => t.file === file)!.workflow.nodes.map((n) => n.type);
-	expect(types('negative-mention-slack-alert.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.slack']));
-	expect(types('new-mentions-google-sheets.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.googleSheets']));
+	const types = (file: string) =>
+		templates.find((t) => t.file === file)!.workflow.nodes.map((n) => n.type);
+	expect(types('negative-mention-slack-alert.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.slack']),
+	);
+	expect(types('new-mentions-google-sheets.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.googleSheets']),
+	);
 	// the live alert: the poll template's Slack message, from the Stream Trigger (new mentions, negative)
-	const live = templates.find((t) => t.file === 'negative-mentions-live-slack-alert.json')!.workflow;
+	const live = templates.find(
+		(t) => t.file === 'negative-mentions-live-slack-alert.json',
+	)!.workflow;
 	const poll = templates.find((t) => t.file === 'negative-mention-slack-alert.json')!.workflow;
-	expect(types('negative-mentions-live-slack-alert.json')).toEqual(expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']));
+	expect(types('negative-mentions-live-slack-alert.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']),
+	);
 	const stream = live.nodes.find((n) => n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')!;
 	expect(stream.parameters.event ?? 'newMention').toBe('newMention');
 	expect(stream.parameters.filters).toEqual({ sentiments: ['Negative'] });
 	expect(live.connections[stream.name].main[0][0].node).toBe('Alert the team in Slack');
-	const text = (w: WorkflowJson) => String(w.nodes.find((n) => n.type === 'n8n-nodes-base.slack')!.parameters.text);
+	const text = (w: WorkflowJson) =>
+		String(w.nodes.find((n) => n.type === 'n8n-nodes-base.slack')!.parameters.text);
 	expect(text(live)).toBe(text(poll).replace('*Negative mention*', '*Negative mention (live)*'));
 	expect(types('weekly-export-csv.json')).toEqual(
-		expect.arrayContaining(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-sentione.sentiOne', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.readWriteFile']),
+		expect.arrayContaining([
+			'n8n-nodes-base.scheduleTrigger',
+			'n8n-nodes-sentione.sentiOne',
+			'n8n-nodes-base.convertToFile',
+			'n8n-nodes-base.readWriteFile',
+		]),
 	);
 	const agent = templates.find((t) => t.file === 'ai-agent-sentione-tool.json')!.workflow;
 	expect(agent.nodes.map((n) => n.type)).toEqual(
-		expect.arrayContaining(['@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 'n8n-nodes-sentione.sentiOneTool']),
+		expect.arrayContaining([
+			'@n8n/n8n-nodes-langchain.agent',
+			'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			'n8n-nodes-sentione.sentiOneTool',
+		]),
 	);
 	const tools = agent.nodes.filter((n) => n.type === 'n8n-nodes-sentione.sentiOneTool');
-	expect(tools.every((t) => agent.connections[t.name]?.ai_tool?.[0]?.[0]?.node === 'AI Agent')).toBe(true);
+	expect(
+		tools.every((t) => agent.connections[t.name]?.ai_tool?.[0]?.[0]?.node === 'AI Agent'),
+	).toBe(true);
 	// the search tool's parameters are filled in by the model
 	expect(JSON.stringify(tools.map((t) => t.parameters))).toMatch(/\$fromAI\('projectId'/);
-	const sheets = templates.find((t) => t.file === 'new-mentions-google-sheets.json')!.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.googleSheets')!;
-	expect((sheets.parameters.columns as { schema: Array<{ id: string }> }).schema.map((c) => c.id)).toEqual([...SIMPLE_COLUMNS]);
+	const sheets = templates
+		.find((t) => t.file === 'new-mentions-google-sheets.json')!
+		.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.googleSheets')!;
+	expect(
+		(sheets.parameters.columns as { schema: Array<{ id: string }> }).schema.map((c) => c.id),
+	).toEqual([...SIMPLE_COLUMNS]);
 });

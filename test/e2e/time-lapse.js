@@ -20,8 +20,15 @@
 function parse(text) {
 	if (!text) return undefined;
 	const v = JSON.parse(text);
-	if (![v.realOrigin, v.fakeOrigin, v.factor].every((n) => typeof n === 'number' && Number.isFinite(n)) || v.factor < 1) {
-		throw new Error(`SENTIONE_TIME_LAPSE: expected {"realOrigin","fakeOrigin","factor"≥1}, got ${text}`);
+	if (
+		![v.realOrigin, v.fakeOrigin, v.factor].every(
+			(n) => typeof n === 'number' && Number.isFinite(n),
+		) ||
+		v.factor < 1
+	) {
+		throw new Error(
+			`SENTIONE_TIME_LAPSE: expected {"realOrigin","fakeOrigin","factor"≥1}, got ${text}`,
+		);
 	}
 	return v;
 }
@@ -43,7 +50,11 @@ function install({ factor, ...origin }) {
 	RealDate.now = now;
 	globalThis.Date = new Proxy(RealDate, {
 		construct(target, args, newTarget) {
-			return Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget === globalThis.Date ? target : newTarget);
+			return Reflect.construct(
+				target,
+				args.length === 0 ? [now()] : args,
+				newTarget === globalThis.Date ? target : newTarget,
+			);
 		},
 		apply() {
 			return new RealDate(now()).toString();

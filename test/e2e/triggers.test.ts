@@ -27,7 +27,15 @@
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
 import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
-import { CREDENTIALS, sentiOneCredentials, slackIds, startInbox, templateForTest, withStreamTrigger, type Inbox } from './workflows';
+import {
+	CREDENTIALS,
+	sentiOneCredentials,
+	slackIds,
+	startInbox,
+	templateForTest,
+	withStreamTrigger,
+	type Inbox,
+} from './workflows';
 
 const DAY = 24 * 3_600_000;
 
@@ -50,15 +58,22 @@ interface Logged {
 }
 /** The search requests (not the streams) made with a key of this tier. */
 const searches = async (tier: string): Promise<Logged[]> =>
-	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter((r) => r.path.endsWith('/search') && r.tier === tier);
+	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter(
+		(r) => r.path.endsWith('/search') && r.tier === tier,
+	);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false>,
+	timeoutMs: number,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await sleep(500);
 	}
 }
@@ -70,12 +85,38 @@ const inject = (projectId: number, count: number, extra: Record<string, unknown>
 beforeAll(async () => {
 	ensureN8n();
 	inbox = await startInbox();
-	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString(), '--mentions', '1500', '--seed', '9']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		new Date().toISOString(),
+		'--mentions',
+		'1500',
+		'--seed',
+		'9',
+	]);
 	host = await createHost();
-	slackWorkflow = templateForTest('negative-mention-slack-alert.json', 'e2eSlackAlert001', CREDENTIALS.basic, inbox.base);
-	sheetsWorkflow = templateForTest('new-mentions-google-sheets.json', 'e2eSheetsRows001', CREDENTIALS.enterprise, inbox.base);
+	slackWorkflow = templateForTest(
+		'negative-mention-slack-alert.json',
+		'e2eSlackAlert001',
+		CREDENTIALS.basic,
+		inbox.base,
+	);
+	sheetsWorkflow = templateForTest(
+		'new-mentions-google-sheets.json',
+		'e2eSheetsRows001',
+		CREDENTIALS.enterprise,
+		inbox.base,
+	);
 	await host.importCredentials(sentiOneCredentials(sim.base));
-	liveWorkflow = withStreamTrigger(templateForTest('negative-mention-slack-alert.json', 'e2eLiveAlert0001', CREDENTIALS.basic, inbox.base));
+	liveWorkflow = withStreamTrigger(
+		templateForTest(
+			'negative-mention-slack-alert.json',
+			'e2eLiveAlert0001',
+			CREDENTIALS.basic,
+			inbox.base,
+		),
+	);
 	await host.importWorkflows([slackWorkflow, sheetsWorkflow, liveWorkflow]);
 	for (const w of [slackWorkflow, sheetsWorkflow, liveWorkflow]) await host.publish(w.id);
 	n8n = await host.start();
@@ -88,102 +129,154 @@ afterAll(async () => {
 	host?.dispose();
 });
 
-test('active in n8n start: every negative mention collected during the run reaches Slack once (polled and live), every mention lands as one Sheets row', async () => {
-	// Activation: each poll trigger's first check notes the newest matching mention (Start From:
-	// Now); the stream trigger opens the live stream.
-	const seeds = await until(
-		'both poll triggers to note where they start and the live stream to open',
-		async () => {
-			const [basic, enterprise] = [await searches('basic'), await searches('enterprise')];
-			const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
-			return basic.length > 0 && enterprise.length > 0 && live === 1 ? [basic[0], enterprise[0]] : undefined;
-		},
-		90_000,
-	);
-	for (const seed of seeds) expect(seed.body.sortType).toBe('CollectedAtDescending');
-	expect(seeds[0].body.filters).toEqual({ content: { sentiment: ['Negative'] } });
-	expect(seeds[1].path).toBe('/api/public/v2/projects/1001/mentions/search');
-	const startedAt = Math.max(...seeds.map((s) => Date.parse(s.at)));
-	expect(inbox.state.slack).toHaveLength(0);
+test(
+	'active in n8n start: every negative mention collected during the run reaches Slack once (polled and live), every mention lands as one Sheets row',
+	async () => {
+		// Activation: each poll trigger's first check notes the newest matching mention (Start From:
+		// Now); the stream trigger opens the live stream.
+		const seeds = await until(
+			'both poll triggers to note where they start and the live stream to open',
+			async () => {
+				const [basic, enterprise] = [await searches('basic'), await searches('enterprise')];
+				const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats'))
+					.openStreams.live;
+				return basic.length > 0 && enterprise.length > 0 && live === 1
+					? [basic[0], enterprise[0]]
+					: undefined;
+			},
+			90_000,
+		);
+		for (const seed of seeds) expect(seed.body.sortType).toBe('CollectedAtDescending');
+		expect(seeds[0].body.filters).toEqual({ content: { sentiment: ['Negative'] } });
+		expect(seeds[1].path).toBe('/api/public/v2/projects/1001/mentions/search');
+		const startedAt = Math.max(...seeds.map((s) => Date.parse(s.at)));
+		expect(inbox.state.slack).toHaveLength(0);
 
-	// The run: live collection (all projects) plus injected mentions, spread over about a minute.
-	await admin(sim, 'POST', '/live', { ratePerMinute: 20 });
-	await inject(1001, 2, { overrides: { content: { sentiment: 'Negative' } } });
-	await inject(1001, 2, { overrides: { content: { sentiment: 'Positive' } } });
-	await inject(1002, 1, { overrides: { content: { sentiment: 'Negative' } } }); // another project
-	await sleep(20_000);
-	// three negative mentions collected at the same instant (the boundary of a check)
-	await inject(1001, 3, { overrides: { content: { sentiment: 'Negative' } } });
-	await sleep(20_000);
-	// collected "late": its collectedAt is behind mentions already passed on (the late window)
-	const lateAt = Math.max(startedAt + 1, (await simNow()) - 30_000);
-	await inject(1001, 1, { collectedAt: new Date(lateAt).toISOString(), overrides: { content: { sentiment: 'Negative' } } });
-	// an old post collected today: historical search sees it, recent search cannot (published > 7 days ago)
-	const now = await simNow();
-	await inject(1001, 1, { publishedAt: new Date(now - 40 * DAY).toISOString(), overrides: { content: { sentiment: 'Neutral' } } });
-	await sleep(15_000);
-	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
+		// The run: live collection (all projects) plus injected mentions, spread over about a minute.
+		await admin(sim, 'POST', '/live', { ratePerMinute: 20 });
+		await inject(1001, 2, { overrides: { content: { sentiment: 'Negative' } } });
+		await inject(1001, 2, { overrides: { content: { sentiment: 'Positive' } } });
+		await inject(1002, 1, { overrides: { content: { sentiment: 'Negative' } } }); // another project
+		await sleep(20_000);
+		// three negative mentions collected at the same instant (the boundary of a check)
+		await inject(1001, 3, { overrides: { content: { sentiment: 'Negative' } } });
+		await sleep(20_000);
+		// collected "late": its collectedAt is behind mentions already passed on (the late window)
+		const lateAt = Math.max(startedAt + 1, (await simNow()) - 30_000);
+		await inject(1001, 1, {
+			collectedAt: new Date(lateAt).toISOString(),
+			overrides: { content: { sentiment: 'Negative' } },
+		});
+		// an old post collected today: historical search sees it, recent search cannot (published > 7 days ago)
+		const now = await simNow();
+		await inject(1001, 1, {
+			publishedAt: new Date(now - 40 * DAY).toISOString(),
+			overrides: { content: { sentiment: 'Neutral' } },
+		});
+		await sleep(15_000);
+		await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 
-	// Ground truth: what the simulator collected for project 1001 after the triggers started.
-	const collected = (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`)).mentions;
-	const recentWindow = now - 7 * DAY;
-	const negatives = collected.filter((m) => m.sentiment === 'Negative' && Date.parse(m.publishedAt) >= recentWindow).map((m) => m.id as string);
-	const all = collected.map((m) => m.id as string);
-	expect(negatives.length).toBeGreaterThanOrEqual(6); // 6 injected; live collection adds some
-	expect(all.length).toBeGreaterThan(negatives.length + 3);
+		// Ground truth: what the simulator collected for project 1001 after the triggers started.
+		const collected = (
+			await admin<{ mentions: Loose[] }>(
+				sim,
+				'GET',
+				`/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`,
+			)
+		).mentions;
+		const recentWindow = now - 7 * DAY;
+		const negatives = collected
+			.filter((m) => m.sentiment === 'Negative' && Date.parse(m.publishedAt) >= recentWindow)
+			.map((m) => m.id as string);
+		const all = collected.map((m) => m.id as string);
+		expect(negatives.length).toBeGreaterThanOrEqual(6); // 6 injected; live collection adds some
+		expect(all.length).toBeGreaterThan(negatives.length + 3);
 
-	const alertIds = () => slackIds(inbox, '#social-alerts');
-	const liveIds = () => slackIds(inbox, '#live-alerts');
-	const sheetIds = () => inbox.state.sheet.records.map((r) => String(r.id));
-	await until(
-		'every negative mention in Slack (polled and live) and every mention in the sheet',
-		async () => alertIds().length >= negatives.length && liveIds().length >= negatives.length && sheetIds().length >= all.length,
-		150_000,
-	);
+		const alertIds = () => slackIds(inbox, '#social-alerts');
+		const liveIds = () => slackIds(inbox, '#live-alerts');
+		const sheetIds = () => inbox.state.sheet.records.map((r) => String(r.id));
+		await until(
+			'every negative mention in Slack (polled and live) and every mention in the sheet',
+			async () =>
+				alertIds().length >= negatives.length &&
+				liveIds().length >= negatives.length &&
+				sheetIds().length >= all.length,
+			150_000,
+		);
 
-	// Two more checks of each workflow after that, so a repeat would have had its chance to arrive.
-	const [basicSoFar, enterpriseSoFar] = [(await searches('basic')).length, (await searches('enterprise')).length];
-	await until('two more checks of each trigger', async () => (await searches('basic')).length >= basicSoFar + 2 && (await searches('enterprise')).length >= enterpriseSoFar + 2, 90_000);
-	await until(
-		'the executions to finish',
-		async () => {
-			const runs = [...(await n8n.executions(slackWorkflow.id)), ...(await n8n.executions(sheetsWorkflow.id)), ...(await n8n.executions(liveWorkflow.id))];
-			return runs.every((e) => !['new', 'running'].includes(e.status)) && runs;
-		},
-		60_000,
-	);
+		// Two more checks of each workflow after that, so a repeat would have had its chance to arrive.
+		const [basicSoFar, enterpriseSoFar] = [
+			(await searches('basic')).length,
+			(await searches('enterprise')).length,
+		];
+		await until(
+			'two more checks of each trigger',
+			async () =>
+				(await searches('basic')).length >= basicSoFar + 2 &&
+				(await searches('enterprise')).length >= enterpriseSoFar + 2,
+			90_000,
+		);
+		await until(
+			'the executions to finish',
+			async () => {
+				const runs = [
+					...(await n8n.executions(slackWorkflow.id)),
+					...(await n8n.executions(sheetsWorkflow.id)),
+					...(await n8n.executions(liveWorkflow.id)),
+				];
+				return runs.every((e) => !['new', 'running'].includes(e.status)) && runs;
+			},
+			60_000,
+		);
 
-	// 1. Slack: exactly the negative mentions, each once, as Slack messages built by the template's text
-	expect(alertIds().slice().sort()).toEqual(negatives.slice().sort());
-	// 3. the same over the live stream
-	expect(liveIds().slice().sort()).toEqual(negatives.slice().sort());
-	const byId = new Map(collected.map((m) => [m.id as string, m]));
-	for (const message of inbox.state.slack) {
-		expect(['#social-alerts', '#live-alerts']).toContain(message.channel);
-		const id = /· id (\w+)$/.exec(message.text)![1];
-		const m = byId.get(id);
-		expect(message.text).toMatch(new RegExp(`^:rotating_light: \\*Negative mention\\* on ${m.sourceType}`));
-		expect(message.text).toMatch(/\n>.+\n<https?:\/\/\S+\|Open the mention> · published \S+ · /);
-	}
+		// 1. Slack: exactly the negative mentions, each once, as Slack messages built by the template's text
+		expect(alertIds().slice().sort()).toEqual(negatives.slice().sort());
+		// 3. the same over the live stream
+		expect(liveIds().slice().sort()).toEqual(negatives.slice().sort());
+		const byId = new Map(collected.map((m) => [m.id as string, m]));
+		for (const message of inbox.state.slack) {
+			expect(['#social-alerts', '#live-alerts']).toContain(message.channel);
+			const id = /· id (\w+)$/.exec(message.text)![1];
+			const m = byId.get(id);
+			expect(message.text).toMatch(
+				new RegExp(`^:rotating_light: \\*Negative mention\\* on ${m.sourceType}`),
+			);
+			expect(message.text).toMatch(/\n>.+\n<https?:\/\/\S+\|Open the mention> · published \S+ · /);
+		}
 
-	// 2. Sheets: one row per collected mention, the header and every row in the Simplify column order
-	expect(inbox.state.sheet.header).toEqual([...SIMPLE_COLUMNS]);
-	expect(inbox.state.sheet.mismatches).toEqual([]);
-	expect(sheetIds().slice().sort()).toEqual(all.slice().sort());
-	for (const row of inbox.state.sheet.records) {
-		const m = byId.get(String(row.id));
-		expect([row.sentiment, row.sourceType, row.collectedAt]).toEqual([m.sentiment, m.sourceType, m.collectedAt]);
-	}
+		// 2. Sheets: one row per collected mention, the header and every row in the Simplify column order
+		expect(inbox.state.sheet.header).toEqual([...SIMPLE_COLUMNS]);
+		expect(inbox.state.sheet.mismatches).toEqual([]);
+		expect(sheetIds().slice().sort()).toEqual(all.slice().sort());
+		for (const row of inbox.state.sheet.records) {
+			const m = byId.get(String(row.id));
+			expect([row.sentiment, row.sourceType, row.collectedAt]).toEqual([
+				m.sentiment,
+				m.sourceType,
+				m.collectedAt,
+			]);
+		}
 
-	// n8n's side: every triggered execution succeeded; the triggers never ran into the search budget
-	const executions = [...(await n8n.executions(slackWorkflow.id)), ...(await n8n.executions(sheetsWorkflow.id)), ...(await n8n.executions(liveWorkflow.id))];
-	expect(executions.length).toBeGreaterThanOrEqual(4 + negatives.length); // the stream: one execution per mention
-	expect(executions.filter((e) => e.status !== 'success')).toEqual([]);
-	expect(executions.every((e) => e.mode === 'trigger')).toBe(true);
-	const statuses = [...(await searches('basic')), ...(await searches('enterprise'))].map((r) => r.status);
-	expect(statuses.every((s) => s === 200)).toBe(true);
-	expect((await searches('basic')).every((r) => r.body.filters.content.sentiment[0] === 'Negative')).toBe(true);
-	// one live connection for the whole run (no reconnects)
-	const live = (await admin<{ groups: { live: { requests: number } } }>(sim, 'GET', '/stats')).groups.live.requests;
-	expect(live).toBe(1);
-}, 8 * 60_000);
+		// n8n's side: every triggered execution succeeded; the triggers never ran into the search budget
+		const executions = [
+			...(await n8n.executions(slackWorkflow.id)),
+			...(await n8n.executions(sheetsWorkflow.id)),
+			...(await n8n.executions(liveWorkflow.id)),
+		];
+		expect(executions.length).toBeGreaterThanOrEqual(4 + negatives.length); // the stream: one execution per mention
+		expect(executions.filter((e) => e.status !== 'success')).toEqual([]);
+		expect(executions.every((e) => e.mode === 'trigger')).toBe(true);
+		const statuses = [...(await searches('basic')), ...(await searches('enterprise'))].map(
+			(r) => r.status,
+		);
+		expect(statuses.every((s) => s === 200)).toBe(true);
+		expect(
+			(await searches('basic')).every((r) => r.body.filters.content.sentiment[0] === 'Negative'),
+		).toBe(true);
+		// one live connection for the whole run (no reconnects)
+		const live = (await admin<{ groups: { live: { requests: number } } }>(sim, 'GET', '/stats'))
+			.groups.live.requests;
+		expect(live).toBe(1);
+	},
+	8 * 60_000,
+);

@@ -19,10 +19,22 @@ export const CREDENTIALS = {
 
 export function sentiOneCredentials(simBase: string): CredentialJson[] {
 	return [
-		{ ...CREDENTIALS.basic, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-basic-demo', baseUrl: simBase } },
-		{ ...CREDENTIALS.enterprise, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-enterprise-demo', baseUrl: simBase } },
+		{
+			...CREDENTIALS.basic,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-basic-demo', baseUrl: simBase },
+		},
+		{
+			...CREDENTIALS.enterprise,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-enterprise-demo', baseUrl: simBase },
+		},
 		// a key SentiOne does not know: one character off
-		{ ...CREDENTIALS.wrongKey, type: 'sentiOneApi', data: { apiKey: 'SENTIONE-APIKEY-basic-dem0', baseUrl: simBase } },
+		{
+			...CREDENTIALS.wrongKey,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-basic-dem0', baseUrl: simBase },
+		},
 	];
 }
 
@@ -31,7 +43,12 @@ type Node = WorkflowJson['nodes'][number];
 let counter = 0;
 const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
 
-export function node(name: string, type: string, parameters: Record<string, unknown>, extra: Partial<Node> = {}): Node {
+export function node(
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	extra: Partial<Node> = {},
+): Node {
 	return { parameters, type, typeVersion: 1, position: [0, 0], id: nodeId(), name, ...extra };
 }
 
@@ -41,13 +58,24 @@ export function sentiOne(
 	credential: { id: string; name: string },
 	extra: Partial<Node> = {},
 ): Node {
-	return node(name, 'n8n-nodes-sentione.sentiOne', parameters, { credentials: { sentiOneApi: credential }, ...extra });
+	return node(name, 'n8n-nodes-sentione.sentiOne', parameters, {
+		credentials: { sentiOneApi: credential },
+		...extra,
+	});
 }
 
 /** A workflow: the manual trigger, then `chain` in a row, plus extra branches from the trigger. */
-export function workflow(id: string, name: string, chain: Node[], branches: Node[] = []): WorkflowJson {
+export function workflow(
+	id: string,
+	name: string,
+	chain: Node[],
+	branches: Node[] = [],
+): WorkflowJson {
 	const trigger = node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
-	const nodes = [trigger, ...chain, ...branches].map((n, i) => ({ ...n, position: [i * 220, 0] as [number, number] }));
+	const nodes = [trigger, ...chain, ...branches].map((n, i) => ({
+		...n,
+		position: [i * 220, 0] as [number, number],
+	}));
 	const connections: WorkflowJson['connections'] = {};
 	const link = (from: string, to: string) => {
 		connections[from] ??= { main: [[]] };
@@ -79,14 +107,20 @@ export function template(file: string): WorkflowJson {
 }
 
 /** The shortest Poll Times n8n accepts: four once-a-minute crons, a check every 15 seconds. */
-export const EVERY_15_SECONDS = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
+export const EVERY_15_SECONDS = {
+	item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
+};
 
 /** The local inbox (scripts/demo-inbox.js): the Slack and Google Sheets stand-in the demo variants post to. */
 export interface Inbox {
 	base: string;
 	state: {
 		slack: Array<{ channel: string; text: string }>;
-		sheet: { header: string[] | null; records: Array<Record<string, unknown>>; mismatches: unknown[] };
+		sheet: {
+			header: string[] | null;
+			records: Array<Record<string, unknown>>;
+			mismatches: unknown[];
+		};
 	};
 	stop(): Promise<void>;
 }
@@ -101,7 +135,9 @@ export const startInbox = demoInbox.startInbox;
 
 /** The mention ids of the Slack messages the inbox got on `channel` (the templates' text ends with "· id <id>"). */
 export function slackIds(inbox: Inbox, channel: string): string[] {
-	return inbox.state.slack.filter((m) => m.channel === channel).map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
+	return inbox.state.slack
+		.filter((m) => m.channel === channel)
+		.map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
 }
 
 /**
@@ -110,7 +146,12 @@ export function slackIds(inbox: Inbox, channel: string): string[] {
  * `credential` (the templates name none), and a SentiOne Trigger checking every 15 seconds (no
  * budget share of its own).
  */
-export function templateForTest(file: string, id: string, credential: { id: string; name: string }, inbox: string): WorkflowJson {
+export function templateForTest(
+	file: string,
+	id: string,
+	credential: { id: string; name: string },
+	inbox: string,
+): WorkflowJson {
 	const w = demoVariant(template(file), { inbox });
 	w.id = id;
 	for (const n of w.nodes) {
@@ -119,7 +160,11 @@ export function templateForTest(file: string, id: string, credential: { id: stri
 			// checks every 15 seconds, with no share of the key's budget of its own (Search Requests
 			// per Hour 0) so every check runs; the share has its own test (budgetShare.test.ts)
 			const options = (n.parameters.options ?? {}) as Record<string, unknown>;
-			n.parameters = { ...n.parameters, pollTimes: EVERY_15_SECONDS, options: { ...options, requestsPerHour: 0 } };
+			n.parameters = {
+				...n.parameters,
+				pollTimes: EVERY_15_SECONDS,
+				options: { ...options, requestsPerHour: 0 },
+			};
 		}
 	}
 	return w;
@@ -130,7 +175,11 @@ export function templateForTest(file: string, id: string, credential: { id: stri
  * examples/negative-mentions-live-slack-alert.json is), posting to `channel`; `project` and
  * `filters` replace the template's when given.
  */
-export function withStreamTrigger(w: WorkflowJson, channel = '#live-alerts', o: { project?: string; filters?: Record<string, unknown> } = {}): WorkflowJson {
+export function withStreamTrigger(
+	w: WorkflowJson,
+	channel = '#live-alerts',
+	o: { project?: string; filters?: Record<string, unknown> } = {},
+): WorkflowJson {
 	for (const n of w.nodes) {
 		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 			const { filters } = n.parameters;
@@ -143,8 +192,12 @@ export function withStreamTrigger(w: WorkflowJson, channel = '#live-alerts', o: 
 			};
 		}
 		if (n.type === 'n8n-nodes-base.httpRequest') {
-			const body = n.parameters.bodyParameters as { parameters: Array<{ name: string; value: unknown }> };
-			body.parameters = body.parameters.map((p) => (p.name === 'channel' ? { ...p, value: channel } : p));
+			const body = n.parameters.bodyParameters as {
+				parameters: Array<{ name: string; value: unknown }>;
+			};
+			body.parameters = body.parameters.map((p) =>
+				p.name === 'channel' ? { ...p, value: channel } : p,
+			);
 		}
 	}
 	return w;

@@ -231,7 +231,9 @@ export function additionalDataFor(
 		currentNodeExecutionIndex: 0,
 		variables: {},
 		credentialsHelper: new TestCredentialsHelper(
-			credentials ? { sentiOneApi: { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl } } : {},
+			credentials
+				? { sentiOneApi: { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl } }
+				: {},
 		),
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
@@ -252,7 +254,10 @@ export function additionalDataFor(
 }
 
 /** Runs a workflow (as exported from n8n) from its manual trigger to the end. */
-export async function runWorkflow(json: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
+export async function runWorkflow(
+	json: WorkflowJson,
+	options: RunOptions = {},
+): Promise<RunResult> {
 	triggerItems = (options.inputItems ?? [{}]).map((item) => ({ json: item }));
 	const nodeTypes = buildNodeTypes(options.nodeTypes ?? {});
 	const workflow = new Workflow({
@@ -279,7 +284,10 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions = {}):
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
 	const additionalData = additionalDataFor(options.credentials, workflowData, executionId);
-	const execution = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode(start.name)! });
+	const execution = new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: workflow.getNode(start.name)!,
+	});
 	const timer = new AbortController();
 	if (options.cancelAfterMs !== undefined) {
 		void sleep(options.cancelAfterMs, timer.signal).then(
@@ -311,13 +319,23 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions = {}):
 }
 
 /** Runs `fn` as the execute() of a node in a real n8n execution context. */
-export async function withExecuteContext<T>(credentials: EngineCredentials, fn: (this: IExecuteFunctions) => Promise<T>): Promise<T> {
+export async function withExecuteContext<T>(
+	credentials: EngineCredentials,
+	fn: (this: IExecuteFunctions) => Promise<T>,
+): Promise<T> {
 	ProbeNode.current = fn as ProbeFunction;
 	try {
 		const result = await runWorkflow(
 			{
 				nodes: [
-					{ id: 'a', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'a',
+						name: 'Manual Trigger',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
 					{
 						id: 'b',
 						name: 'Probe',

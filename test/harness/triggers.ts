@@ -56,7 +56,10 @@ function triggerNode(type: string, parameters: INodeParameters): INode {
 	};
 }
 
-function workflowOf(node: INode, staticData?: IDataObject): { workflow: Workflow; data: IWorkflowBase } {
+function workflowOf(
+	node: INode,
+	staticData?: IDataObject,
+): { workflow: Workflow; data: IWorkflowBase } {
 	const workflow = new Workflow({
 		id: 'trigger-workflow',
 		name: 'trigger test',
@@ -98,7 +101,10 @@ function jsonOf(data: INodeExecutionData[][]): IDataObject[] {
 async function runManually(
 	node: INode,
 	credentials: EngineCredentials,
-): Promise<{ items: IDataObject[] | null; error?: Error & { description?: string; httpCode?: string } }> {
+): Promise<{
+	items: IDataObject[] | null;
+	error?: Error & { description?: string; httpCode?: string };
+}> {
 	const { workflow, data } = workflowOf(node);
 	const run = await new WorkflowExecute(additional(credentials, data, 'manual'), 'manual').run({
 		workflow,
@@ -232,7 +238,12 @@ export class DeduplicatingHost {
 	private readonly keys: Array<string | undefined> = [];
 
 	emitFor(record: (batch: IDataObject[]) => void) {
-		return (batch: INodeExecutionData[][], _response?: unknown, _done?: unknown, deduplicationKey?: string): void => {
+		return (
+			batch: INodeExecutionData[][],
+			_response?: unknown,
+			_done?: unknown,
+			deduplicationKey?: string,
+		): void => {
 			const items = jsonOf(batch);
 			record(items);
 			if (deduplicationKey !== undefined && this.keys.includes(deduplicationKey)) {
@@ -318,7 +329,8 @@ export async function activateStreamTrigger(
 		until: async (predicate, timeoutMs = 10_000) => {
 			const start = Date.now();
 			while (!predicate()) {
-				if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+				if (Date.now() - start > timeoutMs)
+					throw new Error(`condition not met within ${timeoutMs} ms`);
 				await new Promise((resolve) => setTimeout(resolve, 20));
 			}
 		},

@@ -21,8 +21,23 @@ import { join } from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { activateStreamTrigger, PollHarness } from '../harness/triggers';
-import { admin, ENTERPRISE, NOW_MS, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { hintsOf, jsonOf, loadWorkflow, NODE, run, SimClock, withParameters } from '../actions/helpers';
+import {
+	admin,
+	ENTERPRISE,
+	NOW_MS,
+	startSim,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
+import {
+	hintsOf,
+	jsonOf,
+	loadWorkflow,
+	NODE,
+	run,
+	SimClock,
+	withParameters,
+} from '../actions/helpers';
 import { pause, pollParameters, projectParam, streamParameters } from '../trigger/helpers';
 import { CELLS, type Cell } from './cells';
 
@@ -38,7 +53,17 @@ const FILTERS: IDataObject = {
 	sentiments: ['Negative', 'Neutral'],
 	languages: 'en, pl',
 	countries: 'US, PL, GB',
-	sourceTypes: ['Facebook', 'X', 'Instagram', 'Websites', 'Forums', 'Blogs', 'Reddit', 'Reviews', 'Video'],
+	sourceTypes: [
+		'Facebook',
+		'X',
+		'Instagram',
+		'Websites',
+		'Forums',
+		'Blogs',
+		'Reddit',
+		'Reviews',
+		'Video',
+	],
 	mentionTypes: ['Post', 'Comment', 'Article'],
 };
 
@@ -61,19 +86,24 @@ function matches(m: Loose): boolean {
 /** The trigger filters: no dates. */
 const TRIGGER_FILTERS = { sentiments: ['Negative'], languages: 'en, pl' };
 const triggerMatches = (m: Loose) =>
-	m.content?.sentiment === 'Negative' && ['en', 'pl'].includes(String(m.content?.language?.code ?? '').toLowerCase());
+	m.content?.sentiment === 'Negative' &&
+	['en', 'pl'].includes(String(m.content?.language?.code ?? '').toLowerCase());
 
 async function truth(sim: Sim, projectId: number): Promise<Loose[]> {
-	return (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`)).mentions;
+	return (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`))
+		.mentions;
 }
 
 const sorted = (ids: string[]) => ids.slice().sort();
 const ids = (items: IDataObject[]) => items.map((m) => String(m.id));
-const verificationHints = (hints: Array<{ message: string }>) => hints.filter((h) => /did not apply every filter/.test(h.message));
-const refusalHints = (hints: Array<{ message: string }>) => hints.filter((h) => /refused the .* filter/.test(h.message));
+const verificationHints = (hints: Array<{ message: string }>) =>
+	hints.filter((h) => /did not apply every filter/.test(h.message));
+const refusalHints = (hints: Array<{ message: string }>) =>
+	hints.filter((h) => /refused the .* filter/.test(h.message));
 
 /** Something shaped like SentiOne's hash (D-26 says SHA-256 hex; any digest-looking value passes). */
-const looksHashed = (v: unknown) => v === null || (typeof v === 'string' && /^[0-9a-f]{32,}$/i.test(v));
+const looksHashed = (v: unknown) =>
+	v === null || (typeof v === 'string' && /^[0-9a-f]{32,}$/i.test(v));
 
 interface CellResult {
 	cell: string;
@@ -86,13 +116,21 @@ const results: CellResult[] = [];
 afterAll(() => {
 	const dir = join(__dirname, '.results');
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'matrix.json'), `${JSON.stringify({ finishedAt: new Date().toISOString(), cells: results }, null, 2)}\n`);
+	writeFileSync(
+		join(dir, 'matrix.json'),
+		`${JSON.stringify({ finishedAt: new Date().toISOString(), cells: results }, null, 2)}\n`,
+	);
 });
 
 describe.each(CELLS)('$name', (cell: Cell) => {
 	let sim: Sim;
 	let clock: SimClock;
-	const record: CellResult = { cell: cell.name, variant: cell.variant || '(none)', decisions: cell.decisions, checks: {} };
+	const record: CellResult = {
+		cell: cell.name,
+		variant: cell.variant || '(none)',
+		decisions: cell.decisions,
+		checks: {},
+	};
 	results.push(record);
 
 	beforeAll(async () => {
@@ -118,7 +156,11 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 	test('searches return exactly the matching mentions, and say so once when SentiOne did not filter', async () => {
 		const expected = (await truth(sim, PROJECT)).filter(matches).map((m) => String(m.id));
 		expect(expected.length).toBeGreaterThan(5);
-		const workflow = withParameters(loadWorkflow('mention-search-historical'), { returnAll: true, filters: FILTERS, simplify: false });
+		const workflow = withParameters(loadWorkflow('mention-search-historical'), {
+			returnAll: true,
+			filters: FILTERS,
+			simplify: false,
+		});
 		// two input items: the notice is still told once per execution
 		const result = await run(sim, workflow, { key: ENTERPRISE, inputItems: [{}, {}] });
 		const out = jsonOf(result);
@@ -158,7 +200,9 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			filters: {},
 			simplify: false,
 		});
-		const asked = await run(sim, withParameters(base, { options: { anonymization: 'author' } }), { key: ENTERPRISE });
+		const asked = await run(sim, withParameters(base, { options: { anonymization: 'author' } }), {
+			key: ENTERPRISE,
+		});
 		if (cell.anonymizes) {
 			const out = jsonOf(asked);
 			expect(out).toHaveLength(30);
@@ -167,25 +211,33 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 				expect(looksHashed((m.author as Loose)?.id)).toBe(true);
 			}
 		} else {
-			expect(asked.nodeError(NODE)?.message).toMatch(/^Anonymization \(Author\) was asked for, but SentiOne sent mention \S+ with author\.name/);
+			expect(asked.nodeError(NODE)?.message).toMatch(
+				/^Anonymization \(Author\) was asked for, but SentiOne sent mention \S+ with author\.name/,
+			);
 		}
 		// with Remove Identifying Fields chosen: nothing identifying either way
 		const removed = jsonOf(
-			await run(sim, withParameters(base, { options: { anonymization: 'author', notAnonymized: 'remove' } }), { key: ENTERPRISE }),
+			await run(
+				sim,
+				withParameters(base, { options: { anonymization: 'author', notAnonymized: 'remove' } }),
+				{ key: ENTERPRISE },
+			),
 		);
 		expect(removed).toHaveLength(30);
 		for (const m of removed) {
 			expect(looksHashed((m.author as Loose)?.name)).toBe(true);
 			expect((m.author as Loose)?.avatar ?? null).toBeNull();
 		}
-		record.checks.anonymization = cell.anonymizes ? 'hashed by SentiOne' : 'error by default; fields removed when chosen';
+		record.checks.anonymization = cell.anonymizes
+			? 'hashed by SentiOne'
+			: 'error by default; fields removed when chosen';
 	});
 
 	test('poll trigger: 10 idle checks emit nothing and cost 10 requests; new mentions pass once each', async () => {
-		const harness = new PollHarness(
-			pollParameters(QUIET_PROJECT, { filters: TRIGGER_FILTERS }),
-			{ apiKey: ENTERPRISE, baseUrl: sim.base },
-		);
+		const harness = new PollHarness(pollParameters(QUIET_PROJECT, { filters: TRIGGER_FILTERS }), {
+			apiKey: ENTERPRISE,
+			baseUrl: sim.base,
+		});
 		await harness.poll('activate');
 		await admin(sim, 'DELETE', '/requests');
 		const idle: number[] = [];
@@ -195,23 +247,27 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			expect(outcome.items).toBeNull();
 			idle.push(i);
 		}
-		const searches = (await admin<{ requests: Loose[] }>(sim, 'GET', '/requests')).requests.filter((r) =>
-			/\/mentions\/recent\/search$/.test(r.path as string),
+		const searches = (await admin<{ requests: Loose[] }>(sim, 'GET', '/requests')).requests.filter(
+			(r) => /\/mentions\/recent\/search$/.test(r.path as string),
 		);
 		expect(searches).toHaveLength(10);
 		// new mentions, half of them matching, some at one instant
 		await clock.advance(60_000);
 		const injected = [
-			...(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
-				projectId: QUIET_PROJECT,
-				count: 6,
-				overrides: { content: { sentiment: 'Negative', language: { code: 'en' } } },
-			})).mentions,
-			...(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
-				projectId: QUIET_PROJECT,
-				count: 6,
-				overrides: { content: { sentiment: 'Positive', language: { code: 'en' } } },
-			})).mentions,
+			...(
+				await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+					projectId: QUIET_PROJECT,
+					count: 6,
+					overrides: { content: { sentiment: 'Negative', language: { code: 'en' } } },
+				})
+			).mentions,
+			...(
+				await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+					projectId: QUIET_PROJECT,
+					count: 6,
+					overrides: { content: { sentiment: 'Positive', language: { code: 'en' } } },
+				})
+			).mentions,
 		];
 		const emitted: string[] = [];
 		for (let i = 0; i < 4; i++) {
@@ -219,7 +275,9 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			const outcome = await harness.poll();
 			emitted.push(...ids(outcome.items ?? []));
 		}
-		expect(sorted(emitted)).toEqual(sorted(injected.filter(triggerMatches).map((m) => String(m.id))));
+		expect(sorted(emitted)).toEqual(
+			sorted(injected.filter(triggerMatches).map((m) => String(m.id))),
+		);
 		record.checks.pollIdle = '10 checks, 10 requests, 0 emitted; new mentions once each';
 	});
 
@@ -227,7 +285,11 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 		const start = clock.now - DAY;
 		const wanted = (m: Loose) => ['Negative', 'Neutral'].includes(m.content?.sentiment);
 		const expected = (await truth(sim, PROJECT))
-			.filter((m) => Date.parse(m.collectedAt as string) >= start && Date.parse(m.publishedAt as string) >= clock.now - 7 * DAY)
+			.filter(
+				(m) =>
+					Date.parse(m.collectedAt as string) >= start &&
+					Date.parse(m.publishedAt as string) >= clock.now - 7 * DAY,
+			)
 			.filter(wanted)
 			.map((m) => String(m.id));
 		expect(expected.length).toBeGreaterThan(10);
@@ -253,21 +315,28 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 
 	test('stream trigger: live mentions once each, only the matching ones, anonymized or refused', async () => {
 		const trigger = await activateStreamTrigger(
-			streamParameters({ project: projectParam(QUIET_PROJECT), filters: TRIGGER_FILTERS }) as INodeParameters,
+			streamParameters({
+				project: projectParam(QUIET_PROJECT),
+				filters: TRIGGER_FILTERS,
+			}) as INodeParameters,
 			{ apiKey: ENTERPRISE, baseUrl: sim.base },
 		);
 		try {
 			const injected = [
-				...(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
-					projectId: QUIET_PROJECT,
-					count: 4,
-					overrides: { content: { sentiment: 'Negative', language: { code: 'pl' } } },
-				})).mentions,
-				...(await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
-					projectId: QUIET_PROJECT,
-					count: 4,
-					overrides: { content: { sentiment: 'Neutral', language: { code: 'pl' } } },
-				})).mentions,
+				...(
+					await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+						projectId: QUIET_PROJECT,
+						count: 4,
+						overrides: { content: { sentiment: 'Negative', language: { code: 'pl' } } },
+					})
+				).mentions,
+				...(
+					await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+						projectId: QUIET_PROJECT,
+						count: 4,
+						overrides: { content: { sentiment: 'Neutral', language: { code: 'pl' } } },
+					})
+				).mentions,
 			];
 			const wanted = injected.filter(triggerMatches).map((m) => String(m.id));
 			await trigger.until(() => trigger.items().length >= wanted.length, 10_000);
@@ -278,14 +347,21 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			await trigger.close();
 		}
 		const anonymous = await activateStreamTrigger(
-			streamParameters({ project: projectParam(QUIET_PROJECT), filters: {} }, { anonymization: 'author' }) as INodeParameters,
+			streamParameters(
+				{ project: projectParam(QUIET_PROJECT), filters: {} },
+				{ anonymization: 'author' },
+			) as INodeParameters,
 			{ apiKey: ENTERPRISE, baseUrl: sim.base },
 		);
 		try {
 			await admin(sim, 'POST', '/mentions', { projectId: QUIET_PROJECT, count: 2 });
-			await anonymous.until(() => anonymous.items().length >= 2 || anonymous.errors.length > 0, 10_000);
+			await anonymous.until(
+				() => anonymous.items().length >= 2 || anonymous.errors.length > 0,
+				10_000,
+			);
 			if (cell.anonymizes) {
-				for (const m of anonymous.items()) expect(looksHashed((m.author as Loose)?.name)).toBe(true);
+				for (const m of anonymous.items())
+					expect(looksHashed((m.author as Loose)?.name)).toBe(true);
 			} else {
 				expect(anonymous.items()).toEqual([]);
 				expect(anonymous.errors[0]?.message).toMatch(/^Anonymization \(Author\) was asked for/);
@@ -304,28 +380,49 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 		});
 		const recentExport = await run(
 			sim,
-			withParameters(loadWorkflow('mention-export'), { exportScope: 'recent', returnAll: false, limit: 5, filters: {} }),
+			withParameters(loadWorkflow('mention-export'), {
+				exportScope: 'recent',
+				returnAll: false,
+				limit: 5,
+				filters: {},
+			}),
 			{ key: ENTERPRISE },
 		);
 		if (cell.routesAbsent) {
-			expect(create.nodeError(NODE)?.message).toMatch(/^Project → Create is not available on this SentiOne API \(40[45]\)/);
-			expect(add.nodeError(NODE)?.message).toMatch(/^Tag → Add is not available on this SentiOne API \(404\)/);
-			expect(recentExport.nodeError(NODE)?.message).toMatch(/^Mention → Export \(last 7 days\) is not available on this SentiOne API \(404\)/);
+			expect(create.nodeError(NODE)?.message).toMatch(
+				/^Project → Create is not available on this SentiOne API \(40[45]\)/,
+			);
+			expect(add.nodeError(NODE)?.message).toMatch(
+				/^Tag → Add is not available on this SentiOne API \(404\)/,
+			);
+			expect(recentExport.nodeError(NODE)?.message).toMatch(
+				/^Mention → Export \(last 7 days\) is not available on this SentiOne API \(404\)/,
+			);
 		} else {
 			expect(jsonOf(create)[0]).toMatchObject({ name: 'Nordic Tea House' });
 			expect(jsonOf(add)[0].tags).toEqual(expect.arrayContaining(['complaint', 'vip']));
 			expect(jsonOf(recentExport)).toHaveLength(5);
 		}
 		// a wrong project on a confirmed route is a wrong project, in every cell
-		const missing = await run(sim, withParameters(loadWorkflow('mention-search-historical'), { project: projectParam(999_999) }), {
-			key: ENTERPRISE,
-		});
-		expect(missing.nodeError(NODE)?.message).toMatch(/^SentiOne could not find what the request names \(404\)/);
+		const missing = await run(
+			sim,
+			withParameters(loadWorkflow('mention-search-historical'), { project: projectParam(999_999) }),
+			{
+				key: ENTERPRISE,
+			},
+		);
+		expect(missing.nodeError(NODE)?.message).toMatch(
+			/^SentiOne could not find what the request names \(404\)/,
+		);
 		record.checks.routes = cell.routesAbsent ? 'not available, named' : 'work';
 	});
 
 	test('a search over the hourly budget waits for the reset and completes', async () => {
-		await admin(sim, 'POST', '/limits', { mode: 'spec', hourly: { search: 6 }, resetWindows: true });
+		await admin(sim, 'POST', '/limits', {
+			mode: 'spec',
+			hourly: { search: 6 },
+			resetWindows: true,
+		});
 		try {
 			// all 400 mentions: 16 pages against 6 requests an hour (two waits, aligned or rolling windows)
 			const expected = (await truth(sim, PROJECT)).map((m) => String(m.id));
@@ -348,7 +445,12 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 });
 
 test('the matrix covers the four required cells', () => {
-	for (const name of ['the decisions', 'announced filters ignored', 'announced routes absent', 'anonymization ignored']) {
+	for (const name of [
+		'the decisions',
+		'announced filters ignored',
+		'announced routes absent',
+		'anonymization ignored',
+	]) {
 		expect(CELLS.map((c) => c.name)).toContain(name);
 	}
 	expect(NOW_MS).toBeGreaterThan(0);

@@ -36,7 +36,10 @@ const lines = [
 	`|---|---|---|${CHECKS.map(() => '---').join('|')}|`,
 	...results.cells
 		.filter((c) => Object.keys(c.checks).length === CHECKS.length)
-		.map((c) => `| ${cell(c.cell)} | \`${cell(c.variant)}\` | ${cell(c.decisions)} | ${CHECKS.map(([key]) => cell(c.checks[key])).join(' | ')} |`),
+		.map(
+			(c) =>
+				`| ${cell(c.cell)} | \`${cell(c.variant)}\` | ${cell(c.decisions)} | ${CHECKS.map(([key]) => cell(c.checks[key])).join(' | ')} |`,
+		),
 	'',
 	END,
 ];

@@ -51,20 +51,31 @@ function walk(dir: string): string[] {
 }
 
 beforeAll(() => {
-	if (!existsSync(join(ROOT, 'dist', 'credentials'))) throw new Error('dist/ is not built: run `npm run build` (npm test builds first)');
-	const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+	if (!existsSync(join(ROOT, 'dist', 'credentials')))
+		throw new Error('dist/ is not built: run `npm run build` (npm test builds first)');
+	const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	if (r.status !== 0) throw new Error(`npm pack --dry-run failed (${r.status}): ${r.stderr}`);
 	pack = (JSON.parse(r.stdout) as Pack[])[0];
 	packed = pack.files.map((f) => f.path).sort();
 });
 
 test('the tarball holds exactly the compiled nodes and credential, their codex files, the icons, README, LICENSE and package.json', () => {
-	const leftovers = packed.filter((p) => /\.(map|d\.ts|tsbuildinfo|png|ts)$/.test(p) || p === 'dist/package.json' || !/^(dist\/|[^/]+$)/.test(p));
+	const leftovers = packed.filter(
+		(p) =>
+			/\.(map|d\.ts|tsbuildinfo|png|ts)$/.test(p) ||
+			p === 'dist/package.json' ||
+			!/^(dist\/|[^/]+$)/.test(p),
+	);
 	expect(leftovers).toEqual([]);
 
 	const sources = [...walk('nodes'), ...walk('credentials')];
 	const expected = [
-		...sources.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts')).map((p) => `dist/${p.replace(/\.ts$/, '.js')}`),
+		...sources
+			.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))
+			.map((p) => `dist/${p.replace(/\.ts$/, '.js')}`),
 		...sources.filter((p) => p.endsWith('.node.json')).map((p) => `dist/${p}`),
 		...[...walk('icons'), ...sources].filter((p) => /\.(svg|png)$/.test(p)).map((p) => `dist/${p}`),
 		'LICENSE.md',
@@ -73,12 +84,16 @@ test('the tarball holds exactly the compiled nodes and credential, their codex f
 	].sort();
 	expect(packed).toEqual(expected);
 	// every node has its codex file next to it
-	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
 	for (const node of pkg.n8n.nodes) expect(packed).toContain(node.replace(/\.js$/, '.json'));
 });
 
 test('the entries package.json gives n8n are in the tarball', () => {
-	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
 	expect(pkg.n8n.nodes).toHaveLength(3);
 	expect(pkg.n8n.credentials).toHaveLength(1);
 	for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(packed).toContain(entry);
@@ -89,7 +104,9 @@ test('the build writes nothing that is not shipped (the end-to-end tier installs
 });
 
 test('every shipped module is loaded from an entry point, and every module an entry point loads is shipped', () => {
-	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
 	const reached = new Set<string>();
 	const missing: string[] = [];
 	const queue = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
@@ -105,7 +122,9 @@ test('every shipped module is loaded from an entry point, and every module an en
 				expect(['n8n-workflow', 'crypto']).toContain(spec);
 				continue;
 			}
-			const target = relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/');
+			const target = relative(ROOT, resolve(ROOT, dirname(file), spec))
+				.split('\\')
+				.join('/');
 			const candidates = [target, `${target}.js`, `${target}/index.js`];
 			const found = candidates.find((c) => packed.includes(c));
 			if (found) {
@@ -119,7 +138,9 @@ test('every shipped module is loaded from an entry point, and every module an en
 	// a module of types only compiles to an empty module that nothing loads (actions/node.type.ts)
 	const unreached = packed.filter((p) => p.endsWith('.js') && !reached.has(p));
 	for (const file of unreached) {
-		expect(readFileSync(join(ROOT, file), 'utf8').trim()).toBe('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });');
+		expect(readFileSync(join(ROOT, file), 'utf8').trim()).toBe(
+			'"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });',
+		);
 	}
 	expect(unreached.length).toBeLessThanOrEqual(1);
 });
@@ -127,8 +148,14 @@ test('every shipped module is loaded from an entry point, and every module an en
 test('every icon a node or the credential names (file:…) is in the tarball', () => {
 	const icons = new Set<string>();
 	for (const file of packed.filter((p) => p.endsWith('.js'))) {
-		for (const [, ref] of readFileSync(join(ROOT, file), 'utf8').matchAll(/['"]file:([^'"]+)['"]/g)) {
-			icons.add(relative(ROOT, resolve(ROOT, dirname(file), ref)).split('\\').join('/'));
+		for (const [, ref] of readFileSync(join(ROOT, file), 'utf8').matchAll(
+			/['"]file:([^'"]+)['"]/g,
+		)) {
+			icons.add(
+				relative(ROOT, resolve(ROOT, dirname(file), ref))
+					.split('\\')
+					.join('/'),
+			);
 		}
 	}
 	expect(icons.size).toBeGreaterThanOrEqual(2); // light and dark
@@ -149,12 +176,17 @@ test('package.json points npm, the provenance check and the scanner at one GitHu
 	expect(repo).toBeDefined();
 	expect(pkg.homepage).toBe(`https://github.com/${repo}#readme`);
 	expect(pkg.bugs.url).toBe(`https://github.com/${repo}/issues`);
-	const changelogLinks = [...readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^\[[^\]]+\]: (\S+)$/gm)].map((m) => m[1]);
+	const changelogLinks = [
+		...readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^\[[^\]]+\]: (\S+)$/gm),
+	].map((m) => m[1]);
 	expect(changelogLinks.length).toBeGreaterThan(0);
-	for (const link of changelogLinks) expect(link.startsWith(`https://github.com/${repo}/`)).toBe(true);
+	for (const link of changelogLinks)
+		expect(link.startsWith(`https://github.com/${repo}/`)).toBe(true);
 	// the oldest Node.js of a tested n8n line (scripts/n8n-host.js LINES)
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { LINES } = require('../../scripts/n8n-host.js') as { LINES: Record<string, { node: number }> };
+	const { LINES } = require('../../scripts/n8n-host.js') as {
+		LINES: Record<string, { node: number }>;
+	};
 	expect(pkg.engines.node).toBe(`>=${Math.min(...Object.values(LINES).map((l) => l.node))}`);
 });
 

@@ -32,8 +32,13 @@ interface Scan {
 }
 
 function scan(args: string[]): Scan {
-	const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'scan-package.mjs'), '--json', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-	if (r.status !== 0 && r.status !== 1) throw new Error(`scan-package.mjs failed (${r.status}): ${r.stderr}`);
+	const r = spawnSync(
+		process.execPath,
+		[join(ROOT, 'scripts', 'scan-package.mjs'), '--json', ...args],
+		{ cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+	);
+	if (r.status !== 0 && r.status !== 1)
+		throw new Error(`scan-package.mjs failed (${r.status}): ${r.stderr}`);
 	return JSON.parse(r.stdout) as Scan;
 }
 
@@ -45,7 +50,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 test('both lint legs of the scanner pass: the sources and the npm pack tarball', () => {
 	const result = scan([]);
-	const report = [result.source?.details, result.tarball?.details, result.source?.message, result.tarball?.message].filter(Boolean).join('\n');
+	const report = [
+		result.source?.details,
+		result.tarball?.details,
+		result.source?.message,
+		result.tarball?.message,
+	]
+		.filter(Boolean)
+		.join('\n');
 	expect(report).toBe('');
 	expect(result.passed).toBe(true);
 
@@ -63,13 +75,16 @@ test('both lint legs of the scanner pass: the sources and the npm pack tarball',
 	const shipped = result.tarball!.files;
 	expect(shipped).toContain('package.json');
 	expect(shipped).toContain('dist/nodes/SentiOne/SentiOne.node.js');
-	expect(shipped.filter((f) => f.endsWith('.js')).length).toBe(sources.filter((f) => f.endsWith('.ts')).length);
+	expect(shipped.filter((f) => f.endsWith('.js')).length).toBe(
+		sources.filter((f) => f.endsWith('.ts')).length,
+	);
 }, 120_000);
 
 test('control: the scanner fails a planted violation in each leg, inline eslint-disable or not', () => {
 	// a source checkout: the sources, the icons they name, package.json
 	const source = join(work, 'source');
-	for (const dir of ['nodes', 'credentials', 'icons']) cpSync(join(ROOT, dir), join(source, dir), { recursive: true });
+	for (const dir of ['nodes', 'credentials', 'icons'])
+		cpSync(join(ROOT, dir), join(source, dir), { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(source, 'package.json'));
 	appendFileSync(
 		join(source, 'nodes', 'SentiOne', 'SentiOne.node.ts'),
@@ -82,7 +97,10 @@ test('control: the scanner fails a planted violation in each leg, inline eslint-
 	const shared = join(tarball, 'dist', 'nodes', 'SentiOne', 'shared');
 	const victim = readdirSync(shared).find((f) => f.endsWith('.js'))!;
 	appendFileSync(join(shared, victim), '\nconsole.log(process.env.HOME);\n');
-	writeFileSync(join(tarball, 'dist', 'planted.js'), 'require("fs").readFileSync("/etc/passwd");\n');
+	writeFileSync(
+		join(tarball, 'dist', 'planted.js'),
+		'require("fs").readFileSync("/etc/passwd");\n',
+	);
 
 	const result = scan(['--source-dir', source, '--tarball-dir', tarball]);
 	expect(result.passed).toBe(false);

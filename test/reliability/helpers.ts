@@ -46,8 +46,15 @@ export interface PartResults {
 /** Writes the part's figures for render.js (test/reliability/.results/part-<name>.json). */
 export function writePart(results: PartResults): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	const data = { ...results, runId: process.env.SENTIONE_TEST_RUN_ID ?? null, finishedAt: new Date().toISOString() };
-	writeFileSync(join(RESULTS_DIR, `part-${results.part}.json`), `${JSON.stringify(data, null, 2)}\n`);
+	const data = {
+		...results,
+		runId: process.env.SENTIONE_TEST_RUN_ID ?? null,
+		finishedAt: new Date().toISOString(),
+	};
+	writeFileSync(
+		join(RESULTS_DIR, `part-${results.part}.json`),
+		`${JSON.stringify(data, null, 2)}\n`,
+	);
 }
 
 /**
@@ -68,15 +75,18 @@ export function watchSockets(): { openTo(port: number): number } {
 	});
 	return {
 		/** sockets to that port not yet destroyed */
-		openTo: (port) => [...open].filter((socket) => !socket.destroyed && socket.remotePort === port).length,
+		openTo: (port) =>
+			[...open].filter((socket) => !socket.destroyed && socket.remotePort === port).length,
 	};
 }
 
 /** mulberry32: reproducible randomness from a seed. */
 export { seededRandom as random } from '../harness/random';
 
-export const between = (next: () => number, min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-export const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)];
+export const between = (next: () => number, min: number, max: number) =>
+	min + Math.floor(next() * (max - min + 1));
+export const pick = <T>(next: () => number, list: readonly T[]): T =>
+	list[Math.floor(next() * list.length)];
 
 /** Real time, whatever a test does to Date.now. */
 export const realNow = () => performance.timeOrigin + performance.now();
@@ -92,7 +102,8 @@ export async function waitFor(
 ): Promise<void> {
 	const start = performance.now();
 	while (!(await predicate())) {
-		if (performance.now() - start > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+		if (performance.now() - start > timeoutMs)
+			throw new Error(`${what}: not within ${timeoutMs} ms`);
 		await pause(stepMs);
 	}
 }
@@ -121,7 +132,11 @@ export class RequestHook {
 	install(): void {
 		const proto = SentiOneApi.prototype;
 		const original = proto.authenticate;
-		this.spy = jest.spyOn(proto, 'authenticate').mockImplementation(async function (this: SentiOneApi, credentials, options: IHttpRequestOptions) {
+		this.spy = jest.spyOn(proto, 'authenticate').mockImplementation(async function (
+			this: SentiOneApi,
+			credentials,
+			options: IHttpRequestOptions,
+		) {
 			const authenticated = await original.call(this, credentials, options);
 			const hook = current;
 			if (hook) {
@@ -157,7 +172,12 @@ let current: RequestHook | undefined;
  * The admin API without keep-alive (each call closes its socket), for tests that count the
  * sockets left in this process.
  */
-export async function adminOnce<T = Record<string, unknown>>(sim: Sim, method: string, path: string, body?: unknown): Promise<T> {
+export async function adminOnce<T = Record<string, unknown>>(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const payload = body === undefined ? undefined : JSON.stringify(body);
 	return await new Promise<T>((resolve, reject) => {
 		const req = httpRequest(
@@ -176,7 +196,8 @@ export async function adminOnce<T = Record<string, unknown>>(sim: Sim, method: s
 				res.setEncoding('utf8');
 				res.on('data', (chunk: string) => (text += chunk));
 				res.on('end', () => {
-					if (res.statusCode !== 200) reject(new Error(`admin ${method} ${path} → ${res.statusCode}: ${text}`));
+					if (res.statusCode !== 200)
+						reject(new Error(`admin ${method} ${path} → ${res.statusCode}: ${text}`));
 					else resolve(JSON.parse(text) as T);
 				});
 				res.on('error', reject);

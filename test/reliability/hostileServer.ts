@@ -11,7 +11,13 @@
  * route that matches answers; an unmatched request gets a 404 JSON answer. A route given a list of
  * behaviours answers its n-th request with the n-th one (the last one repeats).
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 export const API_ROOT = '/api/public/v2';
@@ -39,7 +45,11 @@ export interface HostileRequest {
 }
 
 /** What a route does with a request. It owns the response (end it, or keep it open). */
-export type Behaviour = (req: HostileRequest, res: ServerResponse, server: HostileServer) => void | Promise<void>;
+export type Behaviour = (
+	req: HostileRequest,
+	res: ServerResponse,
+	server: HostileServer,
+) => void | Promise<void>;
 
 interface Route {
 	label: string;
@@ -96,7 +106,10 @@ export class HostileServer {
 		const port = (server.address() as { port: number }).port;
 		const hostile = new HostileServer(server, host, port, options.now ?? realNow);
 		server.on('connection', (socket: Socket) => hostile.onConnection(socket));
-		server.on('request', (req: IncomingMessage, res: ServerResponse) => void hostile.onRequest(req, res));
+		server.on(
+			'request',
+			(req: IncomingMessage, res: ServerResponse) => void hostile.onRequest(req, res),
+		);
 		// a client that speaks TLS to a plain port produces a clientError: count it, answer nothing
 		server.on('clientError', (_error: Error, socket: Socket) => {
 			hostile.clientErrors++;
@@ -116,7 +129,12 @@ export class HostileServer {
 	}
 
 	/** Adds a route: `behaviours` answer its 1st, 2nd … request (the last one repeats). */
-	route(method: string, pattern: RegExp | string, behaviours: Behaviour | Behaviour[], label?: string): this {
+	route(
+		method: string,
+		pattern: RegExp | string,
+		behaviours: Behaviour | Behaviour[],
+		label?: string,
+	): this {
 		const list = Array.isArray(behaviours) ? behaviours : [behaviours];
 		if (list.length === 0) throw new Error('a route needs a behaviour');
 		this.routes.push({
@@ -152,7 +170,9 @@ export class HostileServer {
 
 	/** The values of the X-API-KEY header the server received, one per request that carried it. */
 	apiKeysReceived(): string[] {
-		return this.requests.map((r) => r.headers['x-api-key']).filter((v): v is string => typeof v === 'string');
+		return this.requests
+			.map((r) => r.headers['x-api-key'])
+			.filter((v): v is string => typeof v === 'string');
 	}
 
 	/** Requests whose path matches. */
@@ -177,11 +197,15 @@ export class HostileServer {
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const rawUrl = req.url ?? '/';
 		const url = new URL(rawUrl, 'http://x');
-		const path = url.pathname.startsWith(API_ROOT) ? url.pathname.slice(API_ROOT.length) || '/' : url.pathname;
+		const path = url.pathname.startsWith(API_ROOT)
+			? url.pathname.slice(API_ROOT.length) || '/'
+			: url.pathname;
 		const query: Record<string, string> = {};
 		url.searchParams.forEach((value, key) => (query[key] = value));
 		const method = (req.method ?? 'GET').toUpperCase();
-		const route = this.routes.find((r) => (r.method === '*' || r.method === method) && r.pattern.test(path));
+		const route = this.routes.find(
+			(r) => (r.method === '*' || r.method === method) && r.pattern.test(path),
+		);
 		const entry: HostileRequest = {
 			seq: ++this.seq,
 			method,
@@ -229,7 +253,12 @@ export function json(status: number, body: unknown, headers: Headers = {}): Beha
  * A redirect: `status` with `location` (no Location header when undefined) and a body that looks
  * like a real answer (`body`), so a node that used the body of a 3xx would show it.
  */
-export function redirect(status: number, location: string | undefined, body: unknown = {}, headers: Headers = {}): Behaviour {
+export function redirect(
+	status: number,
+	location: string | undefined,
+	body: unknown = {},
+	headers: Headers = {},
+): Behaviour {
 	return (_req, res) => {
 		const all: Headers = { 'content-type': 'application/json', ...headers };
 		if (location !== undefined) all.location = location;
@@ -259,7 +288,10 @@ export function pages(page: (n: number, req: HostileRequest) => Page): Behaviour
 }
 
 /** Headers, then nothing: the connection stays open until the client gives up. */
-export function silence(status = 200, headers: Headers = { 'content-type': 'application/json' }): Behaviour {
+export function silence(
+	status = 200,
+	headers: Headers = { 'content-type': 'application/json' },
+): Behaviour {
 	return (_req, res) => {
 		res.writeHead(status, headers);
 		res.flushHeaders();
@@ -275,9 +307,18 @@ export function hang(): Behaviour {
  * Writes `prefix` at once, then one byte of `filler` every `everyMs` ms, forever (until the client
  * closes the connection).
  */
-export function drip(options: { everyMs: number; prefix?: string; filler?: string; status?: number; headers?: Headers }): Behaviour {
+export function drip(options: {
+	everyMs: number;
+	prefix?: string;
+	filler?: string;
+	status?: number;
+	headers?: Headers;
+}): Behaviour {
 	return (_req, res, server) => {
-		res.writeHead(options.status ?? 200, { 'content-type': 'application/json', ...(options.headers ?? {}) });
+		res.writeHead(options.status ?? 200, {
+			'content-type': 'application/json',
+			...(options.headers ?? {}),
+		});
 		const prefix = options.prefix ?? '';
 		if (prefix !== '') {
 			res.write(prefix);
@@ -352,37 +393,61 @@ export function stream(options: {
 // --- stream frames ----------------------------------------------------------------------------
 
 /** A mention shaped like the API's (enough fields for simplify and the filter checks). */
-export function mention(id: string, at = '2026-11-21T10:00:00.000Z', extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function mention(
+	id: string,
+	at = '2026-11-21T10:00:00.000Z',
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
 	return {
 		id,
 		type: 'Post',
 		publishedAt: at,
 		collectedAt: at,
-		source: { type: 'X', mentionUrl: `https://example.com/m/${id.length > 40 ? id.slice(0, 40) : id}` },
+		source: {
+			type: 'X',
+			mentionUrl: `https://example.com/m/${id.length > 40 ? id.slice(0, 40) : id}`,
+		},
 		author: { name: 'Hostile Author', influenceMetrics: { followerCount: 12 } },
-		content: { title: null, text: 'A mention from a hostile server. '.repeat(8), sentiment: 'Neutral', language: { code: 'en' } },
-		engagementMetrics: { influenceScore: 3, engagementRate: 0.1, sourceMetrics: { common: { likeCount: 1, shareCount: 0, commentCount: 0, viewCount: 9 } } },
+		content: {
+			title: null,
+			text: 'A mention from a hostile server. '.repeat(8),
+			sentiment: 'Neutral',
+			language: { code: 'en' },
+		},
+		engagementMetrics: {
+			influenceScore: 3,
+			engagementRate: 0.1,
+			sourceMetrics: { common: { likeCount: 1, shareCount: 0, commentCount: 0, viewCount: 9 } },
+		},
 		tags: [],
 		...extra,
 	};
 }
 
 export const sse = {
-	mention: (m: Record<string, unknown>) => `event: mention\nid: ${String(m.id)}\ndata: ${JSON.stringify(m)}\n\n`,
-	heartbeat: (date = new Date().toISOString()) => `event: heartbeat\ndata: ${JSON.stringify({ date })}\n\n`,
+	mention: (m: Record<string, unknown>) =>
+		`event: mention\nid: ${String(m.id)}\ndata: ${JSON.stringify(m)}\n\n`,
+	heartbeat: (date = new Date().toISOString()) =>
+		`event: heartbeat\ndata: ${JSON.stringify({ date })}\n\n`,
 	comment: (text = 'keep-alive') => `: ${text}\n\n`,
 };
 
 export const ndjson = {
-	mention: (m: Record<string, unknown>) => `${JSON.stringify({ event: 'mention', data: m, id: m.id })}\n`,
-	heartbeat: (date = new Date().toISOString()) => `${JSON.stringify({ event: 'heartbeat', data: { date } })}\n`,
+	mention: (m: Record<string, unknown>) =>
+		`${JSON.stringify({ event: 'mention', data: m, id: m.id })}\n`,
+	heartbeat: (date = new Date().toISOString()) =>
+		`${JSON.stringify({ event: 'heartbeat', data: { date } })}\n`,
 };
 
 export const SSE = 'text/event-stream';
 export const NDJSON = 'application/x-ndjson';
 
 /** Rate-limit headers as the API names them; a value of undefined leaves the header out. */
-export function rateHeaders(values: { limit?: string | number; remaining?: string | number; reset?: string | number | string[] }): Headers {
+export function rateHeaders(values: {
+	limit?: string | number;
+	remaining?: string | number;
+	reset?: string | number | string[];
+}): Headers {
 	const out: Headers = {};
 	if (values.limit !== undefined) out['x-rate-limit-limit'] = values.limit;
 	if (values.remaining !== undefined) out['x-rate-limit-remaining'] = values.remaining;

@@ -23,13 +23,36 @@ import { DateTime } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { readDate, readServerInstant } from '../../nodes/SentiOne/shared/time';
-import { admin, BASIC, createProject, ENTERPRISE, type Loose, type Sim } from '../../simulator/test/helpers';
+import {
+	admin,
+	BASIC,
+	createProject,
+	ENTERPRISE,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
 import type { SimClock } from '../actions/helpers';
-import { hintsOf, loadWorkflow, NODE, outputOf, run, useSimulator, withParameters } from '../actions/helpers';
+import {
+	hintsOf,
+	loadWorkflow,
+	NODE,
+	outputOf,
+	run,
+	useSimulator,
+	withParameters,
+} from '../actions/helpers';
 import type { WorkflowJson } from '../harness/engine';
 import { activateStreamTrigger, PollHarness } from '../harness/triggers';
 import { safeJson, script } from '../transport/helpers';
-import { credentials, groundTruth, idsOf, pollParameters, projectParam, streamParameters, tally } from '../trigger/helpers';
+import {
+	credentials,
+	groundTruth,
+	idsOf,
+	pollParameters,
+	projectParam,
+	streamParameters,
+	tally,
+} from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { writePart } from './helpers';
 import { hostilePages } from './pageServer';
@@ -64,16 +87,33 @@ async function apiLog(): Promise<LogEntry[]> {
 type Failure = Error & { description?: string };
 
 /** Runs a fixture with the SentiOne node's parameters changed; the node's error or its output. */
-async function action(fixture: string, parameters: IDataObject, options: { items?: IDataObject[]; baseUrl?: string; key?: string; timezone?: string } = {}) {
+async function action(
+	fixture: string,
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; baseUrl?: string; key?: string; timezone?: string } = {},
+) {
 	let workflow: WorkflowJson = withParameters(loadWorkflow(fixture), parameters);
-	if (options.timezone) workflow = { ...workflow, settings: { ...(workflow.settings ?? {}), timezone: options.timezone } };
-	const result = await run(sim, workflow, { key: options.key ?? ENTERPRISE, inputItems: options.items, baseUrl: options.baseUrl });
+	if (options.timezone)
+		workflow = {
+			...workflow,
+			settings: { ...(workflow.settings ?? {}), timezone: options.timezone },
+		};
+	const result = await run(sim, workflow, {
+		key: options.key ?? ENTERPRISE,
+		inputItems: options.items,
+		baseUrl: options.baseUrl,
+	});
 	return { result, error: result.nodeError(NODE) as Failure | undefined };
 }
 
-async function actionError(fixture: string, parameters: IDataObject, options: Parameters<typeof action>[2] = {}): Promise<Failure> {
+async function actionError(
+	fixture: string,
+	parameters: IDataObject,
+	options: Parameters<typeof action>[2] = {},
+): Promise<Failure> {
 	const { result, error } = await action(fixture, parameters, options);
-	if (!error) throw new Error(`expected an error, got ${JSON.stringify(result.output(NODE)).slice(0, 300)}`);
+	if (!error)
+		throw new Error(`expected an error, got ${JSON.stringify(result.output(NODE)).slice(0, 300)}`);
 	return error;
 }
 
@@ -120,16 +160,28 @@ function count(group: string, items: number, lost: number, duplicated: number): 
 }
 
 /** Runs one case and records whether it held (a failing case records what was observed). */
-async function track(group: string, through: string, fn: () => Promise<string | void>, label?: string): Promise<void> {
+async function track(
+	group: string,
+	through: string,
+	fn: () => Promise<string | void>,
+	label?: string,
+): Promise<void> {
 	try {
 		const note = await fn();
 		tried.push({ group, through, ok: true, note: note ?? undefined });
 	} catch (error) {
 		// the case and what was observed instead (jest's "Received" line)
-		const lines = String((error as Error).message).split('\n').map((l) => l.trim());
+		const lines = String((error as Error).message)
+			.split('\n')
+			.map((l) => l.trim());
 		const received = lines.find((l) => /^Received/.test(l)) ?? lines.find((l) => l !== '') ?? '';
 		const name = label ?? String(expect.getState().currentTestName ?? '').split(' → ')[0];
-		tried.push({ group, through, ok: false, note: `${name}: ${received.replace(/\s+/g, ' ').slice(0, 110)}` });
+		tried.push({
+			group,
+			through,
+			ok: false,
+			note: `${name}: ${received.replace(/\s+/g, ' ').slice(0, 110)}`,
+		});
 		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test code: jest must see the assertion error itself
 		throw error;
 	}
@@ -180,32 +232,43 @@ describe('path segments: a mention ID never changes the route', () => {
 			});
 		});
 
-		test.each(ENCODED_IDS)('%s → sent encoded: one segment of /projects/1001/mentions/{id}/tags, reaching that mention', async (_name, id) => {
-			await track('path: encoded ids', operation, async () => {
-				await admin(sim, 'POST', '/mentions', { projectId: 1001, count: 1, overrides: { id } });
-				const { result, error } = await action(fixture, {}, { items: [{ mentionId: id }] });
-				expect(error).toBeUndefined();
-				const [entry, ...more] = await apiLog();
-				expect(more).toEqual([]);
-				const segment = encodeURIComponent(id);
-				expect(entry.rawPath).toBe(`${ROOT}/projects/1001/mentions/${segment}/tags`);
-				// exactly one segment between "mentions" and "tags", and the server routed what was sent
-				const segments = entry.rawPath.split('/');
-				expect(segments).toHaveLength(9);
-				expect(segments[7]).toBe(segment);
-				expect(segments[7]).not.toMatch(/^(\.|%2e){1,2}$/i);
-				expect(decodeURIComponent(segments[7])).toBe(id);
-				expect(entry.path).toBe(entry.rawPath);
-				expect(entry.status).toBe(200);
-				// the answer is about that very mention
-				const [item] = outputOf(result);
-				expect(item.json.id).toBe(id);
-			});
-		});
+		test.each(ENCODED_IDS)(
+			'%s → sent encoded: one segment of /projects/1001/mentions/{id}/tags, reaching that mention',
+			async (_name, id) => {
+				await track('path: encoded ids', operation, async () => {
+					await admin(sim, 'POST', '/mentions', { projectId: 1001, count: 1, overrides: { id } });
+					const { result, error } = await action(fixture, {}, { items: [{ mentionId: id }] });
+					expect(error).toBeUndefined();
+					const [entry, ...more] = await apiLog();
+					expect(more).toEqual([]);
+					const segment = encodeURIComponent(id);
+					expect(entry.rawPath).toBe(`${ROOT}/projects/1001/mentions/${segment}/tags`);
+					// exactly one segment between "mentions" and "tags", and the server routed what was sent
+					const segments = entry.rawPath.split('/');
+					expect(segments).toHaveLength(9);
+					expect(segments[7]).toBe(segment);
+					expect(segments[7]).not.toMatch(/^(\.|%2e){1,2}$/i);
+					expect(decodeURIComponent(segments[7])).toBe(id);
+					expect(entry.path).toBe(entry.rawPath);
+					expect(entry.status).toBe(200);
+					// the answer is about that very mention
+					const [item] = outputOf(result);
+					expect(item.json.id).toBe(id);
+				});
+			},
+		);
 	});
 
 	const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-	const PROJECT_IDS = ['1001/../1002', '-1', '1e3', '0x10', '12345678901234567890', '1001?x=1', '1001#'];
+	const PROJECT_IDS = [
+		'1001/../1002',
+		'-1',
+		'1e3',
+		'0x10',
+		'12345678901234567890',
+		'1001?x=1',
+		'1001#',
+	];
 	const OPERATIONS: Array<[string, string, IDataObject[] | undefined]> = [
 		['Mention → Search Recent', 'mention-search-recent', undefined],
 		['Project → Update', 'project-update', undefined],
@@ -213,27 +276,45 @@ describe('path segments: a mention ID never changes the route', () => {
 		['Tag → Get Many', 'tag-get-many', undefined],
 		['Tag → Add', 'tag-add', [{ mentionId: 'abc' }]],
 	];
-	test.each(OPERATIONS.flatMap(([operation, fixture, items]) => PROJECT_IDS.map((value) => [operation, value, fixture, items] as const)))(
+	test.each(
+		OPERATIONS.flatMap(([operation, fixture, items]) =>
+			PROJECT_IDS.map((value) => [operation, value, fixture, items] as const),
+		),
+	)(
 		'%s: project ID %j from an expression → refused before any request',
 		async (operation, value, fixture, items) => {
 			await track('path: project IDs', operation, async () => {
-				const error = await actionError(fixture, { project: byId(`={{ ${JSON.stringify(value)} }}`) }, { items });
-				expect(error.message).toBe(`Project: "${value}" is not a project ID. Expected a positive whole number such as 1001.`);
+				const error = await actionError(
+					fixture,
+					{ project: byId(`={{ ${JSON.stringify(value)} }}`) },
+					{ items },
+				);
+				expect(error.message).toBe(
+					`Project: "${value}" is not a project ID. Expected a positive whole number such as 1001.`,
+				);
 				expect(error.description).toBe(NOTHING_SENT);
 				expect(await apiLog()).toEqual([]);
 			});
 		},
 	);
 
-	test.each(PROJECT_IDS.slice(0, 4))('poll trigger and stream trigger: project ID %j from an expression → refused before any request', async (value) => {
-		await track('path: project IDs', 'poll trigger, stream trigger', async () => {
-			const project = byId(`={{ ${JSON.stringify(value)} }}`);
-			const poll = await pollError(pollParameters(1001, { project } as INodeParameters));
-			const stream = await streamError(streamParameters({ project } as INodeParameters));
-			for (const error of [poll, stream]) expect(error.message).toMatch(new RegExp(`^Project: "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not a project ID`));
-			expect(await apiLog()).toEqual([]);
-		});
-	});
+	test.each(PROJECT_IDS.slice(0, 4))(
+		'poll trigger and stream trigger: project ID %j from an expression → refused before any request',
+		async (value) => {
+			await track('path: project IDs', 'poll trigger, stream trigger', async () => {
+				const project = byId(`={{ ${JSON.stringify(value)} }}`);
+				const poll = await pollError(pollParameters(1001, { project } as INodeParameters));
+				const stream = await streamError(streamParameters({ project } as INodeParameters));
+				for (const error of [poll, stream])
+					expect(error.message).toMatch(
+						new RegExp(
+							`^Project: "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not a project ID`,
+						),
+					);
+				expect(await apiLog()).toEqual([]);
+			});
+		},
+	);
 });
 
 // --- 2. Base URL mistakes ------------------------------------------------------------------------
@@ -250,48 +331,105 @@ async function failureThrough(through: Through, baseUrl: string): Promise<Failur
 describe('Base URL mistakes', () => {
 	const escaped = () => sim.base.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-	test.each(THROUGH.flatMap((through) => [
-		[through, '/projects', '/api/public/v2/projects'],
-		[through, '/projects/1001/mentions/search', '/api/public/v2/projects/1001/mentions/search'],
-		[through, '/projects/1001/mentions/recent/search (API root in capitals)', '/API/Public/V2/projects/1001/mentions/recent/search'],
-	] as const))('%s: an endpoint pasted beyond the API root (%s) → refused with what to type, no request', async (through, _name, suffix) => {
-		await track('Base URL: an endpoint beyond the API root', through, async () => {
-			const error = await failureThrough(through, `${sim.base}${suffix}`);
-			expect(error.message).toMatch(/^SentiOne credential: Base URL ".*" goes beyond the API root \(it names an endpoint, \/projects/);
-			expect(error.message).toMatch(new RegExp(`Enter only the host, ${escaped()}, or the API root, ${escaped()}/api/public/v2\\.`));
-			expect(await apiLog()).toEqual([]);
-		});
-	});
+	test.each(
+		THROUGH.flatMap(
+			(through) =>
+				[
+					[through, '/projects', '/api/public/v2/projects'],
+					[
+						through,
+						'/projects/1001/mentions/search',
+						'/api/public/v2/projects/1001/mentions/search',
+					],
+					[
+						through,
+						'/projects/1001/mentions/recent/search (API root in capitals)',
+						'/API/Public/V2/projects/1001/mentions/recent/search',
+					],
+				] as const,
+		),
+	)(
+		'%s: an endpoint pasted beyond the API root (%s) → refused with what to type, no request',
+		async (through, _name, suffix) => {
+			await track('Base URL: an endpoint beyond the API root', through, async () => {
+				const error = await failureThrough(through, `${sim.base}${suffix}`);
+				expect(error.message).toMatch(
+					/^SentiOne credential: Base URL ".*" goes beyond the API root \(it names an endpoint, \/projects/,
+				);
+				expect(error.message).toMatch(
+					new RegExp(
+						`Enter only the host, ${escaped()}, or the API root, ${escaped()}/api/public/v2\\.`,
+					),
+				);
+				expect(await apiLog()).toEqual([]);
+			});
+		},
+	);
 
-	test.each(THROUGH)('%s: a host without a scheme at a plain-http server → "does not speak https … type http://", in words', async (through) => {
-		await track('Base URL: no scheme at a plain-http server', through, async () => {
-			const error = await failureThrough(through, `127.0.0.1:${sim.port}`);
-			expect(error.message).toMatch(/^Could not reach SentiOne: the server at the Base URL does not speak https \(TLS\)/);
-			expect(error.message).toMatch(/type http:\/\/ in front of the Base URL/);
-			// never the library's raw text alone
-			expect(error.message).not.toMatch(/^[^:]*: *(write )?EPROTO|wrong version number/i);
-			expect(await apiLog()).toEqual([]);
-		});
-	});
+	test.each(THROUGH)(
+		'%s: a host without a scheme at a plain-http server → "does not speak https … type http://", in words',
+		async (through) => {
+			await track('Base URL: no scheme at a plain-http server', through, async () => {
+				const error = await failureThrough(through, `127.0.0.1:${sim.port}`);
+				expect(error.message).toMatch(
+					/^Could not reach SentiOne: the server at the Base URL does not speak https \(TLS\)/,
+				);
+				expect(error.message).toMatch(/type http:\/\/ in front of the Base URL/);
+				// never the library's raw text alone
+				expect(error.message).not.toMatch(/^[^:]*: *(write )?EPROTO|wrong version number/i);
+				expect(await apiLog()).toEqual([]);
+			});
+		},
+	);
 
 	const SECRET = 'pw-S3CRET-4711';
 	const TOKEN = 'tok-S3CRET-0815';
 	const SECRETS: Array<[string, () => string, string, RegExp]> = [
-		['user:password@ in the Base URL', () => sim.base.replace('http://', `http://n8n-user:${SECRET}@`), SECRET, /contains a user name or password; remove it/],
-		['a token in the query string', () => `${sim.base}/?token=${TOKEN}`, TOKEN, /without a query string or fragment/],
-		['the API key in the query string', () => `${sim.base}?apiKey=${ENTERPRISE}`, ENTERPRISE, /without a query string or fragment/],
-		['the API key in the fragment', () => `${sim.base}/#${ENTERPRISE}`, ENTERPRISE, /without a query string or fragment/],
-		['the API key pasted as the Base URL', () => ENTERPRISE, ENTERPRISE, /could not be resolved|not a valid URL/],
+		[
+			'user:password@ in the Base URL',
+			() => sim.base.replace('http://', `http://n8n-user:${SECRET}@`),
+			SECRET,
+			/contains a user name or password; remove it/,
+		],
+		[
+			'a token in the query string',
+			() => `${sim.base}/?token=${TOKEN}`,
+			TOKEN,
+			/without a query string or fragment/,
+		],
+		[
+			'the API key in the query string',
+			() => `${sim.base}?apiKey=${ENTERPRISE}`,
+			ENTERPRISE,
+			/without a query string or fragment/,
+		],
+		[
+			'the API key in the fragment',
+			() => `${sim.base}/#${ENTERPRISE}`,
+			ENTERPRISE,
+			/without a query string or fragment/,
+		],
+		[
+			'the API key pasted as the Base URL',
+			() => ENTERPRISE,
+			ENTERPRISE,
+			/could not be resolved|not a valid URL/,
+		],
 		['the API key pasted after the host', () => `${sim.base}/${ENTERPRISE}`, ENTERPRISE, /./],
 	];
-	test.each(THROUGH.flatMap((through) => SECRETS.map(([name, url, secret, says]) => [through, name, url, secret, says] as const)))(
+	test.each(
+		THROUGH.flatMap((through) =>
+			SECRETS.map(([name, url, secret, says]) => [through, name, url, secret, says] as const),
+		),
+	)(
 		'%s: %s → an error that never contains the secret',
 		async (through, _name, url, secret, says) => {
 			await track('Base URL: a secret typed into it', through, async () => {
 				const error = await failureThrough(through, url());
 				expect(error.message).toMatch(says);
 				// message, description, cause, stack, context: nothing holds the secret, in any case
-				const everything = `${error.message} ${error.description ?? ''} ${safeJson(error)}`.toLowerCase();
+				const everything =
+					`${error.message} ${error.description ?? ''} ${safeJson(error)}`.toLowerCase();
 				expect(everything).not.toContain(secret.toLowerCase());
 			});
 		},
@@ -311,48 +449,168 @@ interface TypeCase {
 }
 
 const TYPE_CASES: TypeCase[] = [
-	{ name: 'Content Query as a list', through: 'action', fixture: 'mention-search-recent', parameters: { filters: { query: '={{ ["acme", "phone"] }}' } }, field: 'Filters → Content Query', says: /expected text, got a list \(\["acme","phone"\]\)/ },
-	{ name: 'Content Query as an object', through: 'action', fixture: 'mention-search-historical', parameters: { filters: { query: '={{ { "q": "acme" } }}' } }, field: 'Filters → Content Query', says: /expected text, got an object/ },
-	{ name: 'Content Query as a list (export)', through: 'action', fixture: 'mention-export', parameters: { filters: { query: '={{ ["acme"] }}' } }, field: 'Filters → Content Query', says: /expected text, got a list/ },
-	{ name: 'Project → Create: Name as a list', through: 'action', fixture: 'project-create', parameters: { name: '={{ ["Nordic", "Tea"] }}' }, field: 'Name', says: /expected text, got a list/ },
-	{ name: 'Project → Create: Query as a list', through: 'action', fixture: 'project-create', parameters: { query: '={{ ["tea", "coffee"] }}' }, field: 'Query', says: /expected text, got a list/ },
-	{ name: 'Project → Update: Name as a boolean', through: 'action', fixture: 'project-update', parameters: { name: '={{ true }}' }, field: 'Name', says: /expected text, got a boolean/ },
-	{ name: 'Project → Update: Query as an object', through: 'action', fixture: 'project-update', parameters: { query: '={{ { "or": ["a", "b"] } }}' }, field: 'Query', says: /expected text, got an object/ },
-	{ name: 'Tag → Add: Mention ID as a list', through: 'action', fixture: 'tag-add', parameters: {}, items: [{ mentionId: ['m1', 'm2'] }], field: 'Mention ID', says: /expected text, got a list \(\["m1","m2"\]\)/ },
-	{ name: 'Tag → Remove: Mention ID as an object', through: 'action', fixture: 'tag-remove', parameters: {}, items: [{ mentionId: { id: 'm1' } }], field: 'Mention ID', says: /expected text, got an object/ },
-	{ name: 'Tag → Add: a tag name that is an object', through: 'action', fixture: 'tag-add', parameters: { tags: '={{ ["vip", { "name": "x" }] }}' }, items: [{ mentionId: 'abc' }], field: 'Tags (name 2)', says: /expected text, got an object/ },
-	{ name: 'Tag → Remove: a tag name that is a list', through: 'action', fixture: 'tag-remove', parameters: { tags: '={{ [["vip", "x"]] }}' }, items: [{ mentionId: 'abc' }], field: 'Tags (name 1)', says: /expected text, got a list/ },
-	{ name: 'Tag → Add: a tag name that is a boolean', through: 'action', fixture: 'tag-add', parameters: { tags: '={{ ["vip", false] }}' }, items: [{ mentionId: 'abc' }], field: 'Tags (name 2)', says: /expected text, got a boolean/ },
-	{ name: 'Content Query as a list', through: 'poll trigger', parameters: pollParameters(1001, { filters: { query: '={{ ["acme", "phone"] }}' } } as INodeParameters) as IDataObject, field: 'Filters → Content Query', says: /expected text, got a list/ },
-	{ name: 'Content Query as a list', through: 'stream trigger', parameters: streamParameters({ project: projectParam(1001), filters: { query: '={{ ["acme", "phone"] }}' } } as INodeParameters) as IDataObject, field: 'Filters → Content Query', says: /expected text, got a list/ },
+	{
+		name: 'Content Query as a list',
+		through: 'action',
+		fixture: 'mention-search-recent',
+		parameters: { filters: { query: '={{ ["acme", "phone"] }}' } },
+		field: 'Filters → Content Query',
+		says: /expected text, got a list \(\["acme","phone"\]\)/,
+	},
+	{
+		name: 'Content Query as an object',
+		through: 'action',
+		fixture: 'mention-search-historical',
+		parameters: { filters: { query: '={{ { "q": "acme" } }}' } },
+		field: 'Filters → Content Query',
+		says: /expected text, got an object/,
+	},
+	{
+		name: 'Content Query as a list (export)',
+		through: 'action',
+		fixture: 'mention-export',
+		parameters: { filters: { query: '={{ ["acme"] }}' } },
+		field: 'Filters → Content Query',
+		says: /expected text, got a list/,
+	},
+	{
+		name: 'Project → Create: Name as a list',
+		through: 'action',
+		fixture: 'project-create',
+		parameters: { name: '={{ ["Nordic", "Tea"] }}' },
+		field: 'Name',
+		says: /expected text, got a list/,
+	},
+	{
+		name: 'Project → Create: Query as a list',
+		through: 'action',
+		fixture: 'project-create',
+		parameters: { query: '={{ ["tea", "coffee"] }}' },
+		field: 'Query',
+		says: /expected text, got a list/,
+	},
+	{
+		name: 'Project → Update: Name as a boolean',
+		through: 'action',
+		fixture: 'project-update',
+		parameters: { name: '={{ true }}' },
+		field: 'Name',
+		says: /expected text, got a boolean/,
+	},
+	{
+		name: 'Project → Update: Query as an object',
+		through: 'action',
+		fixture: 'project-update',
+		parameters: { query: '={{ { "or": ["a", "b"] } }}' },
+		field: 'Query',
+		says: /expected text, got an object/,
+	},
+	{
+		name: 'Tag → Add: Mention ID as a list',
+		through: 'action',
+		fixture: 'tag-add',
+		parameters: {},
+		items: [{ mentionId: ['m1', 'm2'] }],
+		field: 'Mention ID',
+		says: /expected text, got a list \(\["m1","m2"\]\)/,
+	},
+	{
+		name: 'Tag → Remove: Mention ID as an object',
+		through: 'action',
+		fixture: 'tag-remove',
+		parameters: {},
+		items: [{ mentionId: { id: 'm1' } }],
+		field: 'Mention ID',
+		says: /expected text, got an object/,
+	},
+	{
+		name: 'Tag → Add: a tag name that is an object',
+		through: 'action',
+		fixture: 'tag-add',
+		parameters: { tags: '={{ ["vip", { "name": "x" }] }}' },
+		items: [{ mentionId: 'abc' }],
+		field: 'Tags (name 2)',
+		says: /expected text, got an object/,
+	},
+	{
+		name: 'Tag → Remove: a tag name that is a list',
+		through: 'action',
+		fixture: 'tag-remove',
+		parameters: { tags: '={{ [["vip", "x"]] }}' },
+		items: [{ mentionId: 'abc' }],
+		field: 'Tags (name 1)',
+		says: /expected text, got a list/,
+	},
+	{
+		name: 'Tag → Add: a tag name that is a boolean',
+		through: 'action',
+		fixture: 'tag-add',
+		parameters: { tags: '={{ ["vip", false] }}' },
+		items: [{ mentionId: 'abc' }],
+		field: 'Tags (name 2)',
+		says: /expected text, got a boolean/,
+	},
+	{
+		name: 'Content Query as a list',
+		through: 'poll trigger',
+		parameters: pollParameters(1001, {
+			filters: { query: '={{ ["acme", "phone"] }}' },
+		} as INodeParameters) as IDataObject,
+		field: 'Filters → Content Query',
+		says: /expected text, got a list/,
+	},
+	{
+		name: 'Content Query as a list',
+		through: 'stream trigger',
+		parameters: streamParameters({
+			project: projectParam(1001),
+			filters: { query: '={{ ["acme", "phone"] }}' },
+		} as INodeParameters) as IDataObject,
+		field: 'Filters → Content Query',
+		says: /expected text, got a list/,
+	},
 ];
 
 describe('types from expressions: a list is never joined silently', () => {
-	test.each(TYPE_CASES.map((c) => [c.through, c.name, c] as const))('%s: %s → refused naming the field, no request', async (through, _name, c) => {
-		await track('types: a list or object where text is expected', through, async () => {
-			const error =
-				through === 'action'
-					? await actionError(c.fixture!, c.parameters, { items: c.items })
-					: through === 'poll trigger'
-						? await pollError(c.parameters as INodeParameters)
-						: await streamError(c.parameters as INodeParameters);
-			expect(error.message.startsWith(`${c.field}: `)).toBe(true);
-			expect(error.message).toMatch(c.says);
-			expect(error.message).toMatch(/pick one element/);
-			expect(error.description).toBe(NOTHING_SENT);
-			expect(await apiLog()).toEqual([]);
-		});
-	});
+	test.each(TYPE_CASES.map((c) => [c.through, c.name, c] as const))(
+		'%s: %s → refused naming the field, no request',
+		async (through, _name, c) => {
+			await track('types: a list or object where text is expected', through, async () => {
+				const error =
+					through === 'action'
+						? await actionError(c.fixture!, c.parameters, { items: c.items })
+						: through === 'poll trigger'
+							? await pollError(c.parameters as INodeParameters)
+							: await streamError(c.parameters as INodeParameters);
+				expect(error.message.startsWith(`${c.field}: `)).toBe(true);
+				expect(error.message).toMatch(c.says);
+				expect(error.message).toMatch(/pick one element/);
+				expect(error.description).toBe(NOTHING_SENT);
+				expect(await apiLog()).toEqual([]);
+			});
+		},
+	);
 
 	test('numbers where an ID or a name is expected are accepted (a Mention ID, a Project ID, a tag name, a project name)', async () => {
 		await track('types: numbers where an ID is expected', 'action', async () => {
-			await admin(sim, 'POST', '/mentions', { projectId: 1001, count: 1, overrides: { id: '424242' } });
-			const tagged = await action('tag-add', { project: { __rl: true, mode: 'id', value: '={{ 1001 }}' }, tags: '={{ [42, "vip"] }}' }, { items: [{ mentionId: 424242 }] });
+			await admin(sim, 'POST', '/mentions', {
+				projectId: 1001,
+				count: 1,
+				overrides: { id: '424242' },
+			});
+			const tagged = await action(
+				'tag-add',
+				{ project: { __rl: true, mode: 'id', value: '={{ 1001 }}' }, tags: '={{ [42, "vip"] }}' },
+				{ items: [{ mentionId: 424242 }] },
+			);
 			expect(tagged.error).toBeUndefined();
 			expect(outputOf(tagged.result)[0].json.id).toBe('424242');
 			const created = await action('project-create', { name: '={{ 2026 }}' });
 			expect(created.error).toBeUndefined();
-			const searched = await action('mention-search-recent', { project: { __rl: true, mode: 'id', value: '={{ 1001 }}' }, filters: {} });
+			const searched = await action('mention-search-recent', {
+				project: { __rl: true, mode: 'id', value: '={{ 1001 }}' },
+				filters: {},
+			});
 			expect(searched.error).toBeUndefined();
 			const log = await apiLog();
 			expect(log.map((r) => `${r.method} ${r.rawPath} ${r.status}`)).toEqual([
@@ -380,25 +638,38 @@ const BAD_DATES: Array<[string, string, RegExp, string?]> = [
 	['30 February, with Z', '2026-02-30T10:00:00Z', /that day does not exist/],
 	['31 April, with +02:00', '2026-04-31T00:00:00+02:00', /that day does not exist/],
 	['29 February of a non-leap year, with Z', '2025-02-29T00:00:00Z', /that day does not exist/],
-	['25 o\'clock', '2026-11-21T25:00:00Z', /that time of day does not exist/],
+	["25 o'clock", '2026-11-21T25:00:00Z', /that time of day does not exist/],
 	['an offset of +19:00', '2026-11-21T10:00:00+19:00', /UTC offset is impossible/],
 	['junk after the zone', '2026-11-21T10:00:00Zjunk', /not in ISO 8601 form/],
 	['words before the date', 'on 2026-11-21', /not in ISO 8601 form/],
 	['a date in words', '={{ "21 November 2026" }}', /not in ISO 8601 form/],
-	['Unix seconds from an expression', '={{ 1795000000 }}', /looks like Unix seconds \(2026-11-18T11:06:40\.000Z\), and a number is read as epoch milliseconds/],
-	['a huge number (1e20)', '={{ 1e20 }}', /as epoch milliseconds it is outside the years 1990 to 2100/],
+	[
+		'Unix seconds from an expression',
+		'={{ 1795000000 }}',
+		/looks like Unix seconds \(2026-11-18T11:06:40\.000Z\), and a number is read as epoch milliseconds/,
+	],
+	[
+		'a huge number (1e20)',
+		'={{ 1e20 }}',
+		/as epoch milliseconds it is outside the years 1990 to 2100/,
+	],
 	['a negative number', '={{ -86400000 }}', /outside the years 1990 to 2100/],
 	['NaN from an expression', '={{ NaN }}', /it is not a finite number/, 'NaN'],
 	['Infinity from an expression', '={{ Infinity }}', /it is not a finite number/, 'Infinity'],
 	['an invalid Date', "={{ new Date('nope') }}", /invalid Date/],
-	['an invalid Luxon DateTime', "={{ DateTime.fromISO('nope') }}", /invalid DateTime|not in ISO 8601 form/],
+	[
+		'an invalid Luxon DateTime',
+		"={{ DateTime.fromISO('nope') }}",
+		/invalid DateTime|not in ISO 8601 form/,
+	],
 	['the year 1989', '1989-12-31T23:59:59Z', /outside the years 1990 to 2100/],
 	['the year 2101', '2101-01-01T00:00:00Z', /outside the years 1990 to 2100/],
 	['a list of dates', '={{ ["2026-11-20T10:00:00Z"] }}', /it is a list/],
 	['an object', '={{ { "from": "2026-11-20" } }}', /it is an object/],
 ];
 
-const FORMS = /Expected an ISO 8601 date and time such as 2026-11-21T10:00:00 \(read in the workflow's time zone\) or 2026-11-21T10:00:00Z, a Luxon DateTime such as .*, or epoch milliseconds\.$/;
+const FORMS =
+	/Expected an ISO 8601 date and time such as 2026-11-21T10:00:00 \(read in the workflow's time zone\) or 2026-11-21T10:00:00Z, a Luxon DateTime such as .*, or epoch milliseconds\.$/;
 
 const TEN_UTC = Date.parse('2026-11-20T10:00:00.000Z');
 
@@ -411,47 +682,86 @@ const GOOD_DATES: Array<[string, string, string]> = [
 	['with +02', '2026-11-20T12:00:00+02', 'UTC'],
 	['with -05:30', '2026-11-20T04:30:00-05:30', 'UTC'],
 	['without a zone, in a UTC workflow', '2026-11-20T10:00:00', 'UTC'],
-	['without a zone, in a Europe/Warsaw workflow (UTC+1 in November)', '2026-11-20T11:00:00', 'Europe/Warsaw'],
-	['without a zone, in an America/New_York workflow (UTC−5 in November)', '2026-11-20T05:00:00', 'America/New_York'],
+	[
+		'without a zone, in a Europe/Warsaw workflow (UTC+1 in November)',
+		'2026-11-20T11:00:00',
+		'Europe/Warsaw',
+	],
+	[
+		'without a zone, in an America/New_York workflow (UTC−5 in November)',
+		'2026-11-20T05:00:00',
+		'America/New_York',
+	],
 	['a Luxon DateTime', "={{ DateTime.fromISO('2026-11-20T10:00:00Z') }}", 'UTC'],
-	['a Luxon DateTime in another zone', "={{ DateTime.fromISO('2026-11-20T11:00:00', { zone: 'Europe/Warsaw' }) }}", 'UTC'],
+	[
+		'a Luxon DateTime in another zone',
+		"={{ DateTime.fromISO('2026-11-20T11:00:00', { zone: 'Europe/Warsaw' }) }}",
+		'UTC',
+	],
 	['a Date', "={{ new Date('2026-11-20T10:00:00Z') }}", 'UTC'],
 	['epoch milliseconds', `={{ ${TEN_UTC} }}`, 'UTC'],
 ];
 
 describe('dates: one strict reader for every date input', () => {
-	test.each(DATE_FIELDS.flatMap(([label, name]) => BAD_DATES.map(([what, value, says, shown]) => [label, what, name, value, says, shown] as const)))(
+	test.each(
+		DATE_FIELDS.flatMap(([label, name]) =>
+			BAD_DATES.map(
+				([what, value, says, shown]) => [label, what, name, value, says, shown] as const,
+			),
+		),
+	)(
 		'%s: %s → refused naming the field and the accepted forms, no request',
 		async (label, what, name, value, says, shown) => {
-			await track('dates: refused', 'action (Search Historical)', async () => {
-				const error = await actionError('mention-search-historical', { filters: { [name]: value } });
-				expect(error.message.startsWith(`Filters → ${label}: `)).toBe(true);
-				expect(error.message).toMatch(/ is not a date: /);
-				expect(error.message).toMatch(says);
-				expect(error.message).toMatch(FORMS);
-				expect(error.message).not.toMatch(/Invalid time value|RangeError/);
-				// the value is quoted as it was given
-				if (shown) expect(error.message).toMatch(new RegExp(`^Filters → ${label}: "${shown}" is not a date`));
-				expect(error.description).toBe(NOTHING_SENT);
-				expect(await apiLog()).toEqual([]);
-			}, `${label}: ${what}`);
+			await track(
+				'dates: refused',
+				'action (Search Historical)',
+				async () => {
+					const error = await actionError('mention-search-historical', {
+						filters: { [name]: value },
+					});
+					expect(error.message.startsWith(`Filters → ${label}: `)).toBe(true);
+					expect(error.message).toMatch(/ is not a date: /);
+					expect(error.message).toMatch(says);
+					expect(error.message).toMatch(FORMS);
+					expect(error.message).not.toMatch(/Invalid time value|RangeError/);
+					// the value is quoted as it was given
+					if (shown)
+						expect(error.message).toMatch(
+							new RegExp(`^Filters → ${label}: "${shown}" is not a date`),
+						);
+					expect(error.description).toBe(NOTHING_SENT);
+					expect(await apiLog()).toEqual([]);
+				},
+				`${label}: ${what}`,
+			);
 		},
 	);
 
-	test.each(GOOD_DATES)('%s → accepted as 2026-11-20T10:00:00Z (Published After, Collected After)', async (_what, value, timezone) => {
-		await track('dates: accepted', 'action (Search Historical)', async () => {
-			const published = await action('mention-search-historical', { filters: { publishedAfter: value } }, { timezone });
-			expect(published.error).toBeUndefined();
-			const collected = await action('mention-search-historical', { filters: { collectedAfter: value } }, { timezone });
-			expect(collected.error).toBeUndefined();
-			const [first, second] = await apiLog();
-			expect(first.body.filters.publishedAt).toEqual({ from: '2026-11-20T10:00:00.000Z' });
-			// collectedAt is sent a whole second wider (verify.ts), then checked locally
-			expect(first.status).toBe(200);
-			expect(Date.parse(second.body.filters.collectedAt.from)).toBe(TEN_UTC - 1000);
-			expect(second.status).toBe(200);
-		});
-	});
+	test.each(GOOD_DATES)(
+		'%s → accepted as 2026-11-20T10:00:00Z (Published After, Collected After)',
+		async (_what, value, timezone) => {
+			await track('dates: accepted', 'action (Search Historical)', async () => {
+				const published = await action(
+					'mention-search-historical',
+					{ filters: { publishedAfter: value } },
+					{ timezone },
+				);
+				expect(published.error).toBeUndefined();
+				const collected = await action(
+					'mention-search-historical',
+					{ filters: { collectedAfter: value } },
+					{ timezone },
+				);
+				expect(collected.error).toBeUndefined();
+				const [first, second] = await apiLog();
+				expect(first.body.filters.publishedAt).toEqual({ from: '2026-11-20T10:00:00.000Z' });
+				// collectedAt is sent a whole second wider (verify.ts), then checked locally
+				expect(first.status).toBe(200);
+				expect(Date.parse(second.body.filters.collectedAt.from)).toBe(TEN_UTC - 1000);
+				expect(second.status).toBe(200);
+			});
+		},
+	);
 
 	const UNIT: Array<[string, unknown, string, number | RegExp | 'empty']> = [
 		['30 February with Z', '2026-02-30T10:00:00Z', 'UTC', /that day does not exist/],
@@ -470,7 +780,12 @@ describe('dates: one strict reader for every date input', () => {
 		['an invalid Date', new Date('nope'), 'UTC', /invalid Date/],
 		['a Date in 1970', new Date(0), 'UTC', /outside the years 1990 to 2100/],
 		['an invalid Luxon DateTime', DateTime.fromISO('nope'), 'UTC', /invalid DateTime/],
-		['a Luxon DateTime in 2150', DateTime.fromISO('2150-01-01T00:00:00Z'), 'UTC', /outside the years 1990 to 2100/],
+		[
+			'a Luxon DateTime in 2150',
+			DateTime.fromISO('2150-01-01T00:00:00Z'),
+			'UTC',
+			/outside the years 1990 to 2100/,
+		],
 		['the year 1989', '1989-12-31T23:59:59Z', 'UTC', /outside the years 1990 to 2100/],
 		['the year 2101', '2101-01-01T00:00:00Z', 'UTC', /outside the years 1990 to 2100/],
 		['a list', ['2026-11-20T10:00:00Z'], 'UTC', /it is a list/],
@@ -481,7 +796,12 @@ describe('dates: one strict reader for every date input', () => {
 		['with +0200', '2026-11-20T12:00:00+0200', 'UTC', TEN_UTC],
 		['with +02', '2026-11-20T12:00:00+02', 'UTC', TEN_UTC],
 		['no zone, Europe/Warsaw', '2026-11-20T11:00:00', 'Europe/Warsaw', TEN_UTC],
-		['no zone, summer time in Europe/Warsaw (UTC+2)', '2026-07-01T12:00:00', 'Europe/Warsaw', Date.UTC(2026, 6, 1, 10)],
+		[
+			'no zone, summer time in Europe/Warsaw (UTC+2)',
+			'2026-07-01T12:00:00',
+			'Europe/Warsaw',
+			Date.UTC(2026, 6, 1, 10),
+		],
 		['no zone, an unknown time zone (read as UTC)', '2026-11-20T10:00:00', 'Mars/Olympus', TEN_UTC],
 		['a Luxon DateTime', DateTime.fromISO('2026-11-20T10:00:00Z'), 'UTC', TEN_UTC],
 		['a Date', new Date(TEN_UTC), 'UTC', TEN_UTC],
@@ -520,21 +840,39 @@ describe('dates: one strict reader for every date input', () => {
 // --- 5. entries that are not objects -------------------------------------------------------------
 
 async function realMentions(projectId: number, count: number): Promise<IDataObject[]> {
-	const r = await admin<{ mentions: IDataObject[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`);
+	const r = await admin<{ mentions: IDataObject[] }>(
+		sim,
+		'GET',
+		`/mentions?projectId=${projectId}&full=1`,
+	);
 	return r.mentions.slice(-count);
 }
 
-const SKIPPED_HINT = (n: number) => new RegExp(`^SentiOne sent ${n} entr${n === 1 ? 'y' : 'ies'} that ${n === 1 ? 'was' : 'were'} not an object \\(null, a number, a text or a list\\) where a record belongs; ${n === 1 ? 'it was' : 'they were'} skipped\\.$`);
+const SKIPPED_HINT = (n: number) =>
+	new RegExp(
+		`^SentiOne sent ${n} entr${n === 1 ? 'y' : 'ies'} that ${n === 1 ? 'was' : 'were'} not an object \\(null, a number, a text or a list\\) where a record belongs; ${n === 1 ? 'it was' : 'they were'} skipped\\.$`,
+	);
 
 function expectObjectsOnly(json: unknown[]): void {
-	for (const item of json) expect(typeof item === 'object' && item !== null && !Array.isArray(item)).toBe(true);
+	for (const item of json)
+		expect(typeof item === 'object' && item !== null && !Array.isArray(item)).toBe(true);
 }
 
 describe('pages whose data holds entries that are not objects', () => {
 	test('Mention → Search Recent: null, numbers, text, booleans, lists and nested lists among real mentions → the mentions, one hint', async () => {
 		await track('pages: entries that are not objects', 'Mention → Search Recent', async () => {
 			const [m1, m2, m3] = await realMentions(1001, 3);
-			await script(sim, '/projects/1001/mentions/recent/search$', { kind: 'json', status: 200, body: { data: [null, m1, 7, 'text', m2, [m3], [[m1, m2]], true, m3, -0.5], cursor: null } }, 1, 'POST');
+			await script(
+				sim,
+				'/projects/1001/mentions/recent/search$',
+				{
+					kind: 'json',
+					status: 200,
+					body: { data: [null, m1, 7, 'text', m2, [m3], [[m1, m2]], true, m3, -0.5], cursor: null },
+				},
+				1,
+				'POST',
+			);
 			const { result, error } = await action('mention-search-recent', { filters: {}, limit: 50 });
 			expect(error).toBeUndefined();
 			const json = outputOf(result).map((i) => i.json);
@@ -548,13 +886,27 @@ describe('pages whose data holds entries that are not objects', () => {
 
 	test('Project → Get Many: two pages with junk, two input items → every project once per item, one hint with the total', async () => {
 		await track('pages: entries that are not objects', 'Project → Get Many', async () => {
-			const page1 = { data: [null, { id: 1001, name: 'Acme Mobile', query: 'acme' }, 3, 'Nordic'], cursor: 'page-2' };
-			const page2 = { data: [[{ id: 1002 }], { id: 1002, name: 'Nordic Coffee Roasters', query: 'coffee' }, false], cursor: null };
+			const page1 = {
+				data: [null, { id: 1001, name: 'Acme Mobile', query: 'acme' }, 3, 'Nordic'],
+				cursor: 'page-2',
+			};
+			const page2 = {
+				data: [
+					[{ id: 1002 }],
+					{ id: 1002, name: 'Nordic Coffee Roasters', query: 'coffee' },
+					false,
+				],
+				cursor: null,
+			};
 			for (let item = 0; item < 2; item++) {
 				await script(sim, '^/projects$', { kind: 'json', status: 200, body: page1 }, 1, 'GET');
 				await script(sim, '^/projects$', { kind: 'json', status: 200, body: page2 }, 1, 'GET');
 			}
-			const { result, error } = await action('project-get-many', { returnAll: true }, { items: [{}, {}] });
+			const { result, error } = await action(
+				'project-get-many',
+				{ returnAll: true },
+				{ items: [{}, {}] },
+			);
 			expect(error).toBeUndefined();
 			const json = outputOf(result).map((i) => i.json);
 			expectObjectsOnly(json);
@@ -568,7 +920,20 @@ describe('pages whose data holds entries that are not objects', () => {
 
 	test('Tag → Get Many: tags mixed with null, a bare name, a list and a number → the tags, one hint', async () => {
 		await track('pages: entries that are not objects', 'Tag → Get Many', async () => {
-			await script(sim, '/projects/1001/tags$', { kind: 'json', status: 200, body: { data: [{ name: 'vip' }, null, 'complaint', ['refund'], 12, { name: 'refund' }], cursor: null } }, 1, 'GET');
+			await script(
+				sim,
+				'/projects/1001/tags$',
+				{
+					kind: 'json',
+					status: 200,
+					body: {
+						data: [{ name: 'vip' }, null, 'complaint', ['refund'], 12, { name: 'refund' }],
+						cursor: null,
+					},
+				},
+				1,
+				'GET',
+			);
 			const { result, error } = await action('tag-get-many', { returnAll: true });
 			expect(error).toBeUndefined();
 			const json = outputOf(result).map((i) => i.json);
@@ -582,7 +947,13 @@ describe('pages whose data holds entries that are not objects', () => {
 
 	test('Tag → Get Many: a page of nothing but junk → no items, no crash, one hint', async () => {
 		await track('pages: entries that are not objects', 'Tag → Get Many', async () => {
-			await script(sim, '/projects/1001/tags$', { kind: 'json', status: 200, body: { data: [null, null, [], [[]], 0, ''], cursor: null } }, 1, 'GET');
+			await script(
+				sim,
+				'/projects/1001/tags$',
+				{ kind: 'json', status: 200, body: { data: [null, null, [], [[]], 0, ''], cursor: null } },
+				1,
+				'GET',
+			);
 			const { result, error } = await action('tag-get-many', { returnAll: true });
 			expect(error).toBeUndefined();
 			expect(outputOf(result)).toEqual([]);
@@ -607,7 +978,11 @@ describe('pages whose data holds entries that are not objects', () => {
 				for (const collects of [true, true, false, false, true, false, true, false]) {
 					await clock.advance(MINUTE);
 					if (collects) {
-						const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', { projectId, count: 2, collectedAt: new Date(clock.now - 10_000).toISOString() });
+						const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
+							projectId,
+							count: 2,
+							collectedAt: new Date(clock.now - 10_000).toISOString(),
+						});
 						collected.push(...r.mentions.map((m) => m.id));
 					}
 					const outcome = await harness.poll();
@@ -618,12 +993,19 @@ describe('pages whose data holds entries that are not objects', () => {
 				expect(server.pages).toBeGreaterThanOrEqual(8);
 				expect((await groundTruth(sim, projectId)).sort()).toEqual(collected.slice().sort());
 				const t = tally(emitted, collected);
-				count('pages: entries that are not objects', collected.length, t.lost.length, t.duplicated.length);
+				count(
+					'pages: entries that are not objects',
+					collected.length,
+					t.lost.length,
+					t.duplicated.length,
+				);
 				expect(t.lost).toEqual([]);
 				expect(t.duplicated).toEqual([]);
 				expect(t.unexpected).toEqual([]);
 				expect(errors).toHaveLength(1);
-				expect(errors[0]).toMatch(/^SentiOne sent \d+ entries that were not mentions \(not objects\) in its search answers; they were skipped\.$/);
+				expect(errors[0]).toMatch(
+					/^SentiOne sent \d+ entries that were not mentions \(not objects\) in its search answers; they were skipped\.$/,
+				);
 				expect(errors.join(' ')).not.toMatch(/TypeError|Cannot read/);
 			} finally {
 				server.uninstall();
@@ -639,7 +1021,13 @@ describe('pages whose data holds entries that are not objects', () => {
  * activation) that the server sends in every page covering them, for twelve checks: longer than the
  * late-mention window (10 min), so every odd mention is read again by about ten checks.
  */
-async function oddIds(odd: Array<{ id: unknown; tag: string }>): Promise<{ emitted: IDataObject[]; collected: string[]; errors: string[]; stateChars: number; pages: number }> {
+async function oddIds(odd: Array<{ id: unknown; tag: string }>): Promise<{
+	emitted: IDataObject[];
+	collected: string[];
+	errors: string[];
+	stateChars: number;
+	pages: number;
+}> {
 	const projectId = await createProject(sim, 'Odd ids', 'acme');
 	const [sample] = await realMentions(1001, 1);
 	const harness = new PollHarness(pollParameters(projectId), credentials(sim, BASIC));
@@ -661,7 +1049,11 @@ async function oddIds(odd: Array<{ id: unknown; tag: string }>): Promise<{ emitt
 		for (let k = 0; k < 12; k++) {
 			if (k > 0) await clock.advance(MINUTE);
 			if (k % 3 !== 2) {
-				const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', { projectId, count: 1, collectedAt: new Date(clock.now - 5_000).toISOString() });
+				const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
+					projectId,
+					count: 1,
+					collectedAt: new Date(clock.now - 5_000).toISOString(),
+				});
 				collected.push(r.mentions[0].id);
 			}
 			const outcome = await harness.poll();
@@ -670,7 +1062,13 @@ async function oddIds(odd: Array<{ id: unknown; tag: string }>): Promise<{ emitt
 		}
 		// the simulator's ground truth is exactly the ordinary mentions (the odd ones exist only in the pages)
 		expect((await groundTruth(sim, projectId)).sort()).toEqual(collected.slice().sort());
-		return { emitted, collected, errors, stateChars: JSON.stringify(harness.staticData()).length, pages: server.pages };
+		return {
+			emitted,
+			collected,
+			errors,
+			stateChars: JSON.stringify(harness.staticData()).length,
+			pages: server.pages,
+		};
 	} finally {
 		server.uninstall();
 	}
@@ -694,15 +1092,24 @@ describe('poll trigger: mentions without a usable id, or with a huge one', () =>
 			const ordinary = emitted.filter((m) => m.tag === undefined).map((m) => String(m.id));
 			const t = tally(ordinary, collected);
 			const oddOnes = emitted.filter((m) => m.tag !== undefined);
-			const oddTwice = [...new Set(oddOnes.map((m) => m.tag))].filter((tag) => oddOnes.filter((m) => m.tag === tag).length > 1).length;
-			count('poll: mentions without a usable id', collected.length, t.lost.length, t.duplicated.length + oddTwice);
+			const oddTwice = [...new Set(oddOnes.map((m) => m.tag))].filter(
+				(tag) => oddOnes.filter((m) => m.tag === tag).length > 1,
+			).length;
+			count(
+				'poll: mentions without a usable id',
+				collected.length,
+				t.lost.length,
+				t.duplicated.length + oddTwice,
+			);
 			expect(t.lost).toEqual([]);
 			expect(t.duplicated).toEqual([]);
 			// none of them passed on, not even once: the trigger could not tell them apart
 			expect(oddOnes.map((m) => m.tag)).toEqual([]);
 			// the notice, once
 			expect(errors).toHaveLength(1);
-			expect(errors[0]).toMatch(/^SentiOne returned \d+ mentions without a usable id; they were not passed on/);
+			expect(errors[0]).toMatch(
+				/^SentiOne returned \d+ mentions without a usable id; they were not passed on/,
+			);
 			// the state stays small although a 100 kB id was read twelve times
 			expect(stateChars).toBeLessThan(20_000);
 		});
@@ -714,17 +1121,27 @@ describe('poll trigger: mentions without a usable id, or with a huge one', () =>
 		['a 1,000-character id (remembered by its hash)', 'u'.repeat(1000)],
 		['a numeric id', 4242],
 	] as const)('%s, read again by ten checks → passed on exactly once', async (tag, id) => {
-		await track('poll: odd but usable ids', 'SentiOne Trigger (poll)', async () => {
-			const { emitted, collected, errors } = await oddIds([{ id, tag }]);
-			const ordinary = emitted.filter((m) => m.tag === undefined).map((m) => String(m.id));
-			const t = tally(ordinary, collected);
-			const times = emitted.filter((m) => m.tag === tag).length;
-			count('poll: odd but usable ids', collected.length + 1, t.lost.length + (times === 0 ? 1 : 0), t.duplicated.length + (times > 1 ? 1 : 0));
-			expect(t.lost).toEqual([]);
-			expect(t.duplicated).toEqual([]);
-			expect(errors).toEqual([]);
-			expect(times).toBe(1);
-		}, tag);
+		await track(
+			'poll: odd but usable ids',
+			'SentiOne Trigger (poll)',
+			async () => {
+				const { emitted, collected, errors } = await oddIds([{ id, tag }]);
+				const ordinary = emitted.filter((m) => m.tag === undefined).map((m) => String(m.id));
+				const t = tally(ordinary, collected);
+				const times = emitted.filter((m) => m.tag === tag).length;
+				count(
+					'poll: odd but usable ids',
+					collected.length + 1,
+					t.lost.length + (times === 0 ? 1 : 0),
+					t.duplicated.length + (times > 1 ? 1 : 0),
+				);
+				expect(t.lost).toEqual([]);
+				expect(t.duplicated).toEqual([]);
+				expect(errors).toEqual([]);
+				expect(times).toBe(1);
+			},
+			tag,
+		);
 	});
 });
 
@@ -734,35 +1151,57 @@ afterAll(() => {
 	const groups = [...new Set(tried.map((t) => t.group))];
 	const OUTCOME: Record<string, string> = {
 		'path: refused ids': 'refused naming Mention ID; 0 requests',
-		'path: encoded ids': 'sent percent-encoded: rawPath shows one segment of /projects/1001/mentions/{id}/tags, the server routed it unchanged and tagged that very mention',
+		'path: encoded ids':
+			'sent percent-encoded: rawPath shows one segment of /projects/1001/mentions/{id}/tags, the server routed it unchanged and tagged that very mention',
 		'path: project IDs': 'refused naming Project ("… is not a project ID"); 0 requests',
-		'Base URL: an endpoint beyond the API root': 'refused naming the host and the API root to type; 0 requests',
-		'Base URL: no scheme at a plain-http server': '"does not speak https (TLS) … type http://", in words',
-		'Base URL: a secret typed into it': 'an error that holds the secret nowhere (message, description, cause, stack), case-insensitive',
-		'types: a list or object where text is expected': 'refused naming the field, with the kind and how to pick one element; 0 requests',
-		'types: numbers where an ID is expected': 'accepted as their digits (Mention ID, Project ID, tag name, project name)',
-		'dates: refused': 'refused naming the field and the accepted forms; never "Invalid time value"; 0 requests',
-		'dates: accepted': 'sent as 2026-11-20T10:00:00.000Z (Published After; Collected After a second wider)',
+		'Base URL: an endpoint beyond the API root':
+			'refused naming the host and the API root to type; 0 requests',
+		'Base URL: no scheme at a plain-http server':
+			'"does not speak https (TLS) … type http://", in words',
+		'Base URL: a secret typed into it':
+			'an error that holds the secret nowhere (message, description, cause, stack), case-insensitive',
+		'types: a list or object where text is expected':
+			'refused naming the field, with the kind and how to pick one element; 0 requests',
+		'types: numbers where an ID is expected':
+			'accepted as their digits (Mention ID, Project ID, tag name, project name)',
+		'dates: refused':
+			'refused naming the field and the accepted forms; never "Invalid time value"; 0 requests',
+		'dates: accepted':
+			'sent as 2026-11-20T10:00:00.000Z (Published After; Collected After a second wider)',
 		'dates: readDate (unit)': 'the one reader: problem in words or the instant',
-		'pages: entries that are not objects': 'the objects output, the rest skipped and counted in one notice; never a crash',
-		'poll: mentions without a usable id': 'never passed on (the trigger cannot tell them apart), the notice once; the state stays small',
+		'pages: entries that are not objects':
+			'the objects output, the rest skipped and counted in one notice; never a crash',
+		'poll: mentions without a usable id':
+			'never passed on (the trigger cannot tell them apart), the notice once; the state stays small',
 		'poll: odd but usable ids': 'passed on exactly once, however often the server sends them again',
 	};
 	const FAULT: Record<string, string> = {
-		'path: refused ids': 'a mention ID that would change the route (., .., %2e, %2e%2e, %2E., "  ..  ", 600 characters, a newline, a tab)',
+		'path: refused ids':
+			'a mention ID that would change the route (., .., %2e, %2e%2e, %2E., "  ..  ", 600 characters, a newline, a tab)',
 		'path: encoded ids': 'a mention ID with /, ?, #, %2F, ../1002, ..., spaces or unicode in it',
-		'path: project IDs': 'a project ID from an expression that is not a positive whole number (1001/../1002, -1, 1e3, 0x10, 20 digits, 1001?x=1, 1001#)',
-		'Base URL: an endpoint beyond the API root': 'Base URL: an endpoint pasted beyond the API root (…/api/public/v2/projects, …/projects/1001/mentions/search, the root in capitals)',
-		'Base URL: no scheme at a plain-http server': 'Base URL: a host typed without a scheme (127.0.0.1:<port>) pointing at a plain-http server',
-		'Base URL: a secret typed into it': 'Base URL: a secret typed into it (user:password@, a token or the API key in the query or fragment, the API key as the Base URL or after the host)',
-		'types: a list or object where text is expected': 'a list, an object or a boolean from an expression where text is expected (Content Query, Name, Query, Mention ID, a tag name)',
-		'types: numbers where an ID is expected': 'numbers from an expression where an ID or a name is expected (Mention ID, Project ID, tag name, project name)',
-		'dates: refused': 'dates: impossible dates with a zone, junk around a date, Unix seconds, 1e20, negative, NaN, Infinity, an invalid Date or DateTime, 1989, 2101, a list, an object (× Published After/Before, Collected After/Before)',
-		'dates: accepted': 'dates: every valid form (Z, z, +02:00, +0200, +02, -05:30, no zone in UTC / Europe/Warsaw / America/New_York workflows, Luxon, Date, epoch ms)',
+		'path: project IDs':
+			'a project ID from an expression that is not a positive whole number (1001/../1002, -1, 1e3, 0x10, 20 digits, 1001?x=1, 1001#)',
+		'Base URL: an endpoint beyond the API root':
+			'Base URL: an endpoint pasted beyond the API root (…/api/public/v2/projects, …/projects/1001/mentions/search, the root in capitals)',
+		'Base URL: no scheme at a plain-http server':
+			'Base URL: a host typed without a scheme (127.0.0.1:<port>) pointing at a plain-http server',
+		'Base URL: a secret typed into it':
+			'Base URL: a secret typed into it (user:password@, a token or the API key in the query or fragment, the API key as the Base URL or after the host)',
+		'types: a list or object where text is expected':
+			'a list, an object or a boolean from an expression where text is expected (Content Query, Name, Query, Mention ID, a tag name)',
+		'types: numbers where an ID is expected':
+			'numbers from an expression where an ID or a name is expected (Mention ID, Project ID, tag name, project name)',
+		'dates: refused':
+			'dates: impossible dates with a zone, junk around a date, Unix seconds, 1e20, negative, NaN, Infinity, an invalid Date or DateTime, 1989, 2101, a list, an object (× Published After/Before, Collected After/Before)',
+		'dates: accepted':
+			'dates: every valid form (Z, z, +02:00, +0200, +02, -05:30, no zone in UTC / Europe/Warsaw / America/New_York workflows, Luxon, Date, epoch ms)',
 		'dates: readDate (unit)': 'dates: readDate and readServerInstant, unit level',
-		'pages: entries that are not objects': 'pages whose data holds null, numbers, text, booleans, lists and nested lists among real records',
-		'poll: mentions without a usable id': 'mentions without a usable id (none, "", null, an object, a list, true, 100 kB, 2,000 characters), sent again by every page',
-		'poll: odd but usable ids': 'odd but usable ids (64 and 65 characters, 1,000 characters, a number), sent again by every page',
+		'pages: entries that are not objects':
+			'pages whose data holds null, numbers, text, booleans, lists and nested lists among real records',
+		'poll: mentions without a usable id':
+			'mentions without a usable id (none, "", null, an object, a list, true, 100 kB, 2,000 characters), sent again by every page',
+		'poll: odd but usable ids':
+			'odd but usable ids (64 and 65 characters, 1,000 characters, a number), sent again by every page',
 	};
 	const rows: ResultRow[] = groups.map((group) => {
 		const list = tried.filter((t) => t.group === group);
@@ -775,7 +1214,7 @@ afterAll(() => {
 			outcome:
 				failed.length > 0
 					? `BUG: ${failed.length} of ${list.length} cases failed, e.g. ${[...new Set(failed.map((f) => f.note))].slice(0, 2).join('; ')}`
-					: OUTCOME[group] ?? 'as expected',
+					: (OUTCOME[group] ?? 'as expected'),
 		};
 	});
 	writePart({
@@ -787,7 +1226,9 @@ afterAll(() => {
 			cases: tried.length,
 			passed: tried.filter((t) => t.ok).length,
 			failed: tried.filter((t) => !t.ok).length,
-			byGroup: Object.fromEntries(groups.map((g) => [g, tried.filter((t) => t.group === g).length])),
+			byGroup: Object.fromEntries(
+				groups.map((g) => [g, tried.filter((t) => t.group === g).length]),
+			),
 		},
 		notes: [
 			'Path segments are checked on the wire: the simulator logs the request target exactly as sent (rawPath) beside the path it routed (dot segments removed); equal means nothing in the id moved the route.',

@@ -25,7 +25,8 @@ export interface HostilePages {
 	uninstall(): void;
 }
 
-const isObject = (v: unknown): v is IDataObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is IDataObject =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function collectedMs(entry: unknown): number | undefined {
 	if (!isObject(entry) || typeof entry.collectedAt !== 'string') return undefined;
@@ -59,10 +60,15 @@ export function hostilePages(sim: Sim, projectId: number, extras: () => unknown[
 		served: [],
 		uninstall: () => spy.mockRestore(),
 	};
-	const spy = jest.spyOn(proto, 'authenticate').mockImplementation(async function (this: SentiOneApi, credentials, options: IHttpRequestOptions) {
+	const spy = jest.spyOn(proto, 'authenticate').mockImplementation(async function (
+		this: SentiOneApi,
+		credentials,
+		options: IHttpRequestOptions,
+	) {
 		const authenticated = await original.call(this, credentials, options);
 		const url = String(options.url ?? '');
-		if (String(options.method ?? 'GET').toUpperCase() !== 'POST' || !target.test(url.split('?')[0])) return authenticated;
+		if (String(options.method ?? 'GET').toUpperCase() !== 'POST' || !target.test(url.split('?')[0]))
+			return authenticated;
 		const body = bodyOf(options);
 		const filters = isObject(body.filters) ? body.filters : {};
 		const range = isObject(filters.collectedAt) ? filters.collectedAt : {};
@@ -70,13 +76,17 @@ export function hostilePages(sim: Sim, projectId: number, extras: () => unknown[
 		const descending = body.sortType === 'CollectedAtDescending';
 		const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
 		const nowMs = Date.parse(now);
-		const truth = (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`)).mentions as IDataObject[];
+		const truth = (
+			await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`)
+		).mentions as IDataObject[];
 		const real = truth.filter((m) => {
 			const at = collectedMs(m) ?? -Infinity;
 			return at >= from && at <= nowMs;
 		});
 		const added = extras();
-		const dated = added.filter((e) => collectedMs(e) !== undefined && (collectedMs(e) as number) >= from);
+		const dated = added.filter(
+			(e) => collectedMs(e) !== undefined && (collectedMs(e) as number) >= from,
+		);
 		const undated = added.filter((e) => collectedMs(e) === undefined);
 		const order = (a: unknown, b: unknown) => {
 			const d = (collectedMs(a) as number) - (collectedMs(b) as number);
@@ -94,10 +104,19 @@ export function hostilePages(sim: Sim, projectId: number, extras: () => unknown[
 			data.push(entry);
 		});
 		while (u < undated.length) data.push(undated[u++]);
-		if (data.length > PAGE) throw new Error(`hostile page of ${data.length} entries: keep a test's pages within one page of ${PAGE}`);
+		if (data.length > PAGE)
+			throw new Error(
+				`hostile page of ${data.length} entries: keep a test's pages within one page of ${PAGE}`,
+			);
 		state.pages++;
 		state.served.push(data);
-		await script(sim, `/projects/${projectId}/mentions/recent/search$`, { kind: 'json', status: 200, body: { data, cursor: null } }, 1, 'POST');
+		await script(
+			sim,
+			`/projects/${projectId}/mentions/recent/search$`,
+			{ kind: 'json', status: 200, body: { data, cursor: null } },
+			1,
+			'POST',
+		);
 		return authenticated;
 	});
 	return state;

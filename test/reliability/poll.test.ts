@@ -18,7 +18,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { admin, BASIC, createProject, NOW_MS, startSim, type Sim } from '../../simulator/test/helpers';
+import {
+	admin,
+	BASIC,
+	createProject,
+	NOW_MS,
+	startSim,
+	type Sim,
+} from '../../simulator/test/helpers';
 import { PollHarness } from '../harness/triggers';
 import { credentials, groundTruth, idsOf, pollParameters, tally } from '../trigger/helpers';
 import { between, random, RequestHook, writePart } from './helpers';
@@ -45,7 +52,10 @@ const hook = new RequestHook();
 
 beforeAll(async () => {
 	sim = await startSim(['--projects', '1', '--mentions', '20', '--heartbeat-ms', '15000']);
-	await admin(sim, 'POST', '/limits', { mode: 'spec', monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 } });
+	await admin(sim, 'POST', '/limits', {
+		mode: 'spec',
+		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
+	});
 	restoreClock = setClock({ now: () => simNow });
 	hook.install();
 });
@@ -71,20 +81,39 @@ async function inject(projectId: number, count: number, collectedAt: number): Pr
 		count,
 		collectedAt: new Date(collectedAt).toISOString(),
 	});
-	for (const m of r.mentions) arrivals.set(m.id, `${arrivalNote} at ${new Date(collectedAt).toISOString()} (sim now ${new Date(simNow).toISOString()})`);
+	for (const m of r.mentions)
+		arrivals.set(
+			m.id,
+			`${arrivalNote} at ${new Date(collectedAt).toISOString()} (sim now ${new Date(simNow).toISOString()})`,
+		);
 }
 
 function stateOf(harness: PollHarness): PollStateView | undefined {
 	return harness.staticData().sentiOneMentions as PollStateView | undefined;
 }
 
-type ServerFault = '500' | '502 page' | '503 once' | '503 three times' | 'connection reset' | '429 (another workflow)';
+type ServerFault =
+	| '500'
+	| '502 page'
+	| '503 once'
+	| '503 three times'
+	| 'connection reset'
+	| '429 (another workflow)';
 
-const SCRIPTS: Record<Exclude<ServerFault, '429 (another workflow)'>, { times: number; respond: Record<string, unknown> }> = {
+const SCRIPTS: Record<
+	Exclude<ServerFault, '429 (another workflow)'>,
+	{ times: number; respond: Record<string, unknown> }
+> = {
 	'500': { times: 1, respond: { status: 500, kind: 'json', body: { message: 'Internal error.' } } },
 	'502 page': { times: 1, respond: { status: 502, kind: 'html' } },
-	'503 once': { times: 1, respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } } },
-	'503 three times': { times: 3, respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } } },
+	'503 once': {
+		times: 1,
+		respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } },
+	},
+	'503 three times': {
+		times: 3,
+		respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } },
+	},
 	'connection reset': { times: 1, respond: { kind: 'reset' } },
 };
 
@@ -151,7 +180,8 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 		// now and then a burst: more than one check can read (a backlog)
 		if (next() < 0.06) {
 			const k = between(next, 30, 90);
-			for (let j = 0; j < k; j += 10) await inject(projectId, Math.min(10, k - j), between(next, from + 1, to));
+			for (let j = 0; j < k; j += 10)
+				await inject(projectId, Math.min(10, k - j), between(next, from + 1, to));
 			counts.freshMentions += k;
 			counts.bursts++;
 		}
@@ -160,13 +190,21 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 		// late arrivals stay within the guarantees: the next check scans afresh from the watermark
 		// (no backlog round open, no known spent budget), at most 9 minutes after the collectedAt
 		const lateAllowed = (maxLateMs: number) =>
-			state !== undefined && state.watermark !== null && !state.round && !budgetKnownSpent && simNow - maxLateMs <= (state.watermark as number);
+			state !== undefined &&
+			state.watermark !== null &&
+			!state.round &&
+			!budgetKnownSpent &&
+			simNow - maxLateMs <= (state.watermark as number);
 		// a group sharing one collectedAt: a random instant, or the watermark instant itself (arriving later)
 		if (next() < 0.12) {
 			const size = between(next, 2, 30);
 			const atWatermark = next() < 0.5 && lateAllowed(9 * 60_000);
 			arrivalNote = `poll ${i} group of ${size}${atWatermark ? ' at the watermark' : ''} (round ${state?.round ? 'open' : 'none'})`;
-			await inject(projectId, size, atWatermark ? (state!.watermark as number) : between(next, from + 1, to));
+			await inject(
+				projectId,
+				size,
+				atWatermark ? (state!.watermark as number) : between(next, from + 1, to),
+			);
 			counts.groups++;
 			counts.groupMentions += size;
 			if (atWatermark) counts.groupsAtWatermark++;
@@ -176,11 +214,20 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 			const cols = state.seen.map(([, at]) => at).sort((a, b) => b - a);
 			// never behind 21 or more mentions already passed on, never more than 9 minutes late
 			const behind = cols.length > 20 ? cols[20] + 1 : -Infinity;
-			const earliest = Math.max(simNow - 9 * 60_000, (state.watermark as number) - 9 * 60_000, behind, (state.floor ?? -Infinity) + 1);
+			const earliest = Math.max(
+				simNow - 9 * 60_000,
+				(state.watermark as number) - 9 * 60_000,
+				behind,
+				(state.floor ?? -Infinity) + 1,
+			);
 			if (earliest < simNow) {
 				const count = between(next, 1, 2);
 				arrivalNote = `poll ${i} late, watermark ${new Date(state.watermark as number).toISOString()}, lag ${lag}`;
-				const at = between(next, Math.ceil(earliest), Math.min(simNow, (state.watermark as number) + 60_000));
+				const at = between(
+					next,
+					Math.ceil(earliest),
+					Math.min(simNow, (state.watermark as number) + 60_000),
+				);
 				await inject(projectId, count, at);
 				counts.lateMentions += count;
 				if (at < (state.watermark as number)) counts.lateBehindWatermark += count;
@@ -189,7 +236,10 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 		// a server fault on the first or the second request of this poll
 		const r = next();
 		let fault: ServerFault | undefined;
-		if (r < 0.06) fault = (['500', '502 page', '503 once', '503 three times', 'connection reset'] as const)[between(next, 0, 4)];
+		if (r < 0.06)
+			fault = (['500', '502 page', '503 once', '503 three times', 'connection reset'] as const)[
+				between(next, 0, 4)
+			];
 		else if (r < 0.08) fault = '429 (another workflow)';
 		const at = next() < 0.4 ? 1 : 2;
 		if (fault) counts.faults[fault] = (counts.faults[fault] ?? 0) + 1;
@@ -198,7 +248,9 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 			if (fault === '429 (another workflow)') {
 				await admin(sim, 'POST', '/faults', { force429: { group: 'search', times: 1 } });
 			} else {
-				await admin(sim, 'POST', '/faults', { script: [{ match: { group: 'search' }, ...SCRIPTS[fault] }] });
+				await admin(sim, 'POST', '/faults', {
+					script: [{ match: { group: 'search' }, ...SCRIPTS[fault] }],
+				});
 			}
 		});
 		// n8n restarts and reloads the static data it last saved
@@ -226,7 +278,10 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 			saved = JSON.parse(JSON.stringify(harness.workflow.staticData)) as IDataObject;
 		}
 		// a fault the poll never reached must not hit the next one
-		if (fault && hook.count < at) await admin(sim, 'DELETE', '/faults').then(async () => await admin(sim, 'POST', '/faults', { indexLagMs: lag }));
+		if (fault && hook.count < at)
+			await admin(sim, 'DELETE', '/faults').then(
+				async () => await admin(sim, 'POST', '/faults', { indexLagMs: lag }),
+			);
 	}
 
 	// catch up: no more faults, the hour turns, poll until nothing is left
@@ -246,7 +301,11 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 
 	const truth = await groundTruth(sim, projectId);
 	const t = tally(emitted, truth);
-	const log = await admin<{ requests: Array<{ group: string; status: number | null }> }>(sim, 'GET', '/requests');
+	const log = await admin<{ requests: Array<{ group: string; status: number | null }> }>(
+		sim,
+		'GET',
+		'/requests',
+	);
 	const search = log.requests.filter((e) => e.group === 'search');
 	const statuses: Record<string, number> = {};
 	for (const e of search) statuses[String(e.status)] = (statuses[String(e.status)] ?? 0) + 1;
@@ -263,7 +322,8 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 		searchStatuses: statuses,
 	};
 	console.log(`poll reliability: ${JSON.stringify(figures)}`);
-	if (t.lost.length > 0) console.log(`lost:\n${t.lost.map((id) => `${id}: ${arrivals.get(id)}`).join('\n')}`);
+	if (t.lost.length > 0)
+		console.log(`lost:\n${t.lost.map((id) => `${id}: ${arrivals.get(id)}`).join('\n')}`);
 
 	expect(t.lost).toEqual([]);
 	expect(t.duplicated).toEqual([]);
@@ -279,21 +339,92 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 	// a check never sends more than Max Requests per Poll (2), plus the 2 retries of a transient failure
 	expect(counts.requestsPerPoll[5]).toBe(0);
 
-	const fiveXx = ['500', '502 page', '503 once', '503 three times', 'connection reset'].reduce((n, k) => n + (counts.faultsReached[k] ?? 0), 0);
+	const fiveXx = ['500', '502 page', '503 once', '503 three times', 'connection reset'].reduce(
+		(n, k) => n + (counts.faultsReached[k] ?? 0),
+		0,
+	);
 	writePart({
 		part: 'poll',
 		title: 'SentiOne Trigger (polling)',
 		command: 'npx jest test/reliability/poll.test.ts',
 		rows: [
-			{ fault: `${POLLS} polls at random intervals (20 s – 4 min), ${figures.simulatedHours} simulated hours`, through: 'SentiOne Trigger, real PollContext', cases: POLLS, items: t.expected, lost: t.lost.length, duplicated: t.duplicated.length, outcome: 'every collected mention emitted once' },
-			{ fault: 'mentions at random instants between polls', through: 'SentiOne Trigger', cases: counts.freshMentions, items: counts.freshMentions, lost: 0, duplicated: 0, outcome: 'emitted once' },
-			{ fault: 'groups sharing one collectedAt (2–30, page boundary inside)', through: 'SentiOne Trigger', cases: counts.groups, items: counts.groupMentions, lost: 0, duplicated: 0, outcome: `${counts.groupsAtWatermark} groups at the watermark instant, arriving after it was passed` },
-			{ fault: 'mentions collected late (searchable up to 9 min after collectedAt)', through: 'SentiOne Trigger, Late Mention Window 10 min', cases: counts.lateMentions, items: counts.lateMentions, lost: 0, duplicated: 0, outcome: `${counts.lateBehindWatermark} behind the watermark, caught by the late window` },
-			{ fault: 'index lag (0, 20 s, 45 s, 150 s phases)', through: 'SentiOne Trigger', cases: counts.indexLagPhases, lost: 0, duplicated: 0, outcome: 'mentions emitted once they are searchable' },
-			{ fault: 'the hourly search budget (30 an hour) runs out', through: 'SentiOne Trigger', cases: counts.budgetReports, lost: 0, duplicated: 0, outcome: `reported once per hourly window (${statuses['429'] ?? 0} answers were 429s; the other checks knew the budget from the headers and sent nothing), continued after the reset` },
-			{ fault: '429 from "another workflow" (forced), on the 1st or the 2nd request of a check', through: 'SentiOne Trigger', cases: counts.faultsReached['429 (another workflow)'] ?? 0, lost: 0, duplicated: 0, outcome: 'pages fetched before it emitted, the rest after the reset' },
-			{ fault: '500 / 502 HTML page / 503 (once, three times) / connection reset, on the 1st or 2nd request', through: 'SentiOne Trigger', cases: fiveXx, lost: 0, duplicated: 0, outcome: `retried (502, 503, reset) or the check fails with the error and keeps its state, the next check repeats it (${counts.faultsMidPoll} faults hit the 2nd page of a check)` },
-			{ fault: 'n8n restart reloading the last saved static data', through: 'SentiOne Trigger, static data from JSON', cases: counts.restarts, lost: 0, duplicated: 0, outcome: 'continues from the saved watermark, cursor and id memory' },
+			{
+				fault: `${POLLS} polls at random intervals (20 s – 4 min), ${figures.simulatedHours} simulated hours`,
+				through: 'SentiOne Trigger, real PollContext',
+				cases: POLLS,
+				items: t.expected,
+				lost: t.lost.length,
+				duplicated: t.duplicated.length,
+				outcome: 'every collected mention emitted once',
+			},
+			{
+				fault: 'mentions at random instants between polls',
+				through: 'SentiOne Trigger',
+				cases: counts.freshMentions,
+				items: counts.freshMentions,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'emitted once',
+			},
+			{
+				fault: 'groups sharing one collectedAt (2–30, page boundary inside)',
+				through: 'SentiOne Trigger',
+				cases: counts.groups,
+				items: counts.groupMentions,
+				lost: 0,
+				duplicated: 0,
+				outcome: `${counts.groupsAtWatermark} groups at the watermark instant, arriving after it was passed`,
+			},
+			{
+				fault: 'mentions collected late (searchable up to 9 min after collectedAt)',
+				through: 'SentiOne Trigger, Late Mention Window 10 min',
+				cases: counts.lateMentions,
+				items: counts.lateMentions,
+				lost: 0,
+				duplicated: 0,
+				outcome: `${counts.lateBehindWatermark} behind the watermark, caught by the late window`,
+			},
+			{
+				fault: 'index lag (0, 20 s, 45 s, 150 s phases)',
+				through: 'SentiOne Trigger',
+				cases: counts.indexLagPhases,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'mentions emitted once they are searchable',
+			},
+			{
+				fault: 'the hourly search budget (30 an hour) runs out',
+				through: 'SentiOne Trigger',
+				cases: counts.budgetReports,
+				lost: 0,
+				duplicated: 0,
+				outcome: `reported once per hourly window (${statuses['429'] ?? 0} answers were 429s; the other checks knew the budget from the headers and sent nothing), continued after the reset`,
+			},
+			{
+				fault: '429 from "another workflow" (forced), on the 1st or the 2nd request of a check',
+				through: 'SentiOne Trigger',
+				cases: counts.faultsReached['429 (another workflow)'] ?? 0,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'pages fetched before it emitted, the rest after the reset',
+			},
+			{
+				fault:
+					'500 / 502 HTML page / 503 (once, three times) / connection reset, on the 1st or 2nd request',
+				through: 'SentiOne Trigger',
+				cases: fiveXx,
+				lost: 0,
+				duplicated: 0,
+				outcome: `retried (502, 503, reset) or the check fails with the error and keeps its state, the next check repeats it (${counts.faultsMidPoll} faults hit the 2nd page of a check)`,
+			},
+			{
+				fault: 'n8n restart reloading the last saved static data',
+				through: 'SentiOne Trigger, static data from JSON',
+				cases: counts.restarts,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'continues from the saved watermark, cursor and id memory',
+			},
 		],
 		figures,
 	});
@@ -301,7 +432,10 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 
 test('beyond the guarantees (by design, not in the 0-loss claim): a late mention behind more than 24 mentions already passed on is missed, even within the Late Mention Window', async () => {
 	const projectId = await createProject(sim, 'Re-read cap', 'acme');
-	const harness = new PollHarness(pollParameters(projectId, { options: { lateWindowMinutes: 10 } }), credentials(sim, BASIC));
+	const harness = new PollHarness(
+		pollParameters(projectId, { options: { lateWindowMinutes: 10 } }),
+		credentials(sim, BASIC),
+	);
 	await advance(1000);
 	await harness.poll('activate');
 	await advance(60_000);
@@ -313,12 +447,22 @@ test('beyond the guarantees (by design, not in the 0-loss claim): a late mention
 	expect(first.items).toHaveLength(30);
 	// a mention collected 5 minutes before the newest one, made searchable now: 5 min late, well inside the window
 	const lateAt = base - 5 * 60_000;
-	const [late] = (await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', { projectId, count: 1, collectedAt: new Date(lateAt).toISOString() })).mentions;
+	const [late] = (
+		await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
+			projectId,
+			count: 1,
+			collectedAt: new Date(lateAt).toISOString(),
+		})
+	).mentions;
 	const second = await harness.poll();
 	const emitted = idsOf([...(first.items ?? []), ...(second.items ?? [])]);
 	// the check re-reads only the 24 newest mentions already passed on: the late one is below them
 	expect(emitted).not.toContain(late.id);
-	const search = (await admin<{ requests: Array<{ group: string; body: { filters: { collectedAt?: { from: string } } } }> }>(sim, 'GET', '/requests')).requests.filter((e) => e.group === 'search');
+	const search = (
+		await admin<{
+			requests: Array<{ group: string; body: { filters: { collectedAt?: { from: string } } } }>;
+		}>(sim, 'GET', '/requests')
+	).requests.filter((e) => e.group === 'search');
 	const scanFrom = Date.parse(search[search.length - 1].body.filters.collectedAt!.from);
 	expect(scanFrom).toBeGreaterThan(lateAt);
 	writePart({
@@ -326,7 +470,17 @@ test('beyond the guarantees (by design, not in the 0-loss claim): a late mention
 		title: 'SentiOne Trigger: beyond the guarantees',
 		command: 'npx jest test/reliability/poll.test.ts',
 		rows: [
-			{ fault: 'a mention searchable 5 min after its collectedAt (window 10 min) but behind 30 mentions already passed on', through: 'SentiOne Trigger', cases: 1, items: 1, lost: 1, duplicated: 0, outcome: 'missed by design: a check re-reads at most 24 mentions already passed on ("How a check works" step 3), as the Guarantees table of docs/triggers.md states' },
+			{
+				fault:
+					'a mention searchable 5 min after its collectedAt (window 10 min) but behind 30 mentions already passed on',
+				through: 'SentiOne Trigger',
+				cases: 1,
+				items: 1,
+				lost: 1,
+				duplicated: 0,
+				outcome:
+					'missed by design: a check re-reads at most 24 mentions already passed on ("How a check works" step 3), as the Guarantees table of docs/triggers.md states',
+			},
 		],
 	});
 });

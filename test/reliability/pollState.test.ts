@@ -44,7 +44,10 @@ const YEAR = 365 * 24 * HOUR;
 const NODE_KEY = 'node:SentiOne';
 /** The round key the trigger writes for these parameters (Search: recent, no filters, collectedAt scan). */
 const ROUND_KEY = JSON.stringify({ source: 'recent', filters: {}, mode: 'collectedAt' });
-const ROUND_BODY = JSON.stringify({ filters: { collectedAt: { from: '2026-11-21T10:00:00.000Z' } }, sortType: 'CollectedAtAscending' });
+const ROUND_BODY = JSON.stringify({
+	filters: { collectedAt: { from: '2026-11-21T10:00:00.000Z' } },
+	sortType: 'CollectedAtAscending',
+});
 
 let sim: Sim;
 let clock: SimClock;
@@ -78,75 +81,236 @@ interface Corruption {
 	logCheck?: (log: Array<{ query: Record<string, string>; status: number | null }>) => void;
 }
 
-const withField = (field: string, value: (state: StateView, now: number) => unknown) => (state: StateView, now: number) => ({ ...state, [field]: value(state, now) });
-const round = (fields: IDataObject) => withField('round', () => ({ body: ROUND_BODY, key: ROUND_KEY, cursor: 'c', ...fields }));
+const withField =
+	(field: string, value: (state: StateView, now: number) => unknown) =>
+	(state: StateView, now: number) => ({ ...state, [field]: value(state, now) });
+const round = (fields: IDataObject) =>
+	withField('round', () => ({ body: ROUND_BODY, key: ROUND_KEY, cursor: 'c', ...fields }));
 const budget = (value: (now: number) => unknown) => withField('budget', (_s, now) => value(now));
 
 const CORRUPTIONS: Corruption[] = [
 	// the watermark
-	{ field: 'watermark', name: 'a string', mutate: withField('watermark', () => 'yesterday'), report: 'repair' },
-	{ field: 'watermark', name: 'NaN (in memory, before n8n saves it)', mutate: withField('watermark', () => NaN), report: 'repair' },
-	{ field: 'watermark', name: 'negative', mutate: withField('watermark', () => -1), report: 'repair' },
-	{ field: 'watermark', name: 'an hour ahead', mutate: withField('watermark', (_s, now) => now + HOUR), report: 'repair' },
-	{ field: 'watermark', name: 'a year ahead', mutate: withField('watermark', (_s, now) => now + YEAR), report: 'repair' },
-	{ field: 'watermark', name: '1e20', mutate: withField('watermark', () => 1e20), report: 'repair' },
+	{
+		field: 'watermark',
+		name: 'a string',
+		mutate: withField('watermark', () => 'yesterday'),
+		report: 'repair',
+	},
+	{
+		field: 'watermark',
+		name: 'NaN (in memory, before n8n saves it)',
+		mutate: withField('watermark', () => NaN),
+		report: 'repair',
+	},
+	{
+		field: 'watermark',
+		name: 'negative',
+		mutate: withField('watermark', () => -1),
+		report: 'repair',
+	},
+	{
+		field: 'watermark',
+		name: 'an hour ahead',
+		mutate: withField('watermark', (_s, now) => now + HOUR),
+		report: 'repair',
+	},
+	{
+		field: 'watermark',
+		name: 'a year ahead',
+		mutate: withField('watermark', (_s, now) => now + YEAR),
+		report: 'repair',
+	},
+	{
+		field: 'watermark',
+		name: '1e20',
+		mutate: withField('watermark', () => 1e20),
+		report: 'repair',
+	},
 	// the version
-	{ field: 'version', name: 'an unknown version (99)', mutate: withField('v', () => 99), report: 'repair' },
-	{ field: 'version', name: 'the version as text ("2")', mutate: withField('v', () => '2'), report: 'repair' },
-	{ field: 'version', name: 'no version', mutate: (s) => Object.fromEntries(Object.entries(s).filter(([key]) => key !== 'v')), report: 'repair' },
+	{
+		field: 'version',
+		name: 'an unknown version (99)',
+		mutate: withField('v', () => 99),
+		report: 'repair',
+	},
+	{
+		field: 'version',
+		name: 'the version as text ("2")',
+		mutate: withField('v', () => '2'),
+		report: 'repair',
+	},
+	{
+		field: 'version',
+		name: 'no version',
+		mutate: (s) => Object.fromEntries(Object.entries(s).filter(([key]) => key !== 'v')),
+		report: 'repair',
+	},
 	// the ids passed on
-	{ field: 'seen', name: 'not a list (text)', mutate: withField('seen', () => 'a,b,c'), report: 'repair' },
-	{ field: 'seen', name: 'not a list (an object)', mutate: withField('seen', (s) => Object.fromEntries(s.seen)), report: 'repair' },
+	{
+		field: 'seen',
+		name: 'not a list (text)',
+		mutate: withField('seen', () => 'a,b,c'),
+		report: 'repair',
+	},
+	{
+		field: 'seen',
+		name: 'not a list (an object)',
+		mutate: withField('seen', (s) => Object.fromEntries(s.seen)),
+		report: 'repair',
+	},
 	{
 		field: 'seen',
 		name: 'a list with some bad entries (null, a number, a text, [id], [1, 2], ["", t])',
-		mutate: withField('seen', (s, now) => [...s.seen, null, 5, 'an-id', ['only-an-id'], [1, 2], ['', now]]),
+		mutate: withField('seen', (s, now) => [
+			...s.seen,
+			null,
+			5,
+			'an-id',
+			['only-an-id'],
+			[1, 2],
+			['', now],
+		]),
 		report: 'repair',
 	},
 	{
 		field: 'seen',
 		name: 'entries with bad times (text, NaN, negative, 1e20)',
-		mutate: withField('seen', (s) => s.seen.map(([id, at], i) => (i % 2 === 1 ? [id, ['garbage', NaN, -1, 1e20][(i >> 1) % 4]] : [id, at]))),
+		mutate: withField('seen', (s) =>
+			s.seen.map(([id, at], i) =>
+				i % 2 === 1 ? [id, ['garbage', NaN, -1, 1e20][(i >> 1) % 4]] : [id, at],
+			),
+		),
 		report: 'repair',
 	},
-	{ field: 'seen', name: 'entries dated a year ahead', mutate: withField('seen', (s) => s.seen.map(([id, at]) => [id, at + YEAR])), report: 'quiet' },
+	{
+		field: 'seen',
+		name: 'entries dated a year ahead',
+		mutate: withField('seen', (s) => s.seen.map(([id, at]) => [id, at + YEAR])),
+		report: 'quiet',
+	},
 	// the floor
 	{ field: 'floor', name: 'a string', mutate: withField('floor', () => 'low'), report: 'repair' },
 	{ field: 'floor', name: 'NaN', mutate: withField('floor', () => NaN), report: 'repair' },
 	{ field: 'floor', name: 'negative', mutate: withField('floor', () => -1), report: 'repair' },
-	{ field: 'floor', name: 'an hour ahead', mutate: withField('floor', (_s, now) => now + HOUR), report: 'repair' },
-	{ field: 'floor', name: 'a year ahead', mutate: withField('floor', (_s, now) => now + YEAR), report: 'repair' },
+	{
+		field: 'floor',
+		name: 'an hour ahead',
+		mutate: withField('floor', (_s, now) => now + HOUR),
+		report: 'repair',
+	},
+	{
+		field: 'floor',
+		name: 'a year ahead',
+		mutate: withField('floor', (_s, now) => now + YEAR),
+		report: 'repair',
+	},
 	// the unfinished round
 	{
 		field: 'round',
 		name: 'a cursor the server does not know',
 		mutate: round({ cursor: 'not-a-cursor' }),
 		report: 'quiet',
-		logCheck: (log) => expect(log.some((r) => r.query.cursor === 'not-a-cursor' && r.status === 400)).toBe(true),
+		logCheck: (log) =>
+			expect(log.some((r) => r.query.cursor === 'not-a-cursor' && r.status === 400)).toBe(true),
 	},
-	{ field: 'round', name: 'a cursor that is not text (42)', mutate: round({ cursor: 42 }), report: 'repair' },
-	{ field: 'round', name: 'a 1 MB cursor', mutate: round({ cursor: 'c'.repeat(1 << 20) }), report: 'repair' },
-	{ field: 'round', name: 'a body that is not JSON', mutate: round({ body: '{"filters":' }), report: 'repair' },
-	{ field: 'round', name: 'a body that is JSON null', mutate: round({ body: 'null' }), report: 'repair' },
-	{ field: 'round', name: 'a body that is a JSON list', mutate: round({ body: '[]' }), report: 'quiet' },
-	{ field: 'round', name: 'not an object', mutate: withField('round', () => 'page 2'), report: 'repair' },
+	{
+		field: 'round',
+		name: 'a cursor that is not text (42)',
+		mutate: round({ cursor: 42 }),
+		report: 'repair',
+	},
+	{
+		field: 'round',
+		name: 'a 1 MB cursor',
+		mutate: round({ cursor: 'c'.repeat(1 << 20) }),
+		report: 'repair',
+	},
+	{
+		field: 'round',
+		name: 'a body that is not JSON',
+		mutate: round({ body: '{"filters":' }),
+		report: 'repair',
+	},
+	{
+		field: 'round',
+		name: 'a body that is JSON null',
+		mutate: round({ body: 'null' }),
+		report: 'repair',
+	},
+	{
+		field: 'round',
+		name: 'a body that is a JSON list',
+		mutate: round({ body: '[]' }),
+		report: 'quiet',
+	},
+	{
+		field: 'round',
+		name: 'not an object',
+		mutate: withField('round', () => 'page 2'),
+		report: 'repair',
+	},
 	// the budget last seen
-	{ field: 'budget', name: 'remaining 0, reset a year ahead', mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now + YEAR })), report: 'quiet' },
-	{ field: 'budget', name: 'remaining 0, reset in Unix seconds instead of ms', mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: Math.floor((now + 30 * MINUTE) / 1000) })), report: 'quiet' },
-	{ field: 'budget', name: 'remaining 0, reset 2 hours in the past', mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now - 2 * HOUR })), report: 'quiet' },
-	{ field: 'budget', name: 'every field a string', mutate: budget(() => ({ limit: 'many', remaining: '0', resetAt: 'soon', reported: 'yes' })), report: 'quiet' },
+	{
+		field: 'budget',
+		name: 'remaining 0, reset a year ahead',
+		mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now + YEAR })),
+		report: 'quiet',
+	},
+	{
+		field: 'budget',
+		name: 'remaining 0, reset in Unix seconds instead of ms',
+		mutate: budget((now) => ({
+			limit: 30,
+			remaining: 0,
+			resetAt: Math.floor((now + 30 * MINUTE) / 1000),
+		})),
+		report: 'quiet',
+	},
+	{
+		field: 'budget',
+		name: 'remaining 0, reset 2 hours in the past',
+		mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now - 2 * HOUR })),
+		report: 'quiet',
+	},
+	{
+		field: 'budget',
+		name: 'every field a string',
+		mutate: budget(() => ({ limit: 'many', remaining: '0', resetAt: 'soon', reported: 'yes' })),
+		report: 'quiet',
+	},
 	{ field: 'budget', name: 'not an object', mutate: budget(() => 'spent'), report: 'quiet' },
-	{ field: 'budget', name: 'remaining 0, a plausible reset 3 minutes ahead (in ms)', mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now + 3 * MINUTE })), report: 'budget' },
+	{
+		field: 'budget',
+		name: 'remaining 0, a plausible reset 3 minutes ahead (in ms)',
+		mutate: budget((now) => ({ limit: 30, remaining: 0, resetAt: now + 3 * MINUTE })),
+		report: 'budget',
+	},
 	// how new mentions are found
-	{ field: 'mode', name: 'garbage ("sideways")', mutate: withField('mode', () => 'sideways'), report: 'repair' },
+	{
+		field: 'mode',
+		name: 'garbage ("sideways")',
+		mutate: withField('mode', () => 'sideways'),
+		report: 'repair',
+	},
 	{ field: 'mode', name: 'a number', mutate: withField('mode', () => 42), report: 'repair' },
 	// the project
-	{ field: 'project', name: 'the project ID as text', mutate: withField('projectId', (s) => String(s.projectId)), report: 'repair' },
+	{
+		field: 'project',
+		name: 'the project ID as text',
+		mutate: withField('projectId', (s) => String(s.projectId)),
+		report: 'repair',
+	},
 	// the bookkeeping
 	{
 		field: 'bookkeeping',
 		name: 'lastNew, lateAt, told and pending unreadable',
-		mutate: (s) => ({ ...s, lastNew: -7, lateAt: 'late', told: 5, pending: [1, { text: 'x' }, null] }),
+		mutate: (s) => ({
+			...s,
+			lastNew: -7,
+			lateAt: 'late',
+			told: 5,
+			pending: [1, { text: 'x' }, null],
+		}),
 		report: 'quiet',
 	},
 	// the whole state
@@ -175,7 +339,11 @@ interface CaseResult {
 const results: CaseResult[] = [];
 
 async function injectAt(projectId: number, at: number): Promise<string> {
-	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', { projectId, count: 1, collectedAt: new Date(at).toISOString() });
+	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
+		projectId,
+		count: 1,
+		collectedAt: new Date(at).toISOString(),
+	});
 	return r.mentions[0].id;
 }
 
@@ -198,7 +366,8 @@ async function corruptAndContinue(c: Corruption): Promise<CaseResult> {
 	const before: string[] = [];
 	for (let i = 0; i < 3; i++) {
 		await clock.advance(MINUTE);
-		for (const ago of [30_000, 20_000, 10_000]) before.push(await injectAt(projectId, clock.now - ago));
+		for (const ago of [30_000, 20_000, 10_000])
+			before.push(await injectAt(projectId, clock.now - ago));
 		const outcome = await harness.poll();
 		expect(outcome.error).toBeUndefined();
 		emitted.push(...idsOf(outcome.items ?? []));
@@ -207,7 +376,10 @@ async function corruptAndContinue(c: Corruption): Promise<CaseResult> {
 
 	// collected since the last good check, not passed on yet
 	await clock.advance(MINUTE);
-	const pending = [await injectAt(projectId, clock.now - 20_000), await injectAt(projectId, clock.now - 10_000)];
+	const pending = [
+		await injectAt(projectId, clock.now - 20_000),
+		await injectAt(projectId, clock.now - 10_000),
+	];
 
 	// one field corrupted in the saved static data (an object, not a JSON copy: NaN stays NaN)
 	const data = JSON.parse(JSON.stringify(harness.workflow.staticData)) as IDataObject;
@@ -221,7 +393,8 @@ async function corruptAndContinue(c: Corruption): Promise<CaseResult> {
 	for (const collects of SCHEDULE) {
 		await clock.advance(MINUTE);
 		const batch: string[] = [];
-		if (collects) for (const ago of [20_000, 10_000]) batch.push(await injectAt(projectId, clock.now - ago));
+		if (collects)
+			for (const ago of [20_000, 10_000]) batch.push(await injectAt(projectId, clock.now - ago));
 		after.push(batch);
 		const outcome = await harness.poll();
 		outcomes.push(outcome);
@@ -232,7 +405,9 @@ async function corruptAndContinue(c: Corruption): Promise<CaseResult> {
 	const failedChecks = outcomes.map((o, i) => (o.error ? i : -1)).filter((i) => i >= 0);
 	// what a notice allows to be missing: the pending mentions when it says mentions may have been
 	// missed; everything collected before the check that says the trigger started again
-	const restartAt = outcomes.findIndex((o) => /started again from the newest matching mention/.test(o.error?.message ?? ''));
+	const restartAt = outcomes.findIndex((o) =>
+		/started again from the newest matching mention/.test(o.error?.message ?? ''),
+	);
 	const saysMissed = errors.some((m) => /may have been missed|may not have been passed on/.test(m));
 	const excused = new Set<string>([
 		...(saysMissed ? pending : []),
@@ -264,32 +439,45 @@ function expectReported(result: CaseResult): void {
 	const { c, errors } = result;
 	if (c.report === 'quiet') {
 		expect(errors.length).toBeLessThanOrEqual(1);
-		for (const message of errors) expect(message).toMatch(/^The trigger's saved state was repaired: /);
+		for (const message of errors)
+			expect(message).toMatch(/^The trigger's saved state was repaired: /);
 		return;
 	}
 	expect(errors).toHaveLength(1);
 	if (c.report === 'budget') expect(errors[0]).toMatch(/search budget is used up/);
 	else expect(errors[0]).toMatch(/^The trigger's saved state was repaired: /);
-	if (c.report === 'restart') expect(errors[0]).toMatch(/started again from the newest matching mention/);
+	if (c.report === 'restart')
+		expect(errors[0]).toMatch(/started again from the newest matching mention/);
 }
 
-describe.each([...new Set(CORRUPTIONS.map((c) => c.field))])('saved state: %s corrupted', (field) => {
-	test.each(CORRUPTIONS.filter((c) => c.field === field).map((c) => [c.name, c] as const))('%s → nothing twice, nothing skipped silently, reported once', async (_name, c) => {
-		const result = await corruptAndContinue(c);
-		// no mention passed on twice
-		expect(result.duplicated).toEqual([]);
-		// every mention collected after the corruption arrives (missing pending ones only when told)
-		expect(result.lost).toEqual([]);
-		// reported once, as the error of one check
-		expectReported(result);
-		// never failing on every poll: the last checks are normal
-		expect(result.failedChecks.filter((i) => i >= SCHEDULE.length - 3)).toEqual([]);
-		// the state it leaves is sound
-		expect(result.finalRepairs).toEqual([]);
-		if (c.logCheck) c.logCheck(await admin<{ requests: Array<{ query: Record<string, string>; status: number | null }> }>(sim, 'GET', '/requests').then((r) => r.requests));
-		result.ok = true;
-	});
-});
+describe.each([...new Set(CORRUPTIONS.map((c) => c.field))])(
+	'saved state: %s corrupted',
+	(field) => {
+		test.each(CORRUPTIONS.filter((c) => c.field === field).map((c) => [c.name, c] as const))(
+			'%s → nothing twice, nothing skipped silently, reported once',
+			async (_name, c) => {
+				const result = await corruptAndContinue(c);
+				// no mention passed on twice
+				expect(result.duplicated).toEqual([]);
+				// every mention collected after the corruption arrives (missing pending ones only when told)
+				expect(result.lost).toEqual([]);
+				// reported once, as the error of one check
+				expectReported(result);
+				// never failing on every poll: the last checks are normal
+				expect(result.failedChecks.filter((i) => i >= SCHEDULE.length - 3)).toEqual([]);
+				// the state it leaves is sound
+				expect(result.finalRepairs).toEqual([]);
+				if (c.logCheck)
+					c.logCheck(
+						await admin<{
+							requests: Array<{ query: Record<string, string>; status: number | null }>;
+						}>(sim, 'GET', '/requests').then((r) => r.requests),
+					);
+				result.ok = true;
+			},
+		);
+	},
+);
 
 // --- the same threat from the server: a collectedAt in the future ------------------------------
 
@@ -310,52 +498,66 @@ describe('a mention whose collectedAt is in the future, sent by the server in ev
 	test.each([
 		['an hour', HOUR, 75],
 		['a year', YEAR, 30],
-	] as const)('%s ahead, then ordinary mentions: every later mention passed on, the future one exactly once', async (ahead, offset, checks) => {
-		const projectId = await createProject(sim, 'Future collectedAt', 'acme');
-		let future: IDataObject | undefined;
-		const server = hostilePages(sim, projectId, () => (future ? [future] : []));
-		try {
-			const harness = new PollHarness(pollParameters(projectId), credentials(sim, BASIC));
-			await clock.advance(1000);
-			expect((await harness.poll('activate')).error).toBeUndefined();
-			const ordinary: string[] = [];
-			const emitted: string[] = [];
-			let failed = 0;
-			for (let k = 0; k < checks; k++) {
-				await clock.advance(MINUTE);
-				ordinary.push(await injectAt(projectId, clock.now - 30_000), await injectAt(projectId, clock.now - 10_000));
-				if (k === 1) {
-					// a copy of a real mention of the project, collected `offset` after the server's now
-					const truth = await admin<{ mentions: IDataObject[] }>(sim, 'GET', `/mentions?projectId=${projectId}&full=1`);
-					future = { ...truth.mentions[0], id: `future-${ahead.replace(/\W/g, '')}`, collectedAt: new Date(clock.now + offset).toISOString() };
+	] as const)(
+		'%s ahead, then ordinary mentions: every later mention passed on, the future one exactly once',
+		async (ahead, offset, checks) => {
+			const projectId = await createProject(sim, 'Future collectedAt', 'acme');
+			let future: IDataObject | undefined;
+			const server = hostilePages(sim, projectId, () => (future ? [future] : []));
+			try {
+				const harness = new PollHarness(pollParameters(projectId), credentials(sim, BASIC));
+				await clock.advance(1000);
+				expect((await harness.poll('activate')).error).toBeUndefined();
+				const ordinary: string[] = [];
+				const emitted: string[] = [];
+				let failed = 0;
+				for (let k = 0; k < checks; k++) {
+					await clock.advance(MINUTE);
+					ordinary.push(
+						await injectAt(projectId, clock.now - 30_000),
+						await injectAt(projectId, clock.now - 10_000),
+					);
+					if (k === 1) {
+						// a copy of a real mention of the project, collected `offset` after the server's now
+						const truth = await admin<{ mentions: IDataObject[] }>(
+							sim,
+							'GET',
+							`/mentions?projectId=${projectId}&full=1`,
+						);
+						future = {
+							...truth.mentions[0],
+							id: `future-${ahead.replace(/\W/g, '')}`,
+							collectedAt: new Date(clock.now + offset).toISOString(),
+						};
+					}
+					const outcome = await harness.poll();
+					if (outcome.error) failed++;
+					emitted.push(...idsOf(outcome.items ?? []));
 				}
-				const outcome = await harness.poll();
-				if (outcome.error) failed++;
-				emitted.push(...idsOf(outcome.items ?? []));
+				const truth = await groundTruth(sim, projectId);
+				expect(sorted(truth)).toEqual(sorted(ordinary));
+				const t = tally(emitted, [...truth, String(future!.id)]);
+				const result: FutureResult = {
+					ahead,
+					ordinary: ordinary.length,
+					lost: t.lost.length,
+					duplicated: t.duplicated.length,
+					futureTimes: emitted.filter((id) => id === future!.id).length,
+					checks,
+					failedChecks: failed,
+				};
+				futureResults.push(result);
+				expect(server.pages).toBeGreaterThanOrEqual(checks);
+				expect(t.lost).toEqual([]);
+				expect(result.futureTimes).toBe(1);
+				expect(t.duplicated).toEqual([]);
+				expect(failed).toBe(0);
+				result.ok = true;
+			} finally {
+				server.uninstall();
 			}
-			const truth = await groundTruth(sim, projectId);
-			expect(sorted(truth)).toEqual(sorted(ordinary));
-			const t = tally(emitted, [...truth, String(future!.id)]);
-			const result: FutureResult = {
-				ahead,
-				ordinary: ordinary.length,
-				lost: t.lost.length,
-				duplicated: t.duplicated.length,
-				futureTimes: emitted.filter((id) => id === future!.id).length,
-				checks,
-				failedChecks: failed,
-			};
-			futureResults.push(result);
-			expect(server.pages).toBeGreaterThanOrEqual(checks);
-			expect(t.lost).toEqual([]);
-			expect(result.futureTimes).toBe(1);
-			expect(t.duplicated).toEqual([]);
-			expect(failed).toBe(0);
-			result.ok = true;
-		} finally {
-			server.uninstall();
-		}
-	});
+		},
+	);
 });
 
 afterAll(() => {
@@ -367,10 +569,19 @@ afterAll(() => {
 		const describe = (r: CaseResult) => {
 			const what: string[] = [];
 			if (r.duplicated.length > 0) what.push(`${r.duplicated.length} passed on twice`);
-			if (r.lost.length > 0) what.push(`${r.lost.length} of ${r.items} never passed on, without a notice saying so`);
-			if (r.failedChecks.length > 1) what.push(`${r.failedChecks.length} of ${r.checks} checks failed (${r.errors[r.errors.length - 1].slice(0, 80)})`);
+			if (r.lost.length > 0)
+				what.push(`${r.lost.length} of ${r.items} never passed on, without a notice saying so`);
+			if (r.failedChecks.length > 1)
+				what.push(
+					`${r.failedChecks.length} of ${r.checks} checks failed (${r.errors[r.errors.length - 1].slice(0, 80)})`,
+				);
 			else if (r.c.report !== 'quiet' && r.errors.length === 0) what.push('never reported');
-			else if (r.errors.length === 1 && r.c.report !== 'budget' && !/^The trigger's saved state was repaired/.test(r.errors[0])) what.push(`reported as "${r.errors[0].slice(0, 80)}…"`);
+			else if (
+				r.errors.length === 1 &&
+				r.c.report !== 'budget' &&
+				!/^The trigger's saved state was repaired/.test(r.errors[0])
+			)
+				what.push(`reported as "${r.errors[0].slice(0, 80)}…"`);
 			if (r.finalRepairs.length > 0) what.push('left a state that still needs repair');
 			return `${r.c.name}: ${what.join(', ') || 'failed'}`;
 		};
@@ -414,7 +625,12 @@ afterAll(() => {
 			duplicated: results.reduce((n, r) => n + r.duplicated.length, 0),
 			excusedByNotice: results.reduce((n, r) => n + r.excused, 0),
 			reportedOnce: results.filter((r) => r.errors.length === 1).length,
-			future: futureResults.map(({ ahead, futureTimes, lost, duplicated }) => ({ ahead, futureTimes, lost, duplicated })),
+			future: futureResults.map(({ ahead, futureTimes, lost, duplicated }) => ({
+				ahead,
+				futureTimes,
+				lost,
+				duplicated,
+			})),
 		},
 		notes: [
 			'Each case: a state built by real checks (nine mentions passed on), two mentions collected and not yet passed on, one field of the static data corrupted, then ten checks (seven collecting two mentions each, three quiet).',

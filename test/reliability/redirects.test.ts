@@ -22,7 +22,15 @@ import { safeJson } from '../transport/helpers';
 import { pollParameters, projectParam, streamParameters } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { writePart } from './helpers';
-import { API_ROOT, drip, HostileServer, mention, redirect, silence, type Behaviour } from './hostileServer';
+import {
+	API_ROOT,
+	drip,
+	HostileServer,
+	mention,
+	redirect,
+	silence,
+	type Behaviour,
+} from './hostileServer';
 
 jest.setTimeout(60_000);
 
@@ -36,7 +44,14 @@ let elsewhere: HostileServer;
 /** another port of the same host */
 let otherPort: HostileServer;
 const rows: ResultRow[] = [];
-const figures: { runs: number; requestsToOtherOrigins: number; connectionsToOtherOrigins: number; keysToOtherOrigins: number; longestMessageChars: number; longestRedirectHoldMs?: number } = {
+const figures: {
+	runs: number;
+	requestsToOtherOrigins: number;
+	connectionsToOtherOrigins: number;
+	keysToOtherOrigins: number;
+	longestMessageChars: number;
+	longestRedirectHoldMs?: number;
+} = {
 	runs: 0,
 	requestsToOtherOrigins: 0,
 	connectionsToOtherOrigins: 0,
@@ -65,12 +80,15 @@ afterAll(async () => {
 	await otherPort?.close();
 	writePart({
 		part: 'redirects',
-		title: 'Redirects (the key never leaves the Base URL\'s origin)',
+		title: "Redirects (the key never leaves the Base URL's origin)",
 		command: 'npx jest test/reliability/redirects.test.ts',
 		rows: [
 			...[...tally.entries()].map(([fault, t]) => ({
 				fault,
-				through: t.through.size === kinds.length ? `all ${kinds.length} request kinds` : [...t.through].join(', '),
+				through:
+					t.through.size === kinds.length
+						? `all ${kinds.length} request kinds`
+						: [...t.through].join(', '),
 				cases: t.cases,
 				outcome: t.outcome,
 			})),
@@ -79,7 +97,7 @@ afterAll(async () => {
 		figures,
 		notes: [
 			'Each case: the server at the Base URL (a hostile server of the test, test/reliability/hostileServer.ts) answers the first request with the redirect; a second server on another host (127.0.0.2) and a third on another port of 127.0.0.1 log every connection and request. "Requests to other origins" counts what reached them over every case: it must be 0, and so must the X-API-KEY headers they received.',
-			'The redirect body is a valid-looking page of mentions, and the target serves one too: neither may reach an output, an error or the trigger\'s saved state.',
+			"The redirect body is a valid-looking page of mentions, and the target serves one too: neither may reach an output, an error or the trigger's saved state.",
 		],
 	});
 });
@@ -110,12 +128,25 @@ interface LocationCase {
 
 const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const otherOrigin = (origin: () => string) => () =>
-	new RegExp(`to another origin, ${esc(origin())} \\(the Base URL is ${esc(api.origin)}\\); the node does not follow redirects$`);
-const sameOrigin = () => new RegExp(`to another address on the same host \\(${esc(api.origin)}\\); the node does not follow redirects$`);
+	new RegExp(
+		`to another origin, ${esc(origin())} \\(the Base URL is ${esc(api.origin)}\\); the node does not follow redirects$`,
+	);
+const sameOrigin = () =>
+	new RegExp(
+		`to another address on the same host \\(${esc(api.origin)}\\); the node does not follow redirects$`,
+	);
 
 const locations: LocationCase[] = [
-	{ name: 'another host', location: () => `http://127.0.0.2:${elsewhere.port}${API_ROOT}/projects`, where: otherOrigin(() => elsewhere.origin) },
-	{ name: 'another port', location: () => `http://127.0.0.1:${otherPort.port}${API_ROOT}/projects`, where: otherOrigin(() => otherPort.origin) },
+	{
+		name: 'another host',
+		location: () => `http://127.0.0.2:${elsewhere.port}${API_ROOT}/projects`,
+		where: otherOrigin(() => elsewhere.origin),
+	},
+	{
+		name: 'another port',
+		location: () => `http://127.0.0.1:${otherPort.port}${API_ROOT}/projects`,
+		where: otherOrigin(() => otherPort.origin),
+	},
 	{
 		name: 'another scheme (http → https, same host and port)',
 		location: () => `https://127.0.0.1:${api.port}${API_ROOT}/projects`,
@@ -126,11 +157,27 @@ const locations: LocationCase[] = [
 		location: () => `https://127.0.0.2:${elsewhere.port}${API_ROOT}/projects`,
 		where: otherOrigin(() => `https://127.0.0.2:${elsewhere.port}`),
 	},
-	{ name: 'the same origin, another path', location: () => `${api.origin}${API_ROOT}/moved/projects?v=3`, where: sameOrigin },
+	{
+		name: 'the same origin, another path',
+		location: () => `${api.origin}${API_ROOT}/moved/projects?v=3`,
+		where: sameOrigin,
+	},
 	{ name: 'a relative Location', location: () => `${API_ROOT}/v3/projects`, where: sameOrigin },
-	{ name: 'a relative Location without a leading slash', location: () => 'elsewhere', where: sameOrigin },
-	{ name: 'no Location header', location: () => undefined, where: () => /without saying where \(no Location header\); the node does not follow redirects$/ },
-	{ name: 'an empty Location header', location: () => '', where: () => /without saying where \(no Location header\); the node does not follow redirects$/ },
+	{
+		name: 'a relative Location without a leading slash',
+		location: () => 'elsewhere',
+		where: sameOrigin,
+	},
+	{
+		name: 'no Location header',
+		location: () => undefined,
+		where: () => /without saying where \(no Location header\); the node does not follow redirects$/,
+	},
+	{
+		name: 'an empty Location header',
+		location: () => '',
+		where: () => /without saying where \(no Location header\); the node does not follow redirects$/,
+	},
 	{
 		name: 'credentials in the Location (user:password@)',
 		location: () => `http://collector:hunter2-APIKEY-stolen@127.0.0.2:${elsewhere.port}/steal`,
@@ -139,14 +186,16 @@ const locations: LocationCase[] = [
 	},
 	{
 		name: 'the API key the server received, echoed into the Location query',
-		location: (req) => `http://127.0.0.2:${elsewhere.port}/steal?key=${String(req.headers['x-api-key'])}`,
+		location: (req) =>
+			`http://127.0.0.2:${elsewhere.port}/steal?key=${String(req.headers['x-api-key'])}`,
 		where: otherOrigin(() => elsewhere.origin),
 		secret: (key) => [key, '/steal'],
 	},
 	{
 		name: 'the API key as the user of a non-http Location',
 		location: (req) => `ftp://${String(req.headers['x-api-key'])}@files.example.net/drop`,
-		where: () => /to "ftp:\/\/\[redacted API key\]", which is not an http\(s\) address; the node does not follow redirects$/,
+		where: () =>
+			/to "ftp:\/\/\[redacted API key\]", which is not an http\(s\) address; the node does not follow redirects$/,
 		secret: (key) => [key, 'files.example.net'],
 	},
 	{
@@ -158,7 +207,8 @@ const locations: LocationCase[] = [
 	{
 		name: 'a 10 kB Location that is not an http(s) address',
 		location: () => `javascript:${'A'.repeat(10_000)}`,
-		where: () => /to "javascript:A{189}…", which is not an http\(s\) address; the node does not follow redirects$/,
+		where: () =>
+			/to "javascript:A{189}…", which is not an http\(s\) address; the node does not follow redirects$/,
 		secret: () => ['A'.repeat(201)],
 	},
 ];
@@ -175,11 +225,21 @@ interface Outcome {
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: api.base });
 const nodeTypes = { 'n8n-nodes-sentione.sentiOne': new SentiOne() };
 
-async function throughWorkflow(workflow: WorkflowJson, inputItems?: IDataObject[]): Promise<Outcome> {
+async function throughWorkflow(
+	workflow: WorkflowJson,
+	inputItems?: IDataObject[],
+): Promise<Outcome> {
 	const result = await runWorkflow(workflow, { credentials: credentials(), nodeTypes, inputItems });
 	const error = result.nodeError(NODE) ?? result.error;
-	if (!error) throw new Error(`the redirect was not refused: ${safeJson(result.run.data.resultData.runData).slice(0, 400)}`);
-	return { message: error.message, description: error.description ?? '', dump: safeJson(result.run.data.resultData) };
+	if (!error)
+		throw new Error(
+			`the redirect was not refused: ${safeJson(result.run.data.resultData.runData).slice(0, 400)}`,
+		);
+	return {
+		message: error.message,
+		description: error.description ?? '',
+		dump: safeJson(result.run.data.resultData),
+	};
 }
 
 const project = { __rl: true, value: '1001', mode: 'id' };
@@ -192,35 +252,60 @@ interface Kind {
 }
 
 const kinds: Kind[] = [
-	{ name: 'Project → Get Many', path: /^\/projects$/, run: () => throughWorkflow(loadWorkflow('project-get-many')) },
+	{
+		name: 'Project → Get Many',
+		path: /^\/projects$/,
+		run: () => throughWorkflow(loadWorkflow('project-get-many')),
+	},
 	{
 		name: 'Mention → Search Recent',
 		path: /^\/projects\/1001\/mentions\/recent\/search$/,
-		run: () => throughWorkflow(withParameters(loadWorkflow('mention-search-recent'), { project, returnAll: true })),
+		run: () =>
+			throughWorkflow(
+				withParameters(loadWorkflow('mention-search-recent'), { project, returnAll: true }),
+			),
 	},
 	{
 		name: 'Mention → Search Historical',
 		path: /^\/projects\/1001\/mentions\/search$/,
-		run: () => throughWorkflow(withParameters(loadWorkflow('mention-search-historical'), { project })),
+		run: () =>
+			throughWorkflow(withParameters(loadWorkflow('mention-search-historical'), { project })),
 	},
 	{
 		name: 'Mention → Export (SSE)',
 		path: /^\/projects\/1001\/mentions\/search\/stream$/,
-		run: () => throughWorkflow(withParameters(loadWorkflow('mention-export'), { project, returnAll: true, options: { streamFormat: 'sse' } })),
+		run: () =>
+			throughWorkflow(
+				withParameters(loadWorkflow('mention-export'), {
+					project,
+					returnAll: true,
+					options: { streamFormat: 'sse' },
+				}),
+			),
 	},
 	{
 		name: 'Mention → Export (JSON lines)',
 		path: /^\/projects\/1001\/mentions\/recent\/search\/stream$/,
 		run: () =>
 			throughWorkflow(
-				withParameters(loadWorkflow('mention-export'), { project, exportScope: 'recent', returnAll: true, options: { streamFormat: 'jsonLines' } }),
+				withParameters(loadWorkflow('mention-export'), {
+					project,
+					exportScope: 'recent',
+					returnAll: true,
+					options: { streamFormat: 'jsonLines' },
+				}),
 			),
 	},
-	{ name: 'Project → Create (a write)', path: /^\/projects$/, run: () => throughWorkflow(loadWorkflow('project-create')) },
+	{
+		name: 'Project → Create (a write)',
+		path: /^\/projects$/,
+		run: () => throughWorkflow(loadWorkflow('project-create')),
+	},
 	{
 		name: 'Tag → Add (a write)',
 		path: /^\/projects\/1001\/mentions\/m-1\/tags$/,
-		run: () => throughWorkflow(withParameters(loadWorkflow('tag-add'), { project }), [{ mentionId: 'm-1' }]),
+		run: () =>
+			throughWorkflow(withParameters(loadWorkflow('tag-add'), { project }), [{ mentionId: 'm-1' }]),
 	},
 	{
 		name: 'the project picker (list search)',
@@ -228,14 +313,29 @@ const kinds: Kind[] = [
 		run: async () => {
 			const outcome = await withExecuteContext(credentials(), async function () {
 				try {
-					const found = await searchProjects.call(this as unknown as ILoadOptionsFunctions, '', undefined);
+					const found = await searchProjects.call(
+						this as unknown as ILoadOptionsFunctions,
+						'',
+						undefined,
+					);
 					return { ok: true, found: safeJson(found) };
 				} catch (error) {
 					const e = error as { message: string; description?: string };
-					return { ok: false, message: e.message, description: e.description ?? '', dump: safeJson(error) };
+					return {
+						ok: false,
+						message: e.message,
+						description: e.description ?? '',
+						dump: safeJson(error),
+					};
 				}
 			});
-			const o = outcome as { ok: boolean; message: string; description: string; dump: string; found?: string };
+			const o = outcome as {
+				ok: boolean;
+				message: string;
+				description: string;
+				dump: string;
+				found?: string;
+			};
 			if (o.ok) throw new Error(`the redirect was not refused: ${o.found?.slice(0, 300)}`);
 			return { message: o.message, description: o.description, dump: o.dump };
 		},
@@ -246,11 +346,17 @@ const kinds: Kind[] = [
 		run: async () => {
 			const harness = new PollHarness(pollParameters(1001), credentials());
 			const polled = await harness.poll('activate');
-			if (!polled.error) throw new Error(`the redirect was not refused: ${safeJson(polled.items).slice(0, 300)}`);
+			if (!polled.error)
+				throw new Error(`the redirect was not refused: ${safeJson(polled.items).slice(0, 300)}`);
 			return {
 				message: polled.error.message,
 				description: polled.error.description ?? '',
-				dump: safeJson({ items: polled.items, emitted: harness.emitted, state: harness.staticData(), error: polled.error }),
+				dump: safeJson({
+					items: polled.items,
+					emitted: harness.emitted,
+					state: harness.staticData(),
+					error: polled.error,
+				}),
 			};
 		},
 	},
@@ -260,8 +366,13 @@ const kinds: Kind[] = [
 		run: async () => {
 			const harness = new PollHarness(pollParameters(1001), credentials());
 			const polled = await harness.manual();
-			if (!polled.error) throw new Error(`the redirect was not refused: ${safeJson(polled.items).slice(0, 300)}`);
-			return { message: polled.error.message, description: polled.error.description ?? '', dump: safeJson(polled) };
+			if (!polled.error)
+				throw new Error(`the redirect was not refused: ${safeJson(polled.items).slice(0, 300)}`);
+			return {
+				message: polled.error.message,
+				description: polled.error.description ?? '',
+				dump: safeJson(polled),
+			};
 		},
 	},
 	{
@@ -287,7 +398,12 @@ const kinds: Kind[] = [
 
 async function refused(kind: Kind, status: number, where: LocationCase): Promise<Outcome> {
 	const echoing: Behaviour = (req, res, server) =>
-		redirect(status, where.location(req), { data: [mention(`${MARKER}-BODY-1`)], cursor: null }, { 'x-rate-limit-remaining': 5 })(req, res, server);
+		redirect(
+			status,
+			where.location(req),
+			{ data: [mention(`${MARKER}-BODY-1`)], cursor: null },
+			{ 'x-rate-limit-remaining': 5 },
+		)(req, res, server);
 	api.any(echoing);
 	const outcome = await kind.run();
 	figures.runs++;
@@ -308,10 +424,15 @@ async function refused(kind: Kind, status: number, where: LocationCase): Promise
 	expect(api.clientErrors).toBe(0);
 
 	// the error names the status and where the server wanted to send the request
-	expect(outcome.message).toMatch(new RegExp(`^SentiOne answered with a redirect \\(${status}\\) `));
+	expect(outcome.message).toMatch(
+		new RegExp(`^SentiOne answered with a redirect \\(${status}\\) `),
+	);
 	expect(outcome.message).toMatch(where.where());
 	expect(outcome.description).toMatch(/was not sent anywhere else and the answer was not used/);
-	figures.longestMessageChars = Math.max(figures.longestMessageChars, outcome.message.length + outcome.description.length);
+	figures.longestMessageChars = Math.max(
+		figures.longestMessageChars,
+		outcome.message.length + outcome.description.length,
+	);
 	expect(outcome.message.length).toBeLessThan(500);
 
 	// nothing of the 3xx body or of the target is in the output; the key and the Location's secrets are in no message
@@ -331,25 +452,46 @@ function count(fault: string, through: string, outcome: string): void {
 }
 
 describe.each(kinds)('$name', (kind) => {
-	test.each(locations.map((where, i) => ({ where, status: STATUSES[i % STATUSES.length], name: where.name })))(
-		'$status to $name → refused, nothing sent elsewhere',
-		async ({ where, status }) => {
-			await refused(kind, status, where);
-			count(`Location: ${where.name}`, kind.name, 'refused, naming the status and where it pointed; 0 requests elsewhere, nothing of the Location\'s secrets echoed');
+	test.each(
+		locations.map((where, i) => ({
+			where,
+			status: STATUSES[i % STATUSES.length],
+			name: where.name,
+		})),
+	)('$status to $name → refused, nothing sent elsewhere', async ({ where, status }) => {
+		await refused(kind, status, where);
+		count(
+			`Location: ${where.name}`,
+			kind.name,
+			"refused, naming the status and where it pointed; 0 requests elsewhere, nothing of the Location's secrets echoed",
+		);
+	});
+
+	test.each([...STATUSES])(
+		'%i to another host, for every redirect status → refused',
+		async (status) => {
+			await refused(kind, status, locations[0]);
+			count(
+				`every redirect status (301, 302, 303, 307, 308) to another host`,
+				kind.name,
+				'refused; 0 requests and 0 connections to the other host',
+			);
 		},
 	);
-
-	test.each([...STATUSES])('%i to another host, for every redirect status → refused', async (status) => {
-		await refused(kind, status, locations[0]);
-		count(`every redirect status (301, 302, 303, 307, 308) to another host`, kind.name, 'refused; 0 requests and 0 connections to the other host');
-	});
 });
 
 describe('a redirect whose body never ends: refused within the 5 s the node gives a 3xx body', () => {
 	const location = () => `http://127.0.0.2:${elsewhere.port}/steal`;
 	test.each([
-		{ name: 'a body dripping a byte every 50 ms', behaviour: () => drip({ everyMs: 50, status: 302, prefix: '{"data":[', headers: { location: location() } }) },
-		{ name: 'headers, then silence', behaviour: () => silence(307, { 'content-type': 'application/json', location: location() }) },
+		{
+			name: 'a body dripping a byte every 50 ms',
+			behaviour: () =>
+				drip({ everyMs: 50, status: 302, prefix: '{"data":[', headers: { location: location() } }),
+		},
+		{
+			name: 'headers, then silence',
+			behaviour: () => silence(307, { 'content-type': 'application/json', location: location() }),
+		},
 	])('$name', async ({ name, behaviour }) => {
 		for (const kind of [kinds[0], kinds[kinds.length - 1]]) {
 			api.reset();
@@ -362,7 +504,12 @@ describe('a redirect whose body never ends: refused within the 5 s the node give
 			expect(elsewhere.requests).toEqual([]);
 			expect(elsewhere.connections).toBe(0);
 			figures.longestRedirectHoldMs = Math.max(figures.longestRedirectHoldMs ?? 0, Math.round(ms));
-			rows.push({ fault: `a redirect to another host whose body never ends: ${name}`, through: kind.name, cases: 1, outcome: `refused after ${(ms / 1000).toFixed(1)} s; 0 requests elsewhere` });
+			rows.push({
+				fault: `a redirect to another host whose body never ends: ${name}`,
+				through: kind.name,
+				cases: 1,
+				outcome: `refused after ${(ms / 1000).toFixed(1)} s; 0 requests elsewhere`,
+			});
 		}
 	});
 });
@@ -373,17 +520,47 @@ describe('the credential', () => {
 
 	test.each([
 		{ name: 'a plain request', options: { url: '/projects', method: 'GET' as const } },
-		{ name: 'a request that asks to follow redirects', options: { url: '/projects', method: 'GET' as const, disableFollowRedirect: false, maxRedirects: 10 } },
-		{ name: 'a request that allows credentials on a cross-origin redirect', options: { url: '/projects', method: 'POST' as const, sendCredentialsOnCrossOriginRedirect: true, maxRedirects: 5 } },
-		{ name: 'an absolute URL', options: { url: 'https://sentione.com/api/public/v2/projects', method: 'GET' as const, maxRedirects: 21 } },
-	])('authenticate() on $name: no redirects (disableFollowRedirect, maxRedirects 0, no credentials across origins)', async ({ options }) => {
-		const out = await type.authenticate(credential, { ...options });
-		expect(out.disableFollowRedirect).toBe(true);
-		expect(out.maxRedirects).toBe(0);
-		expect(out.sendCredentialsOnCrossOriginRedirect).toBe(false);
-		expect((out.headers as IDataObject)['X-API-KEY']).toBe(ENTERPRISE);
-		count('authenticate() output', 'the credential', 'disableFollowRedirect: true, maxRedirects: 0, whatever the request asked');
-	});
+		{
+			name: 'a request that asks to follow redirects',
+			options: {
+				url: '/projects',
+				method: 'GET' as const,
+				disableFollowRedirect: false,
+				maxRedirects: 10,
+			},
+		},
+		{
+			name: 'a request that allows credentials on a cross-origin redirect',
+			options: {
+				url: '/projects',
+				method: 'POST' as const,
+				sendCredentialsOnCrossOriginRedirect: true,
+				maxRedirects: 5,
+			},
+		},
+		{
+			name: 'an absolute URL',
+			options: {
+				url: 'https://sentione.com/api/public/v2/projects',
+				method: 'GET' as const,
+				maxRedirects: 21,
+			},
+		},
+	])(
+		'authenticate() on $name: no redirects (disableFollowRedirect, maxRedirects 0, no credentials across origins)',
+		async ({ options }) => {
+			const out = await type.authenticate(credential, { ...options });
+			expect(out.disableFollowRedirect).toBe(true);
+			expect(out.maxRedirects).toBe(0);
+			expect(out.sendCredentialsOnCrossOriginRedirect).toBe(false);
+			expect((out.headers as IDataObject)['X-API-KEY']).toBe(ENTERPRISE);
+			count(
+				'authenticate() output',
+				'the credential',
+				'disableFollowRedirect: true, maxRedirects: 0, whatever the request asked',
+			);
+		},
+	);
 
 	test('the credential test request does not follow redirects either', () => {
 		expect(type.test.request.disableFollowRedirect).toBe(true);

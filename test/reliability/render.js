@@ -10,7 +10,27 @@
 const { existsSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const ORDER = ['redirects', 'deadlines', 'deadlines-soak', 'caps', 'resets', 'inputs', 'poll-state', 'poll', 'poll-limits', 'stream', 'stream-soak', 'stream-repair', 'paging', 'bad-input', 'hostile', 'hostile-soak', 'shutdown', 'properties', 'properties-stream'];
+const ORDER = [
+	'redirects',
+	'deadlines',
+	'deadlines-soak',
+	'caps',
+	'resets',
+	'inputs',
+	'poll-state',
+	'poll',
+	'poll-limits',
+	'stream',
+	'stream-soak',
+	'stream-repair',
+	'paging',
+	'bad-input',
+	'hostile',
+	'hostile-soak',
+	'shutdown',
+	'properties',
+	'properties-stream',
+];
 
 function readJson(path) {
 	try {
@@ -23,7 +43,11 @@ function readJson(path) {
 const cell = (value) =>
 	value === undefined || value === null || value === ''
 		? '—'
-		: String(value).replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+		: String(value)
+				.replace(/\|/g, '\\|')
+				.replace(/\n/g, ' ')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;');
 
 /**
  * One section per class of server-controlled value (issue 12): what was tried, the bound that now
@@ -40,12 +64,17 @@ function serverBounds(parts) {
 	const most = fig('resets').mostRequestsPerVirtualHour ?? {};
 	const caps = fig('caps');
 	const sse20k = caps['endless export, cap 20,000 mentions (SSE, full mentions)'] ?? {};
-	const future = (fig('poll-state').future ?? []).map((f) => `${f.ahead} ahead: passed on ${f.futureTimes} time(s), ${f.lost} lost, ${f.duplicated} duplicated`).join('; ');
+	const future = (fig('poll-state').future ?? [])
+		.map(
+			(f) =>
+				`${f.ahead} ahead: passed on ${f.futureTimes} time(s), ${f.lost} lost, ${f.duplicated} duplicated`,
+		)
+		.join('; ');
 	const classes = [
 		[
 			'1. Redirects',
 			'301/302/303/307/308 to another host, port or scheme, the same origin, a relative, missing, credential-carrying or 10 kB Location; through every request kind (project list, searches, exports, create, tags, the project picker, both triggers, the credential).',
-			'No redirect is followed, on any request (the transport and the credential\'s authenticate both set disableFollowRedirect); a 3xx is an error naming the status and the target origin; the key goes only to the Base URL\'s origin.',
+			"No redirect is followed, on any request (the transport and the credential's authenticate both set disableFollowRedirect); a 3xx is an error naming the status and the target origin; the key goes only to the Base URL's origin.",
 			`${fig('redirects').runs ?? '—'} cases: ${fig('redirects').requestsToOtherOrigins ?? '—'} requests, ${fig('redirects').connectionsToOtherOrigins ?? '—'} connections and ${fig('redirects').keysToOtherOrigins ?? '—'} keys reached another origin.`,
 		],
 		[
@@ -62,7 +91,7 @@ function serverBounds(parts) {
 		],
 		[
 			'4. Rate-limit resets',
-			'x-rate-limit-reset in the year 3000, 1e15, in milliseconds, in the past, zero, negative, garbage, several values; absurd resets in 429 messages; remaining negative or huge; limit 0 — through the transport, the pager, the poll trigger\'s saved budget and the stream trigger\'s reconnects.',
+			"x-rate-limit-reset in the year 3000, 1e15, in milliseconds, in the past, zero, negative, garbage, several values; absurd resets in 429 messages; remaining negative or huge; limit 0 — through the transport, the pager, the poll trigger's saved budget and the stream trigger's reconnects.",
 			'A reset counts only when it lies within 65 minutes ahead and 5 minutes behind (seconds, or milliseconds when only that reading is plausible); otherwise it is unknown and the top of the next hour (D-07) stands in. Every hourly-429 wait is at least 5 s, then 20 s, 80 s …, at most 65 min; no wait reaches the timer limit. A saved budget is re-checked on every load.',
 			`most requests or connections in any virtual hour: transport waiting ${most['transport, 429 waits'] ?? '—'}, poll trigger ${most['poll trigger, 429 with a broken reset (a poll every 5 min)'] ?? '—'}, stream trigger after hourly 429s ${most['stream trigger, reconnects after hourly 429s'] ?? '—'}, stream connections ending at once with no usable reset ${most['stream trigger, accepted connections ending at once (remaining 0, broken reset)'] ?? '—'}; longest wait asked of the clock ${Math.round((fig('resets').longestClockWaitMs ?? 0) / 60000)} min; ${fig('resets').timeoutOverflowWarnings ?? '—'} timer overflows.`,
 		],
@@ -75,18 +104,18 @@ function serverBounds(parts) {
 		[
 			'6. Unbounded memory and requests',
 			'An endless export with Return All; endless stream data that never forms an event; the same mentions under ever-new cursors; empty pages under ever-new cursors; cursors over 4,096 characters; ever-new huge ids on the live stream.',
-			'One export run holds at most Options → Max Mentions per Run (default 100,000) and reads at most Max Size (MB) (default 256, counted per chunk); paging stops after 3 pages without anything new, on a cursor seen before or longer than 4,096 characters; one run holds at most 100,000 listed items; the stream trigger\'s id memory holds 20,000 ids and 4 MB (long ids as SHA-256).',
+			"One export run holds at most Options → Max Mentions per Run (default 100,000) and reads at most Max Size (MB) (default 256, counted per chunk); paging stops after 3 pages without anything new, on a cursor seen before or longer than 4,096 characters; one run holds at most 100,000 listed items; the stream trigger's id memory holds 20,000 ids and 4 MB (long ids as SHA-256).",
 			`endless export capped at 20,000 mentions: peak heap +${sse20k.heapPeakMb ?? '—'} MB, ${sse20k.seconds ?? '—'} s; Max Size 1 MB against an endless line: stopped after ${caps['Max Size 1 MB against a JSON line that never ends (≈ 12 MB/s): MB read before the run ended'] ?? '—'} MB.`,
 		],
 		[
 			'7. A watermark that follows the server',
 			'One mention collectedAt an hour or a year ahead, then ordinary mentions.',
-			'The watermark never passes n8n\'s clock plus 5 minutes; the future mention is remembered at its real time, so it is passed on once.',
+			"The watermark never passes n8n's clock plus 5 minutes; the future mention is remembered at its real time, so it is passed on once.",
 			future || '—',
 		],
 		[
 			'8. Corrupt saved state',
-			'Each field of the poll trigger\'s static data corrupted in turn (watermark, version, ids, floor, round, budget, mode, the whole state).',
+			"Each field of the poll trigger's static data corrupted in turn (watermark, version, ids, floor, round, budget, mode, the whole state).",
 			'loadState checks every field; what is readable is kept, the rest repaired conservatively and reported once (pollState.ts).',
 			`${fig('poll-state').cases ?? '—'} cases, ${fig('poll-state').checksAfterCorruption ?? '—'} checks, ${fig('poll-state').mentionsAfterCorruption ?? '—'} mentions after the corruption: ${fig('poll-state').lost ?? '—'} lost, ${fig('poll-state').duplicated ?? '—'} duplicated.`,
 		],
@@ -115,9 +144,21 @@ function serverBounds(parts) {
 			`${group('Base URL: an endpoint beyond the API root') ?? '—'} + ${group('Base URL: no scheme at a plain-http server') ?? '—'} cases.`,
 		],
 	];
-	const out = ['## Bounds on what the server controls', '', 'Each class of value the server (or a saved state, or an expression) controls, what the hostile-server suites tried, the bound that now holds, and what they measured. The parts below hold the details.', ''];
+	const out = [
+		'## Bounds on what the server controls',
+		'',
+		'Each class of value the server (or a saved state, or an expression) controls, what the hostile-server suites tried, the bound that now holds, and what they measured. The parts below hold the details.',
+		'',
+	];
 	for (const [title, tried, bound, figure] of classes) {
-		out.push(`### ${title}`, '', `- **Tried:** ${tried}`, `- **Bound:** ${bound}`, `- **Measured:** ${figure}`, '');
+		out.push(
+			`### ${title}`,
+			'',
+			`- **Tried:** ${tried}`,
+			`- **Bound:** ${bound}`,
+			`- **Measured:** ${figure}`,
+			'',
+		);
 	}
 	return out;
 }
@@ -142,12 +183,18 @@ function render(repoRoot) {
 	out.push('# Reliability');
 	out.push('');
 	out.push(
-		'What the package survives, measured by the reliability suite (`test/reliability/`) against the simulator\'s fault injection. This file is generated from the figures the tests write (`test/reliability/.results/`, not tracked); do not edit it by hand. A test run never rewrites it: run the tests (`npm test`, `npm run test:reliability`), then `npm run docs:reliability` to render it from the latest figures.',
+		"What the package survives, measured by the reliability suite (`test/reliability/`) against the simulator's fault injection. This file is generated from the figures the tests write (`test/reliability/.results/`, not tracked); do not edit it by hand. A test run never rewrites it: run the tests (`npm test`, `npm run test:reliability`), then `npm run docs:reliability` to render it from the latest figures.",
 	);
 	out.push('');
-	out.push('- `npm test` runs every part except the soaks (≈ 3 minutes for this suite on a 2-core machine).');
-	out.push('- `npm run test:reliability` runs the soaks: the 100-drop live stream and servers that never answer, bounded only by the nodes\' own timeouts (about 4 minutes; `.ci/run` runs it after `npm test`).');
-	out.push('- "Lost" and "Duplicated" compare what the nodes emitted with the simulator\'s ground truth (`GET /__admin/mentions`); "—" where the fault concerns no mentions.');
+	out.push(
+		'- `npm test` runs every part except the soaks (≈ 3 minutes for this suite on a 2-core machine).',
+	);
+	out.push(
+		"- `npm run test:reliability` runs the soaks: the 100-drop live stream and servers that never answer, bounded only by the nodes' own timeouts (about 4 minutes; `.ci/run` runs it after `npm test`).",
+	);
+	out.push(
+		'- "Lost" and "Duplicated" compare what the nodes emitted with the simulator\'s ground truth (`GET /__admin/mentions`); "—" where the fault concerns no mentions.',
+	);
 	out.push('');
 	out.push(...serverBounds(parts));
 	out.push('## Summary');
@@ -156,7 +203,9 @@ function render(repoRoot) {
 	out.push('|---|---|---|---|---|---|---|---|');
 	for (const part of parts) {
 		for (const row of part.rows ?? []) {
-			out.push(`| ${cell(part.title)} | ${cell(row.fault)} | ${cell(row.through)} | ${cell(row.cases)} | ${cell(row.items)} | ${cell(row.lost)} | ${cell(row.duplicated)} | ${cell(row.outcome)} |`);
+			out.push(
+				`| ${cell(part.title)} | ${cell(row.fault)} | ${cell(row.through)} | ${cell(row.cases)} | ${cell(row.items)} | ${cell(row.lost)} | ${cell(row.duplicated)} | ${cell(row.outcome)} |`,
+			);
 		}
 	}
 	if (secrets) {
@@ -166,14 +215,21 @@ function render(repoRoot) {
 	}
 	out.push('');
 	const findings = parts.flatMap((part) =>
-		(part.rows ?? []).filter((row) => /^BUG|by design/.test(String(row.outcome)) || (row.lost ?? 0) > 0).map((row) => ({ part, row })),
+		(part.rows ?? [])
+			.filter((row) => /^BUG|by design/.test(String(row.outcome)) || (row.lost ?? 0) > 0)
+			.map((row) => ({ part, row })),
 	);
 	if (findings.length > 0) {
 		out.push('## Losses and open bugs');
 		out.push('');
-		out.push('Every row of the summary is 0 lost and 0 duplicated except these, which the tests keep out of the 0-loss claims on purpose (a limit by design, or a bug pinned by a `test.failing` test until the shipped code is fixed):');
+		out.push(
+			'Every row of the summary is 0 lost and 0 duplicated except these, which the tests keep out of the 0-loss claims on purpose (a limit by design, or a bug pinned by a `test.failing` test until the shipped code is fixed):',
+		);
 		out.push('');
-		for (const { part, row } of findings) out.push(`- **${part.title}** — ${row.fault}: ${row.outcome}${row.lost ? ` (lost ${row.lost})` : ''}.`);
+		for (const { part, row } of findings)
+			out.push(
+				`- **${part.title}** — ${row.fault}: ${row.outcome}${row.lost ? ` (lost ${row.lost})` : ''}.`,
+			);
 		out.push('');
 	}
 	for (const part of parts) {
@@ -198,7 +254,9 @@ function render(repoRoot) {
 		out.push('## Secrets');
 		out.push('');
 		out.push(
-			`Whole-suite run of ${secrets.finishedAt}: ${secrets.testFiles} test files ran; ${secrets.testFilesWithRecords} of them recorded node output, errors or log lines; ${secrets.records} records (${Math.round((secrets.characters ?? 0) / 1024)} KiB) were searched for ${secrets.keysSearched} keys and the shape \`<PREFIX>-APIKEY-<body>\`: ${secrets.leaks} found. Records by kind: ${Object.entries(secrets.kinds ?? {})
+			`Whole-suite run of ${secrets.finishedAt}: ${secrets.testFiles} test files ran; ${secrets.testFilesWithRecords} of them recorded node output, errors or log lines; ${secrets.records} records (${Math.round((secrets.characters ?? 0) / 1024)} KiB) were searched for ${secrets.keysSearched} keys and the shape \`<PREFIX>-APIKEY-<body>\`: ${secrets.leaks} found. Records by kind: ${Object.entries(
+				secrets.kinds ?? {},
+			)
 				.map(([k, n]) => `${k} ${n}`)
 				.join(', ')}.`,
 		);
@@ -219,16 +277,24 @@ module.exports = { render };
 
 if (require.main === module) {
 	const dir = join(__dirname, '.results');
-	const parts = existsSync(dir) ? readdirSync(dir).filter((name) => /^part-.*\.json$/.test(name)) : [];
+	const parts = existsSync(dir)
+		? readdirSync(dir).filter((name) => /^part-.*\.json$/.test(name))
+		: [];
 	if (parts.length === 0) {
-		process.stderr.write(`no figures in ${dir}: run the tests first (npm test, npm run test:reliability)\n`);
+		process.stderr.write(
+			`no figures in ${dir}: run the tests first (npm test, npm run test:reliability)\n`,
+		);
 		process.exit(1);
 	}
 	const path = render(join(__dirname, '..', '..'));
-	const secrets = existsSync(join(dir, 'secrets.json')) ? 'secrets.json' : 'no secrets.json (a whole-suite `npm test` writes it)';
+	const secrets = existsSync(join(dir, 'secrets.json'))
+		? 'secrets.json'
+		: 'no secrets.json (a whole-suite `npm test` writes it)';
 	process.stdout.write(`wrote ${path} from ${parts.length} part(s) and ${secrets}\n`);
 	const missing = ORDER.filter((part) => !parts.includes(`part-${part}.json`));
 	if (missing.length > 0) {
-		process.stderr.write(`no figures for ${missing.join(', ')}: the document leaves them out (run \`npm test\` and \`npm run test:reliability\` for all of them)\n`);
+		process.stderr.write(
+			`no figures for ${missing.join(', ')}: the document leaves them out (run \`npm test\` and \`npm run test:reliability\` for all of them)\n`,
+		);
 	}
 }

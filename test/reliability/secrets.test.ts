@@ -25,7 +25,18 @@ import { credentials, pollParameters, projectParam, streamParameters } from '../
 let sim: Sim;
 
 beforeAll(async () => {
-	sim = await startSim(['--now', new Date().toISOString(), '--clock', 'running', '--projects', '1', '--mentions', '20', '--heartbeat-ms', '200']);
+	sim = await startSim([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'20',
+		'--heartbeat-ms',
+		'200',
+	]);
 });
 afterAll(async () => {
 	await sim.stop();
@@ -36,14 +47,31 @@ test('the recorder sees node outputs, node errors, polls, trigger emits, n8n log
 	const before = { ...watch.counts };
 	const delta = (kind: keyof typeof before) => (watch.counts[kind] ?? 0) - (before[kind] ?? 0);
 
-	const ok = await run(sim, withParameters(loadWorkflow('project-get-many'), { returnAll: true }), { key: ENTERPRISE });
+	const ok = await run(sim, withParameters(loadWorkflow('project-get-many'), { returnAll: true }), {
+		key: ENTERPRISE,
+	});
 	expect(ok.output(NODE).length).toBeGreaterThan(0);
-	const failed = await run(sim, withParameters(loadWorkflow('mention-search-historical'), { project: { __rl: true, value: '1001', mode: 'id' } }), { key: NOACCESS });
+	const failed = await run(
+		sim,
+		withParameters(loadWorkflow('mention-search-historical'), {
+			project: { __rl: true, value: '1001', mode: 'id' },
+		}),
+		{ key: NOACCESS },
+	);
 	expect(failed.nodeError(NODE)?.message).toMatch(/401/);
-	const poll = await new PollHarness(pollParameters(1001), credentials(sim, BASIC)).poll('activate');
+	const poll = await new PollHarness(pollParameters(1001), credentials(sim, BASIC)).poll(
+		'activate',
+	);
 	expect(poll.error).toBeUndefined();
-	const trigger = await activateStreamTrigger(streamParameters({ project: projectParam(1001) }, { backfillMinutes: 5 }), credentials(sim, BASIC));
-	await fetch(`${sim.base}/__admin/mentions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: 1001, count: 1 }) });
+	const trigger = await activateStreamTrigger(
+		streamParameters({ project: projectParam(1001) }, { backfillMinutes: 5 }),
+		credentials(sim, BASIC),
+	);
+	await fetch(`${sim.base}/__admin/mentions`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ projectId: 1001, count: 1 }),
+	});
 	await trigger.until(() => trigger.items().length > 0, 10_000);
 	await trigger.close();
 
@@ -55,7 +83,14 @@ test('the recorder sees node outputs, node errors, polls, trigger emits, n8n log
 	console.log('secrets self-test: a line on the console');
 	expect(delta('console')).toBeGreaterThanOrEqual(1);
 	// the node error is recorded with its message and description
-	expect(watch.recent.some((r) => r.kind === 'run' && r.text.includes("needs SentiOne's Enterprise tier") && r.text.includes('"description"'))).toBe(true);
+	expect(
+		watch.recent.some(
+			(r) =>
+				r.kind === 'run' &&
+				r.text.includes("needs SentiOne's Enterprise tier") &&
+				r.text.includes('"description"'),
+		),
+	).toBe(true);
 	// the keys handed to the credential are searched for verbatim
 	for (const key of [BASIC, ENTERPRISE, NOACCESS]) expect(watch.secrets.has(key)).toBe(true);
 	expect(watch.leaks).toEqual([]);
@@ -74,16 +109,29 @@ test("n8n's log lines are recorded whether or not they are printed (SENTIONE_TES
 });
 
 test('the scanner finds a key however it is wrapped, and only keys', () => {
-	const secrets = new Set([...simulatorKeys(join(__dirname, '..', '..')), 'SENTIONE-APIKEY-from-a-test-0042']);
+	const secrets = new Set([
+		...simulatorKeys(join(__dirname, '..', '..')),
+		'SENTIONE-APIKEY-from-a-test-0042',
+	]);
 	expect(secrets.size).toBeGreaterThanOrEqual(4);
-	const cause = new Error(`request failed with headers {"X-API-KEY":"${'SENTIONE-APIKEY-from-a-test-0042'}"}`);
-	const error = new NodeApiError({ id: '1', name: 'SentiOne', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }, { message: 'outer' }, { message: 'outer', description: 'nothing here' });
+	const cause = new Error(
+		`request failed with headers {"X-API-KEY":"${'SENTIONE-APIKEY-from-a-test-0042'}"}`,
+	);
+	const error = new NodeApiError(
+		{ id: '1', name: 'SentiOne', type: 't', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ message: 'outer' },
+		{ message: 'outer', description: 'nothing here' },
+	);
 	(error as { cause?: unknown }).cause = cause;
 	// an error's cause is part of what is scanned
 	expect(findLeaks(serialize(error), secrets).length).toBeGreaterThan(0);
-	expect(findLeaks(serialize({ deep: [{ deeper: { key: BASIC } }] }), secrets).length).toBeGreaterThan(0);
+	expect(
+		findLeaks(serialize({ deep: [{ deeper: { key: BASIC } }] }), secrets).length,
+	).toBeGreaterThan(0);
 	expect(findLeaks(`a log line with ACME-APIKEY-x9 in it`, secrets)).toHaveLength(1);
-	expect(findLeaks(Buffer.from(`X-API-KEY: ${ENTERPRISE}`).toString('utf8'), secrets).length).toBeGreaterThan(0);
+	expect(
+		findLeaks(Buffer.from(`X-API-KEY: ${ENTERPRISE}`).toString('utf8'), secrets).length,
+	).toBeGreaterThan(0);
 	// not keys: the prefix in guidance texts, the redaction marker, other words with APIKEY
 	for (const text of [
 		'a prefix such as SENTIONE-APIKEY- followed by the key body',
@@ -95,7 +143,12 @@ test('the scanner finds a key however it is wrapped, and only keys', () => {
 		expect(findLeaks(text, secrets)).toEqual([]);
 	}
 	// a bare prefix handed to the credential (an ill-shaped key in a test) is no secret to search for
-	expect(findLeaks('a prefix such as SENTIONE-APIKEY- followed by the key body', ['SENTIONE-APIKEY-', ' SENTIONE-APIKEY- '])).toEqual([]);
+	expect(
+		findLeaks('a prefix such as SENTIONE-APIKEY- followed by the key body', [
+			'SENTIONE-APIKEY-',
+			' SENTIONE-APIKEY- ',
+		]),
+	).toEqual([]);
 	// a report shows the prefix and the length, never the key (so it is no leak itself)
 	const [leak] = findLeaks(`x ${BASIC} y`, secrets);
 	expect(leak.what).not.toContain(BASIC);
@@ -104,7 +157,10 @@ test('the scanner finds a key however it is wrapped, and only keys', () => {
 
 describe('the end-of-run check', () => {
 	let dir: string;
-	const saved = { spool: process.env.SENTIONE_SECRETS_SPOOL, run: process.env.SENTIONE_TEST_RUN_ID };
+	const saved = {
+		spool: process.env.SENTIONE_SECRETS_SPOOL,
+		run: process.env.SENTIONE_TEST_RUN_ID,
+	};
 
 	afterEach(() => {
 		// the reporter points the environment at its own spool: give this file its real one back
@@ -118,24 +174,42 @@ describe('the end-of-run check', () => {
 		reporter.onRunStart();
 		dir = String(process.env.SENTIONE_SECRETS_SPOOL);
 		mkdirSync(dir, { recursive: true });
-		for (const [file, lines] of Object.entries(files)) writeFileSync(join(dir, `${file.replace(/\W/g, '_')}.jsonl`), `${lines.join('\n')}\n`);
-		for (const path of ran) reporter.onTestResult(undefined, { testFilePath: join(__dirname, '..', '..', path), numPassingTests: 1, numFailingTests: 0, failureMessage: null, console: [] });
+		for (const [file, lines] of Object.entries(files))
+			writeFileSync(join(dir, `${file.replace(/\W/g, '_')}.jsonl`), `${lines.join('\n')}\n`);
+		for (const path of ran)
+			reporter.onTestResult(undefined, {
+				testFilePath: join(__dirname, '..', '..', path),
+				numPassingTests: 1,
+				numFailingTests: 0,
+				failureMessage: null,
+				console: [],
+			});
 		return reporter;
 	}
 
-	const header = (file: string, secrets: string[] = []) => JSON.stringify({ k: 'header', file, records: 1, secrets });
+	const header = (file: string, secrets: string[] = []) =>
+		JSON.stringify({ k: 'header', file, records: 1, secrets });
 	const record = (text: string) => JSON.stringify({ k: 'run', t: text });
 	const key = 'LEAKY-APIKEY-planted-by-the-self-test';
 
 	test('passes a clean spool', () => {
-		const reporter = reporterWith({ 'test/a.test.ts': [header('test/a.test.ts'), record('all fine')] }, ['test/a.test.ts']);
+		const reporter = reporterWith(
+			{ 'test/a.test.ts': [header('test/a.test.ts'), record('all fine')] },
+			['test/a.test.ts'],
+		);
 		reporter.onRunComplete();
 		expect(reporter.getLastError()).toBeUndefined();
 	});
 
 	test('fails on a key a test used (verbatim) and on the key shape', () => {
 		const reporter = reporterWith(
-			{ 'test/a.test.ts': [header('test/a.test.ts', ['used-key-without-the-shape-1234']), record('echo: used-key-without-the-shape-1234'), record(`and ${key.replace('planted', 'other')}`)] },
+			{
+				'test/a.test.ts': [
+					header('test/a.test.ts', ['used-key-without-the-shape-1234']),
+					record('echo: used-key-without-the-shape-1234'),
+					record(`and ${key.replace('planted', 'other')}`),
+				],
+			},
 			['test/a.test.ts'],
 		);
 		reporter.onRunComplete();
@@ -147,9 +221,14 @@ describe('the end-of-run check', () => {
 		empty.onRunComplete();
 		expect(empty.getLastError()?.message).toMatch(/the secrets spool is empty/);
 		rmSync(dir, { recursive: true, force: true });
-		const silent = reporterWith({ 'test/a.test.ts': [header('test/a.test.ts'), record('fine')] }, ['test/a.test.ts', 'test/b.test.ts']);
+		const silent = reporterWith({ 'test/a.test.ts': [header('test/a.test.ts'), record('fine')] }, [
+			'test/a.test.ts',
+			'test/b.test.ts',
+		]);
 		silent.onRunComplete();
-		expect(silent.getLastError()?.message).toMatch(/1 test file\(s\) ran tests but wrote nothing to the secrets spool .*test\/b\.test\.ts/);
+		expect(silent.getLastError()?.message).toMatch(
+			/1 test file\(s\) ran tests but wrote nothing to the secrets spool .*test\/b\.test\.ts/,
+		);
 	});
 });
 

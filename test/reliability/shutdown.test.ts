@@ -16,7 +16,13 @@ import { loadWorkflow, NODE, withParameters } from '../actions/helpers';
 import { runWorkflow } from '../harness/engine';
 import type { ActiveStreamTrigger } from '../harness/triggers';
 import { activateStreamTrigger, PollHarness, runStreamTriggerManually } from '../harness/triggers';
-import { credentials, idsOf, pollParameters, projectParam, streamParameters } from '../trigger/helpers';
+import {
+	credentials,
+	idsOf,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../trigger/helpers';
 import type { ResultRow } from './helpers';
 import { adminOnce, pause, waitFor, watchSockets, writePart } from './helpers';
 
@@ -28,8 +34,23 @@ let restoreClock: () => void;
 const rows: ResultRow[] = [];
 
 beforeAll(async () => {
-	sim = await startSim(['--now', new Date().toISOString(), '--clock', 'running', '--projects', '1', '--mentions', '20', '--heartbeat-ms', '200']);
-	await adminOnce(sim, 'POST', '/limits', { mode: 'spec', hourly: { search: 100_000, live: 100_000 }, monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 } });
+	sim = await startSim([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'20',
+		'--heartbeat-ms',
+		'200',
+	]);
+	await adminOnce(sim, 'POST', '/limits', {
+		mode: 'spec',
+		hourly: { search: 100_000, live: 100_000 },
+		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
+	});
 	restoreClock = setClock({ now: () => Date.now() + offset });
 });
 
@@ -41,7 +62,9 @@ afterAll(async () => {
 		title: 'Clean shutdown',
 		command: 'npx jest test/reliability/shutdown.test.ts',
 		rows,
-		notes: ['"Left behind" compares process.getActiveResourcesInfo() kind by kind with a snapshot taken before the trigger started, counts this process\'s sockets to the simulator and the simulator\'s open streams.'],
+		notes: [
+			'"Left behind" compares process.getActiveResourcesInfo() kind by kind with a snapshot taken before the trigger started, counts this process\'s sockets to the simulator and the simulator\'s open streams.',
+		],
 	});
 });
 
@@ -63,7 +86,10 @@ async function project(): Promise<number> {
 }
 
 async function inject(projectId: number, count: number): Promise<string[]> {
-	const r = await adminOnce<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', { projectId, count });
+	const r = await adminOnce<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
+		projectId,
+		count,
+	});
 	return r.mentions.map((m) => m.id);
 }
 
@@ -97,7 +123,9 @@ async function baseline(): Promise<Record<string, number>> {
 }
 
 /** Nothing more of any kind than before, no socket to the simulator, no stream on it. */
-async function nothingLeft(before: Record<string, number>): Promise<{ extra: Record<string, number> }> {
+async function nothingLeft(
+	before: Record<string, number>,
+): Promise<{ extra: Record<string, number> }> {
 	await waitFor('no stream open on the simulator', async () => (await openStreams()) === 0, 3000);
 	await waitFor('no socket to the simulator', () => simSockets() === 0, 3000);
 	let extra: Record<string, number> = {};
@@ -105,7 +133,11 @@ async function nothingLeft(before: Record<string, number>): Promise<{ extra: Rec
 		'no timer, socket or handle more than before',
 		() => {
 			const now = resources();
-			extra = Object.fromEntries(Object.entries(now).filter(([kind, n]) => n > (before[kind] ?? 0)).map(([kind, n]) => [kind, n - (before[kind] ?? 0)]));
+			extra = Object.fromEntries(
+				Object.entries(now)
+					.filter(([kind, n]) => n > (before[kind] ?? 0))
+					.map(([kind, n]) => [kind, n - (before[kind] ?? 0)]),
+			);
 			return Object.keys(extra).length === 0;
 		},
 		3000,
@@ -121,32 +153,60 @@ async function closeTimed(trigger: ActiveStreamTrigger): Promise<number> {
 }
 
 const params = (projectId: number, options: IDataObject = {}) =>
-	streamParameters({ project: projectParam(projectId) } as INodeParameters, { stallTimeout: 1, ...options });
+	streamParameters({ project: projectParam(projectId) } as INodeParameters, {
+		stallTimeout: 1,
+		...options,
+	});
 
 test('poll trigger, between two checks (after a check of 3 pages): nothing held open', async () => {
 	const projectId = await project();
 	const before = await baseline();
-	const harness = new PollHarness(pollParameters(projectId, { options: { maxRequestsPerPoll: 3 } }), credentials(sim, BASIC));
+	const harness = new PollHarness(
+		pollParameters(projectId, { options: { maxRequestsPerPoll: 3 } }),
+		credentials(sim, BASIC),
+	);
 	await harness.poll('activate');
 	await inject(projectId, 70);
 	const outcome = await harness.poll();
 	expect(outcome.items).toHaveLength(70);
 	await nothingLeft(before);
-	rows.push({ fault: 'poll trigger between two checks (after a 3-page check)', through: 'SentiOne Trigger', cases: 1, outcome: 'no socket, timer or handle left; no close function needed' });
+	rows.push({
+		fault: 'poll trigger between two checks (after a 3-page check)',
+		through: 'SentiOne Trigger',
+		cases: 1,
+		outcome: 'no socket, timer or handle left; no close function needed',
+	});
 });
 
 test('action node, after a Return All and after a failed request: nothing held open', async () => {
 	const projectId = await project();
 	await inject(projectId, 60);
 	const before = await baseline();
-	const workflow = withParameters(loadWorkflow('mention-search-recent'), { project: { __rl: true, value: String(projectId), mode: 'id' }, returnAll: true, filters: {} });
-	const ok = await runWorkflow(workflow, { credentials: { apiKey: ENTERPRISE, baseUrl: sim.base }, nodeTypes: { 'n8n-nodes-sentione.sentiOne': new SentiOne() } });
+	const workflow = withParameters(loadWorkflow('mention-search-recent'), {
+		project: { __rl: true, value: String(projectId), mode: 'id' },
+		returnAll: true,
+		filters: {},
+	});
+	const ok = await runWorkflow(workflow, {
+		credentials: { apiKey: ENTERPRISE, baseUrl: sim.base },
+		nodeTypes: { 'n8n-nodes-sentione.sentiOne': new SentiOne() },
+	});
 	expect(ok.output(NODE)).toHaveLength(60);
-	await adminOnce(sim, 'POST', '/faults', { script: [{ match: {}, times: 1, respond: { kind: 'html', status: 200 } }] });
-	const failed = await runWorkflow(workflow, { credentials: { apiKey: ENTERPRISE, baseUrl: sim.base }, nodeTypes: { 'n8n-nodes-sentione.sentiOne': new SentiOne() } });
+	await adminOnce(sim, 'POST', '/faults', {
+		script: [{ match: {}, times: 1, respond: { kind: 'html', status: 200 } }],
+	});
+	const failed = await runWorkflow(workflow, {
+		credentials: { apiKey: ENTERPRISE, baseUrl: sim.base },
+		nodeTypes: { 'n8n-nodes-sentione.sentiOne': new SentiOne() },
+	});
 	expect(failed.nodeError(NODE)).toBeDefined();
 	await nothingLeft(before);
-	rows.push({ fault: 'action node after a Return All of 3 pages and after an unusable answer', through: 'action node', cases: 2, outcome: 'no socket, timer or handle left' });
+	rows.push({
+		fault: 'action node after a Return All of 3 pages and after an unusable answer',
+		through: 'action node',
+		cases: 2,
+		outcome: 'no socket, timer or handle left',
+	});
 });
 
 test('stream trigger, closed while connected and idle (heartbeats only)', async () => {
@@ -159,43 +219,82 @@ test('stream trigger, closed while connected and idle (heartbeats only)', async 
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
-	rows.push({ fault: 'stream trigger closed while connected', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; nothing left` });
+	rows.push({
+		fault: 'stream trigger closed while connected',
+		through: 'SentiOne Stream Trigger',
+		cases: 1,
+		outcome: `close resolved within 1 s; nothing left`,
+	});
 });
 
 test('stream trigger, closed while a connection attempt is in flight (slow server)', async () => {
 	const projectId = await project();
 	const before = await baseline();
 	// the first attempt fails (a transient 503: activation goes on), the retry meets a 5 s latency
-	await adminOnce(sim, 'POST', '/faults', { script: [{ match: { group: 'live' }, times: 1, respond: { kind: 'json', status: 503, body: { message: 'Service unavailable.' } } }] });
+	await adminOnce(sim, 'POST', '/faults', {
+		script: [
+			{
+				match: { group: 'live' },
+				times: 1,
+				respond: { kind: 'json', status: 503, body: { message: 'Service unavailable.' } },
+			},
+		],
+	});
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
 	await adminOnce(sim, 'POST', '/faults', { latencyMs: 5000 });
-	await waitFor('the retry on its way', async () => {
-		const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
-		return r.requests.filter((e) => e.group === 'live').length >= 2;
-	}, 5000);
+	await waitFor(
+		'the retry on its way',
+		async () => {
+			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
+			return r.requests.filter((e) => e.group === 'live').length >= 2;
+		},
+		5000,
+	);
 	const ms = await closeTimed(trigger);
 	await adminOnce(sim, 'POST', '/faults', { latencyMs: 0 });
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
-	rows.push({ fault: 'stream trigger closed while a connection attempt is in flight', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; nothing left` });
+	rows.push({
+		fault: 'stream trigger closed while a connection attempt is in flight',
+		through: 'SentiOne Stream Trigger',
+		cases: 1,
+		outcome: `close resolved within 1 s; nothing left`,
+	});
 });
 
 test('stream trigger, closed during the reconnect backoff', async () => {
 	const projectId = await project();
 	const before = await baseline();
 	// three failed attempts in a row: the node backs off 0.5 s, 1 s, 2 s, then 4 s
-	await adminOnce(sim, 'POST', '/faults', { script: [{ match: { group: 'live' }, times: 4, respond: { kind: 'json', status: 503, body: { message: 'Service unavailable.' } } }] });
+	await adminOnce(sim, 'POST', '/faults', {
+		script: [
+			{
+				match: { group: 'live' },
+				times: 4,
+				respond: { kind: 'json', status: 503, body: { message: 'Service unavailable.' } },
+			},
+		],
+	});
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
-	await waitFor('four failed attempts', async () => {
-		const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
-		return r.requests.filter((e) => e.group === 'live').length >= 4;
-	}, 10_000);
+	await waitFor(
+		'four failed attempts',
+		async () => {
+			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
+			return r.requests.filter((e) => e.group === 'live').length >= 4;
+		},
+		10_000,
+	);
 	await pause(300);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	expect(trigger.errors).toEqual([]);
 	await nothingLeft(before);
-	rows.push({ fault: 'stream trigger closed during an 8 s reconnect backoff', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; nothing left` });
+	rows.push({
+		fault: 'stream trigger closed during an 8 s reconnect backoff',
+		through: 'SentiOne Stream Trigger',
+		cases: 1,
+		outcome: `close resolved within 1 s; nothing left`,
+	});
 });
 
 test('stream trigger, closed while waiting for the hourly stream budget', async () => {
@@ -210,7 +309,12 @@ test('stream trigger, closed while waiting for the hourly stream budget', async 
 		const ms = await closeTimed(trigger);
 		expect(ms).toBeLessThan(1000);
 		await nothingLeft(before);
-		rows.push({ fault: 'stream trigger closed while waiting for the hourly reset of the stream budget', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; nothing left` });
+		rows.push({
+			fault: 'stream trigger closed while waiting for the hourly reset of the stream budget',
+			through: 'SentiOne Stream Trigger',
+			cases: 1,
+			outcome: `close resolved within 1 s; nothing left`,
+		});
 	} finally {
 		await adminOnce(sim, 'POST', '/limits', { hourly: { live: 100_000 }, resetWindows: true });
 	}
@@ -219,41 +323,71 @@ test('stream trigger, closed while waiting for the hourly stream budget', async 
 test('stream trigger, closed during a gap fill (the search after a 10-minute outage hangs)', async () => {
 	const projectId = await project();
 	const before = await baseline();
-	await adminOnce(sim, 'POST', '/faults', { stream: { stallAfterEvents: 1 }, script: [{ match: { group: 'search' }, times: 1, respond: { kind: 'hang' } }] });
-	const trigger = await activateStreamTrigger(params(projectId, { stallTimeout: 2 }), credentials(sim, BASIC));
+	await adminOnce(sim, 'POST', '/faults', {
+		stream: { stallAfterEvents: 1 },
+		script: [{ match: { group: 'search' }, times: 1, respond: { kind: 'hang' } }],
+	});
+	const trigger = await activateStreamTrigger(
+		params(projectId, { stallTimeout: 2 }),
+		credentials(sim, BASIC),
+	);
 	await inject(projectId, 1);
 	await trigger.until(() => trigger.items().length === 1, 5000);
 	await adminOnce(sim, 'POST', '/faults', { stream: { stallAfterEvents: null } });
 	// silent now; 10 minutes pass for SentiOne and the node
 	await jumpClocks(10 * 60_000);
-	await waitFor('the gap search on its way', async () => {
-		const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
-		return r.requests.some((e) => e.group === 'search');
-	}, 10_000);
+	await waitFor(
+		'the gap search on its way',
+		async () => {
+			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
+			return r.requests.some((e) => e.group === 'search');
+		},
+		10_000,
+	);
 	await pause(200);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
-	rows.push({ fault: 'stream trigger closed during a gap-fill search that never answers', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; the search aborted; nothing left` });
+	rows.push({
+		fault: 'stream trigger closed during a gap-fill search that never answers',
+		through: 'SentiOne Stream Trigger',
+		cases: 1,
+		outcome: `close resolved within 1 s; the search aborted; nothing left`,
+	});
 });
 
 test('stream trigger, closed during the search for malformed mentions', async () => {
 	const projectId = await project();
 	const before = await baseline();
-	await adminOnce(sim, 'POST', '/faults', { stream: { malformedEvery: 1 }, script: [{ match: { group: 'search' }, times: 1, respond: { kind: 'hang' } }] });
-	const trigger = await activateStreamTrigger(params(projectId, { stallTimeout: 30 }), credentials(sim, BASIC));
+	await adminOnce(sim, 'POST', '/faults', {
+		stream: { malformedEvery: 1 },
+		script: [{ match: { group: 'search' }, times: 1, respond: { kind: 'hang' } }],
+	});
+	const trigger = await activateStreamTrigger(
+		params(projectId, { stallTimeout: 30 }),
+		credentials(sim, BASIC),
+	);
 	await inject(projectId, 2);
 	await pause(300);
 	await jumpClocks(6000);
-	await waitFor('the repair search on its way', async () => {
-		const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
-		return r.requests.some((e) => e.group === 'search');
-	}, 10_000);
+	await waitFor(
+		'the repair search on its way',
+		async () => {
+			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
+			return r.requests.some((e) => e.group === 'search');
+		},
+		10_000,
+	);
 	await pause(200);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
-	rows.push({ fault: 'stream trigger closed during the search for malformed mentions (it never answers)', through: 'SentiOne Stream Trigger', cases: 1, outcome: `close resolved within 1 s; nothing left` });
+	rows.push({
+		fault: 'stream trigger closed during the search for malformed mentions (it never answers)',
+		through: 'SentiOne Stream Trigger',
+		cases: 1,
+		outcome: `close resolved within 1 s; nothing left`,
+	});
 });
 
 test('"Listen for test event": closed by n8n after the first mention, nothing left', async () => {
@@ -265,5 +399,10 @@ test('"Listen for test event": closed by n8n after the first mention, nothing le
 	const outcome = await waiting;
 	expect(idsOf(outcome.items ?? [])).toEqual([id]);
 	await nothingLeft(before);
-	rows.push({ fault: '"Listen for test event" after its first mention', through: 'SentiOne Stream Trigger (manual)', cases: 1, outcome: 'closed by n8n; nothing left' });
+	rows.push({
+		fault: '"Listen for test event" after its first mention',
+		through: 'SentiOne Stream Trigger (manual)',
+		cases: 1,
+		outcome: 'closed by n8n; nothing left',
+	});
 });

@@ -31,7 +31,10 @@ import { writePart } from './helpers';
 import { runStreamScenario } from './streamScenario';
 
 const mentionParams = (projectId: number, format: 'sse' | 'jsonLines') =>
-	streamParameters({ project: projectParam(projectId) }, { stallTimeout: 5, streamFormat: format } as IDataObject);
+	streamParameters({ project: projectParam(projectId) }, {
+		stallTimeout: 5,
+		streamFormat: format,
+	} as IDataObject);
 
 jest.setTimeout(180_000);
 
@@ -55,7 +58,10 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 
 	beforeAll(async () => {
 		sim = await startLiveSim();
-		await admin(sim, 'POST', '/limits', { mode: 'spec', monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 } });
+		await admin(sim, 'POST', '/limits', {
+			mode: 'spec',
+			monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
+		});
 		restore = setClock({ now: () => Date.now() + offset });
 	});
 	afterAll(async () => {
@@ -70,7 +76,10 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 		const projectId = await emptyProject(sim, `malformed ${format}`);
 		await admin(sim, 'DELETE', '/requests');
 		await admin(sim, 'POST', '/faults', { stream: { malformedEvery: 2 } });
-		const trigger = await activateStreamTrigger(mentionParams(projectId, format), credentials(sim, BASIC));
+		const trigger = await activateStreamTrigger(
+			mentionParams(projectId, format),
+			credentials(sim, BASIC),
+		);
 		opened.push(trigger);
 		for (let k = 0; k < 4; k++) {
 			await inject(sim, projectId, 1);
@@ -81,7 +90,9 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 		const moved = await admin<{ now: string }>(sim, 'POST', '/clock', { advanceMs: 6000 });
 		offset = Date.parse(moved.now) - Date.now();
 		const truth = await groundTruth(sim, projectId);
-		await trigger.until(() => trigger.items().length >= truth.length || trigger.failures.length > 0, 8000).catch(() => undefined);
+		await trigger
+			.until(() => trigger.items().length >= truth.length || trigger.failures.length > 0, 8000)
+			.catch(() => undefined);
 		await pause(500);
 		const connections = (await searchRequests(sim)).length;
 		const t = tally(idsOf(trigger.items()), truth);
@@ -103,7 +114,12 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 	// cannot read at all still gets the search of the moment it arrived in (and a report if short).
 	test('JSON lines: a malformed mention (line cut short, id unreadable) is recovered or reported', async () => {
 		const { t, failures } = await scenario('jsonLines');
-		repairFigures.jsonLines = { mentions: 4, malformed: 2, lost: t.lost.length, reported: failures.length };
+		repairFigures.jsonLines = {
+			mentions: 4,
+			malformed: 2,
+			lost: t.lost.length,
+			reported: failures.length,
+		};
 		expect(t.duplicated).toEqual([]);
 		expect(t.lost.length === 0 || failures.length > 0).toBe(true);
 	});
@@ -117,8 +133,24 @@ afterAll(() => {
 		title: 'SentiOne Stream Trigger: malformed mentions on a connection that stays up',
 		command: 'npx jest test/reliability/stream.test.ts',
 		rows: [
-			{ fault: 'every 2nd mention malformed, SSE (id readable), no reconnect', through: 'SentiOne Stream Trigger', cases: 1, items: 4, lost: (repairFigures.sse as { lost?: number } | undefined)?.lost, duplicated: 0, outcome: 'recovered by one search of the moments they arrived in' },
-			{ fault: 'every 2nd mention malformed, JSON lines (line cut, id unreadable), no reconnect', through: 'SentiOne Stream Trigger', cases: 1, items: 4, lost: (repairFigures.jsonLines as { lost?: number } | undefined)?.lost, duplicated: 0, outcome: 'recovered by one search of the moments they arrived in (or reported)' },
+			{
+				fault: 'every 2nd mention malformed, SSE (id readable), no reconnect',
+				through: 'SentiOne Stream Trigger',
+				cases: 1,
+				items: 4,
+				lost: (repairFigures.sse as { lost?: number } | undefined)?.lost,
+				duplicated: 0,
+				outcome: 'recovered by one search of the moments they arrived in',
+			},
+			{
+				fault: 'every 2nd mention malformed, JSON lines (line cut, id unreadable), no reconnect',
+				through: 'SentiOne Stream Trigger',
+				cases: 1,
+				items: 4,
+				lost: (repairFigures.jsonLines as { lost?: number } | undefined)?.lost,
+				duplicated: 0,
+				outcome: 'recovered by one search of the moments they arrived in (or reported)',
+			},
 		],
 	});
 });

@@ -12,12 +12,31 @@ import type { StreamFormat } from '../../nodes/SentiOne/shared/stream';
 import { encoder, lineText, readAll, sampleMention } from '../streamReader/helpers';
 import { writePart } from './helpers';
 
-type Rec = { kind: 'mention'; id: string; text: string } | { kind: 'heartbeat'; legacy: boolean } | { kind: 'unknown'; data: string };
+type Rec =
+	| { kind: 'mention'; id: string; text: string }
+	| { kind: 'heartbeat'; legacy: boolean }
+	| { kind: 'unknown'; data: string };
 
 const rec: fc.Arbitrary<Rec> = fc.oneof(
-	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('mention' as const), id: fc.stringMatching(/^[a-f0-9]{6,24}$/), text: lineText(40) }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('heartbeat' as const), legacy: fc.boolean() }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('unknown' as const), data: fc.stringMatching(/^[a-z ]{0,20}$/) }) },
+	{
+		weight: 5,
+		arbitrary: fc.record({
+			kind: fc.constant('mention' as const),
+			id: fc.stringMatching(/^[a-f0-9]{6,24}$/),
+			text: lineText(40),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({ kind: fc.constant('heartbeat' as const), legacy: fc.boolean() }),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('unknown' as const),
+			data: fc.stringMatching(/^[a-z ]{0,20}$/),
+		}),
+	},
 );
 
 const DATE = '2026-11-21T10:30:00.000Z';
@@ -27,7 +46,15 @@ function frame(format: StreamFormat, r: Rec): string {
 		r.kind === 'mention'
 			? ['mention', JSON.stringify(sampleMention(r.id, r.text)), r.id]
 			: r.kind === 'heartbeat'
-				? ['heartbeat', r.legacy ? (format === 'sse' ? DATE : JSON.stringify(DATE)) : JSON.stringify({ date: DATE }), DATE.replace('Z', '+00:00')]
+				? [
+						'heartbeat',
+						r.legacy
+							? format === 'sse'
+								? DATE
+								: JSON.stringify(DATE)
+							: JSON.stringify({ date: DATE }),
+						DATE.replace('Z', '+00:00'),
+					]
 				: ['notice', JSON.stringify({ message: r.data }), 'n-1'];
 	if (format === 'sse') return `event: ${event}\ndata: ${data}\nid: ${id}\n\n`;
 	return `{"event":${JSON.stringify(event)},"data":${data},"id":${JSON.stringify(id)}}\n`;
@@ -43,7 +70,7 @@ const streamAndCut = (format: StreamFormat) =>
 let cases = 0;
 
 describe.each(['sse', 'jsonLines'] as StreamFormat[])('%s cut off at any byte', (format) => {
-	test('yields the start of the whole stream\'s items, nothing invented', () => {
+	test("yields the start of the whole stream's items, nothing invented", () => {
 		fc.assert(
 			fc.property(streamAndCut(format), ([bytes, cut]) => {
 				cases++;
@@ -51,14 +78,16 @@ describe.each(['sse', 'jsonLines'] as StreamFormat[])('%s cut off at any byte', 
 				const prefixBytes = bytes.slice(0, cut);
 				const got = readAll(format, [prefixBytes]).items;
 				const text = new TextDecoder().decode(prefixBytes);
-				const complete = format === 'sse' ? text.split('\n\n').length - 1 : text.split('\n').length - 1;
+				const complete =
+					format === 'sse' ? text.split('\n\n').length - 1 : text.split('\n').length - 1;
 				expect(got.slice(0, complete)).toEqual(whole.slice(0, complete));
 				const extra = got.slice(complete);
 				if (format === 'sse') {
 					expect(extra).toEqual([]);
 				} else {
 					expect(extra.length).toBeLessThanOrEqual(1);
-					if (extra.length === 1 && extra[0].type !== 'malformed') expect(extra[0]).toEqual(whole[complete]);
+					if (extra.length === 1 && extra[0].type !== 'malformed')
+						expect(extra[0]).toEqual(whole[complete]);
 				}
 			}),
 			{ numRuns: 1500, seed: 11 },
@@ -73,8 +102,17 @@ afterAll(() => {
 		title: 'Property tests: a stream cut off at any byte',
 		command: 'npx jest test/reliability/streamPrefix.property.test.ts',
 		rows: [
-			{ fault: 'SSE and JSON-lines streams of mentions, heartbeats (both forms) and unknown events, cut at a random byte', through: 'StreamReader', cases, outcome: 'the items of the whole stream up to the cut, never an invented or altered one; a cut JSON line is malformed' },
+			{
+				fault:
+					'SSE and JSON-lines streams of mentions, heartbeats (both forms) and unknown events, cut at a random byte',
+				through: 'StreamReader',
+				cases,
+				outcome:
+					'the items of the whole stream up to the cut, never an invented or altered one; a cut JSON line is malformed',
+			},
 		],
-		notes: ['Any chunking of complete streams: test/streamReader/chunking.property.test.ts (2 × 1,000 runs).'],
+		notes: [
+			'Any chunking of complete streams: test/streamReader/chunking.property.test.ts (2 × 1,000 runs).',
+		],
 	});
 });

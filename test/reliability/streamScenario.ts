@@ -31,7 +31,14 @@ import { admin, BASIC, createProject, startSim, type Sim } from '../../simulator
 import type { ActiveStreamTrigger } from '../harness/triggers';
 import { activateStreamTrigger } from '../harness/triggers';
 import { secretsWatch } from '../setup/secrets';
-import { credentials, groundTruth, idsOf, projectParam, streamParameters, tally } from '../trigger/helpers';
+import {
+	credentials,
+	groundTruth,
+	idsOf,
+	projectParam,
+	streamParameters,
+	tally,
+} from '../trigger/helpers';
 import type { OutgoingRequest, ResultRow } from './helpers';
 import { between, pause, random, realNow, RequestHook, waitFor, writePart } from './helpers';
 
@@ -111,11 +118,21 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		const frame = (m: IDataObject) => {
 			const json = JSON.stringify(m);
 			const id = String(m.id);
-			return o.format === 'sse' ? 22 + json.length + 5 + id.length + 2 : 30 + json.length + id.length + 4;
+			return o.format === 'sse'
+				? 22 + json.length + 5 + id.length + 2
+				: 30 + json.length + id.length + 4;
 		};
 		const inject = async (count: number): Promise<string[]> => {
-			const r = await admin<{ mentions: IDataObject[] }>(sim, 'POST', '/mentions', { projectId, count });
-			for (const m of r.mentions) injected.push({ id: String(m.id), at: Date.parse(String(m.collectedAt)), frameBytes: frame(m) });
+			const r = await admin<{ mentions: IDataObject[] }>(sim, 'POST', '/mentions', {
+				projectId,
+				count,
+			});
+			for (const m of r.mentions)
+				injected.push({
+					id: String(m.id),
+					at: Date.parse(String(m.collectedAt)),
+					frameBytes: frame(m),
+				});
 			return r.mentions.map((m) => String(m.id));
 		};
 		const jump = async (ms: number) => {
@@ -163,14 +180,21 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			const margin = Math.ceil(backfill.bytes * 1.1) + 600;
 			if (plan.kind === 'stall') {
 				plan.stallAfterEvents = backfill.count + between(next, 1, 3);
-			} else if (!lastOfHour && !plan.legacyHeartbeat && !lastWasEarly && backfill.bytes > 200 && next() < 0.3) {
+			} else if (
+				!lastOfHour &&
+				!plan.legacyHeartbeat &&
+				!lastWasEarly &&
+				backfill.bytes > 200 &&
+				next() < 0.3
+			) {
 				// inside the backfill burst, right at the start of the connection
 				plan.where = 'backfill';
 				plan.dropAfterBytes = between(next, 1, Math.max(1, Math.floor(backfill.bytes * 0.9)));
 			} else {
 				// after the backfill, among live mentions and heartbeats (never before the test is ready for it)
 				plan.where = 'live';
-				plan.dropAfterBytes = margin + (lastOfHour || plan.legacyHeartbeat ? 4000 : 1500) + between(next, 0, 6000);
+				plan.dropAfterBytes =
+					margin + (lastOfHour || plan.legacyHeartbeat ? 4000 : 1500) + between(next, 0, 6000);
 			}
 			lastWasEarly = plan.where === 'backfill';
 			return plan;
@@ -178,7 +202,8 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 
 		hook.install();
 		hook.reset(async (request) => {
-			if (request.path.includes('/mentions/recent/search') && !LIVE_PATH.test(request.path)) counts.searchRequests++;
+			if (request.path.includes('/mentions/recent/search') && !LIVE_PATH.test(request.path))
+				counts.searchRequests++;
 			if (!LIVE_PATH.test(request.path)) return;
 			const plan = planFor(request);
 			plans.push(plan);
@@ -202,10 +227,20 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			return Object.values(stats.openStreams).reduce((a, b) => a + b, 0);
 		};
 		const liveLog = async () =>
-			(await admin<{ requests: Array<{ group: string; status: number | null; at: string; query: Record<string, string> }> }>(sim, 'GET', '/requests')).requests.filter(
-				(e) => e.group === 'live',
-			);
-		const params = streamParameters({ project: projectParam(projectId) }, { stallTimeout: STALL_TIMEOUT_S, streamFormat: o.format });
+			(
+				await admin<{
+					requests: Array<{
+						group: string;
+						status: number | null;
+						at: string;
+						query: Record<string, string>;
+					}>;
+				}>(sim, 'GET', '/requests')
+			).requests.filter((e) => e.group === 'live');
+		const params = streamParameters(
+			{ project: projectParam(projectId) },
+			{ stallTimeout: STALL_TIMEOUT_S, streamFormat: o.format },
+		);
 		trigger = await activateStreamTrigger(params, credentials(sim, BASIC));
 		const t = trigger;
 
@@ -213,10 +248,14 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		const started = realNow();
 		while (counts.drops < o.drops) {
 			c++;
-			await waitFor(`connection ${c} open`, async () => {
-				const log = await liveLog();
-				return log.length >= c && log[c - 1].status !== null;
-			}, 20_000);
+			await waitFor(
+				`connection ${c} open`,
+				async () => {
+					const log = await liveLog();
+					return log.length >= c && log[c - 1].status !== null;
+				},
+				20_000,
+			);
 			const plan = plans[c - 1];
 			const log = await liveLog();
 			expect(log[c - 1].status).toBe(200);
@@ -224,7 +263,10 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			dateShift += 61_000;
 			// the backfill is read before the clocks move (it is sent at once; tiny chunks take longer),
 			// or a malformed mention in it would look as if it had arrived minutes after the connection opened
-			if (plan.backfill.count > 0) await pause(250 + (plan.chunkBytes ? Math.ceil(plan.backfill.bytes / plan.chunkBytes) * 3 : 0));
+			if (plan.backfill.count > 0)
+				await pause(
+					250 + (plan.chunkBytes ? Math.ceil(plan.backfill.bytes / plan.chunkBytes) * 3 : 0),
+				);
 			if (plan.lastOfHour) {
 				counts.lastOfHour++;
 				// the hour's 5 connections are spent: bring the reset close, and let a heartbeat tell the
@@ -258,7 +300,9 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 					await pause(150);
 					// silent now: let the watchdog see more than the stall timeout pass
 					dateShift += (STALL_TIMEOUT_S + 1) * 1000;
-					await waitFor('the stalled connection replaced', () => plans.length > c, 4000).catch(() => undefined);
+					await waitFor('the stalled connection replaced', () => plans.length > c, 4000).catch(
+						() => undefined,
+					);
 					if (++tries > 10) throw new Error(`connection ${c} did not stall`);
 				}
 				continue;
@@ -273,7 +317,8 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 					await jump(6000);
 				}
 				await pause(20);
-				if (++batches > 300) throw new Error(`connection ${c} did not drop (plan ${JSON.stringify(plan)})`);
+				if (++batches > 300)
+					throw new Error(`connection ${c} did not drop (plan ${JSON.stringify(plan)})`);
 			}
 			await waitFor(`connection ${c + 1} attempted`, () => plans.length > c, 20_000);
 			counts.drops++;
@@ -282,14 +327,24 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		}
 
 		// the last connection is up: let the malformed ones be recovered, then compare
-		await waitFor('the last connection open', async () => (await liveLog()).length >= plans.length && (await liveLog())[plans.length - 1].status !== null, 20_000);
+		await waitFor(
+			'the last connection open',
+			async () =>
+				(await liveLog()).length >= plans.length &&
+				(await liveLog())[plans.length - 1].status !== null,
+			20_000,
+		);
 		dateShift += 61_000;
 		await inject(1);
 		const truth = await groundTruth(sim, projectId);
 		for (let round = 0; round < 4; round++) {
 			// malformed ones are looked up 5 s after they arrived; a stalled last connection is replaced
 			await jump(6000);
-			const done = await waitFor('every mention emitted', () => new Set(idsOf(t.items())).size >= truth.length, 8000).then(
+			const done = await waitFor(
+				'every mention emitted',
+				() => new Set(idsOf(t.items())).size >= truth.length,
+				8000,
+			).then(
 				() => true,
 				() => false,
 			);
@@ -301,7 +356,13 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		const result = tally(idsOf(t.items()), truth);
 		const session = sessionStats();
 		const searchStatuses = async () => {
-			const all = (await admin<{ requests: Array<{ group: string; status: number | null; at: string }> }>(sim, 'GET', '/requests')).requests.filter((e) => e.group === 'search');
+			const all = (
+				await admin<{ requests: Array<{ group: string; status: number | null; at: string }> }>(
+					sim,
+					'GET',
+					'/requests',
+				)
+			).requests.filter((e) => e.group === 'search');
 			const out: Record<string, number> = {};
 			for (const e of all) out[String(e.status)] = (out[String(e.status)] ?? 0) + 1;
 			return out;
@@ -320,14 +381,19 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			simulatedHours: perHour.size,
 			maxConnectionsInAnHour: Math.max(...perHour.values()),
 			connectionsPerHour: [...perHour.values()],
-			backfillMinutesAsked: log.slice(1).map((e) => Number(e.query.backfillMinutes ?? 0)).reduce((a, b) => Math.max(a, b), 0),
+			backfillMinutesAsked: log
+				.slice(1)
+				.map((e) => Number(e.query.backfillMinutes ?? 0))
+				.reduce((a, b) => Math.max(a, b), 0),
 			mentions: result.expected,
 			emitted: result.emitted,
 			lost: result.lost.length,
 			duplicated: result.duplicated.length,
 			session,
 			errors: t.errors.map((e) => e.message),
-			failures: t.failures.map((e) => `${e.message} — ${(e as { description?: string }).description ?? ''}`),
+			failures: t.failures.map(
+				(e) => `${e.message} — ${(e as { description?: string }).description ?? ''}`,
+			),
 			searchStatuses: await searchStatuses(),
 			seconds: Math.round((realNow() - started) / 1000),
 		};
@@ -344,15 +410,71 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		expect(counts.drops).toBe(o.drops);
 
 		const rows: ResultRow[] = [
-			{ fault: `connection dropped at a random byte offset (${counts.dropsInBackfill} inside the reconnect backfill, ${counts.dropsLive} among live mentions and heartbeats)`, through: `SentiOne Stream Trigger (${o.format === 'sse' ? 'SSE' : 'JSON lines'})`, cases: counts.drops, items: result.expected, lost: result.lost.length, duplicated: result.duplicated.length, outcome: `reconnected with a backfill each time; ${session.repeatsDropped ?? '?'} repeats dropped by the id memory` },
-			{ fault: 'connection stalled: no bytes, no heartbeats', through: 'SentiOne Stream Trigger', cases: counts.stalls, lost: 0, duplicated: 0, outcome: 'judged dead after the stall timeout, replaced, backfilled' },
-			{ fault: 'every 2nd–4th mention malformed (id readable)', through: 'SentiOne Stream Trigger', cases: counts.malformedPlans, lost: 0, duplicated: 0, outcome: `${session.malformed ?? '?'} malformed events; recovered by the reconnect backfill or a search of the moments they arrived in (${session.repaired ?? '?'} by ${counts.searchRequests} search requests)` },
-			{ fault: 'unknown event kinds between the mentions', through: 'SentiOne Stream Trigger', cases: counts.unknownEventPlans, lost: 0, duplicated: 0, outcome: 'ignored' },
-			{ fault: 'legacy bare-string heartbeats only, for longer than the stall timeout', through: 'SentiOne Stream Trigger', cases: counts.legacyPlans, lost: 0, duplicated: 0, outcome: `${counts.legacySurvivedStallTimeouts} connections kept alive by them (no reconnect)` },
-			{ fault: 'tiny write chunks (256 B – 2 KiB)', through: 'SentiOne Stream Trigger', cases: counts.chunkedPlans, lost: 0, duplicated: 0, outcome: 'same mentions' },
-			{ fault: 'stream budget: 5 live connections an hour', through: 'SentiOne Stream Trigger', cases: figures.connections, lost: 0, duplicated: 0, outcome: `${figures.simulatedHours} simulated hours, at most ${figures.maxConnectionsInAnHour} connections in any hour, no 429; ${session.budgetWaits ?? '?'} waits for the hourly reset` },
+			{
+				fault: `connection dropped at a random byte offset (${counts.dropsInBackfill} inside the reconnect backfill, ${counts.dropsLive} among live mentions and heartbeats)`,
+				through: `SentiOne Stream Trigger (${o.format === 'sse' ? 'SSE' : 'JSON lines'})`,
+				cases: counts.drops,
+				items: result.expected,
+				lost: result.lost.length,
+				duplicated: result.duplicated.length,
+				outcome: `reconnected with a backfill each time; ${session.repeatsDropped ?? '?'} repeats dropped by the id memory`,
+			},
+			{
+				fault: 'connection stalled: no bytes, no heartbeats',
+				through: 'SentiOne Stream Trigger',
+				cases: counts.stalls,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'judged dead after the stall timeout, replaced, backfilled',
+			},
+			{
+				fault: 'every 2nd–4th mention malformed (id readable)',
+				through: 'SentiOne Stream Trigger',
+				cases: counts.malformedPlans,
+				lost: 0,
+				duplicated: 0,
+				outcome: `${session.malformed ?? '?'} malformed events; recovered by the reconnect backfill or a search of the moments they arrived in (${session.repaired ?? '?'} by ${counts.searchRequests} search requests)`,
+			},
+			{
+				fault: 'unknown event kinds between the mentions',
+				through: 'SentiOne Stream Trigger',
+				cases: counts.unknownEventPlans,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'ignored',
+			},
+			{
+				fault: 'legacy bare-string heartbeats only, for longer than the stall timeout',
+				through: 'SentiOne Stream Trigger',
+				cases: counts.legacyPlans,
+				lost: 0,
+				duplicated: 0,
+				outcome: `${counts.legacySurvivedStallTimeouts} connections kept alive by them (no reconnect)`,
+			},
+			{
+				fault: 'tiny write chunks (256 B – 2 KiB)',
+				through: 'SentiOne Stream Trigger',
+				cases: counts.chunkedPlans,
+				lost: 0,
+				duplicated: 0,
+				outcome: 'same mentions',
+			},
+			{
+				fault: 'stream budget: 5 live connections an hour',
+				through: 'SentiOne Stream Trigger',
+				cases: figures.connections,
+				lost: 0,
+				duplicated: 0,
+				outcome: `${figures.simulatedHours} simulated hours, at most ${figures.maxConnectionsInAnHour} connections in any hour, no 429; ${session.budgetWaits ?? '?'} waits for the hourly reset`,
+			},
 		];
-		writePart({ part: o.part, title: o.title, command: o.command, rows: rows.filter((r) => r.cases > 0), figures });
+		writePart({
+			part: o.part,
+			title: o.title,
+			command: o.command,
+			rows: rows.filter((r) => r.cases > 0),
+			figures,
+		});
 	} finally {
 		hook.uninstall();
 		await trigger?.close();
@@ -364,7 +486,10 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 
 /** The figures the trigger logs when it closes ("SentiOne stream closed: …"), from the secrets watch. */
 function sessionStats(): Record<string, number> {
-	const line = [...secretsWatch().recent].reverse().find((r) => r.kind === 'log' && r.text.includes('SentiOne stream closed:'))?.text ?? '';
+	const line =
+		[...secretsWatch().recent]
+			.reverse()
+			.find((r) => r.kind === 'log' && r.text.includes('SentiOne stream closed:'))?.text ?? '';
 	const num = (pattern: RegExp) => {
 		const m = pattern.exec(line);
 		return m ? Number(m[1]) : undefined;
@@ -380,5 +505,8 @@ function sessionStats(): Record<string, number> {
 		repaired: num(/malformed \((\d+) recovered\)/),
 		gapSearches: num(/(\d+) gap search/),
 	};
-	return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Record<string, number>;
+	return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Record<
+		string,
+		number
+	>;
 }

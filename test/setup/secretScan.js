@@ -70,12 +70,16 @@ function findLeaks(text, secrets, max = 5) {
 	for (const secret of secrets) {
 		if (!isSecret(secret)) continue;
 		const at = text.indexOf(secret);
-		if (at >= 0) found.push({ what: `known key ${mask(secret)}`, excerpt: excerpt(text, at, secret.length) });
+		if (at >= 0)
+			found.push({ what: `known key ${mask(secret)}`, excerpt: excerpt(text, at, secret.length) });
 		if (found.length >= max) return found;
 	}
 	if (text.includes('-APIKEY-')) {
 		for (const match of text.matchAll(KEY_SHAPE)) {
-			found.push({ what: `key-shaped text ${mask(match[0])}`, excerpt: excerpt(text, match.index, match[0].length) });
+			found.push({
+				what: `key-shaped text ${mask(match[0])}`,
+				excerpt: excerpt(text, match.index, match[0].length),
+			});
 			if (found.length >= max) break;
 		}
 	}

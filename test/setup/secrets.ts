@@ -79,7 +79,16 @@ const watch: Watch = {
 	recent: [],
 };
 
-const DENY = new Set(['Socket', 'TLSSocket', 'ClientRequest', 'IncomingMessage', 'Agent', 'Server', 'Workflow', 'Expression']);
+const DENY = new Set([
+	'Socket',
+	'TLSSocket',
+	'ClientRequest',
+	'IncomingMessage',
+	'Agent',
+	'Server',
+	'Workflow',
+	'Expression',
+]);
 
 /**
  * JSON of anything a node produced: errors with name, message, description, stack, cause and
@@ -91,7 +100,8 @@ export function serialize(value: unknown): string {
 	const replacer = function (this: unknown, key: string, v: unknown): unknown {
 		const raw = key === '' ? v : (this as Record<string, unknown>)[key];
 		if (Buffer.isBuffer(raw)) return raw.subarray(0, 1024 * 1024).toString('utf8');
-		if (raw instanceof Uint8Array) return Buffer.from(raw.subarray(0, 1024 * 1024)).toString('utf8');
+		if (raw instanceof Uint8Array)
+			return Buffer.from(raw.subarray(0, 1024 * 1024)).toString('utf8');
 		if (typeof v === 'function') return undefined;
 		if (typeof v === 'bigint') return String(v);
 		if (v === null || typeof v !== 'object') return v;
@@ -107,7 +117,8 @@ export function serialize(value: unknown): string {
 				description: (v as { description?: unknown }).description,
 				cause: (v as { cause?: unknown }).cause,
 			};
-			for (const k of Object.keys(v)) if (!(k in out)) out[k] = (v as unknown as Record<string, unknown>)[k];
+			for (const k of Object.keys(v))
+				if (!(k in out)) out[k] = (v as unknown as Record<string, unknown>)[k];
 			return out;
 		}
 		return v;
@@ -197,7 +208,8 @@ const originalProcess = executeProto.processRunExecutionData;
 executeProto.processRunExecutionData = function (this: unknown, ...args: unknown[]) {
 	const run = originalProcess.apply(this, args);
 	run.then(
-		(result) => record('run', (result as { data?: { resultData?: unknown } })?.data?.resultData ?? result),
+		(result) =>
+			record('run', (result as { data?: { resultData?: unknown } })?.data?.resultData ?? result),
 		(error) => record('run-error', error),
 	);
 	return run;
@@ -297,9 +309,14 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const
  * test provokes on purpose, and those lines would bury the report of a real failure. Every log
  * line is recorded all the same. `SENTIONE_TEST_LOGS=1 npx jest …` shows them.
  */
-const showN8nLogs = ['1', 'true', 'yes'].includes(String(process.env.SENTIONE_TEST_LOGS ?? '').toLowerCase());
+const showN8nLogs = ['1', 'true', 'yes'].includes(
+	String(process.env.SENTIONE_TEST_LOGS ?? '').toLowerCase(),
+);
 
-type LogTransport = { eol?: string; log: (info: Record<string | symbol, unknown>, next?: () => void) => void };
+type LogTransport = {
+	eol?: string;
+	log: (info: Record<string | symbol, unknown>, next?: () => void) => void;
+};
 
 // n8n's logger: n8n-core takes it from its own copy of @n8n/di
 try {
@@ -307,7 +324,9 @@ try {
 	const { Container } = require(require.resolve('@n8n/di', { paths: [coreDir] })) as {
 		Container: { get: (token: unknown) => Record<string, unknown> };
 	};
-	const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [coreDir] })) as { Logger: unknown };
+	const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [coreDir] })) as {
+		Logger: unknown;
+	};
 	const logger = Container.get(Logger);
 	// every call, with its metadata; a level below n8n's (debug, at the default info) is a
 	// read-only no-op on the instance: n8n drops those calls, so there is nothing to record
@@ -332,18 +351,27 @@ try {
 		};
 	}
 } catch (error) {
-	record('console', `secrets watch: n8n's logger could not be tapped (${(error as Error).message}); its console output is still recorded`);
+	record(
+		'console',
+		`secrets watch: n8n's logger could not be tapped (${(error as Error).message}); its console output is still recorded`,
+	);
 }
 
 type Write = typeof process.stdout.write;
 const originalStdout = process.stdout.write;
 const originalStderr = process.stderr.write;
 process.stdout.write = function (this: unknown, chunk: unknown, ...rest: unknown[]) {
-	record('stdout', typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk);
+	record(
+		'stdout',
+		typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk,
+	);
 	return (originalStdout as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
 } as Write;
 process.stderr.write = function (this: unknown, chunk: unknown, ...rest: unknown[]) {
-	record('stderr', typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk);
+	record(
+		'stderr',
+		typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk,
+	);
 	return (originalStderr as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
 } as Write;
 
@@ -370,6 +398,8 @@ afterAll(() => {
 			.slice(0, 10)
 			.map((leak) => `- ${leak.kind}: ${leak.what}: ${leak.excerpt}`)
 			.join('\n');
-		throw new Error(`An API key appeared in ${watch.leaks.length} thing(s) this test file produced:\n${list}`);
+		throw new Error(
+			`An API key appeared in ${watch.leaks.length} thing(s) this test file produced:\n${list}`,
+		);
 	}
 });

@@ -17,7 +17,15 @@
  */
 'use strict';
 
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
 
@@ -67,7 +75,13 @@ class SecretsReporter {
 		const pathFiltered = Array.isArray(patterns)
 			? patterns.length > 0
 			: Boolean(patterns && (patterns.patterns?.length > 0 || patterns.isSet?.()));
-		return !pathFiltered && !g.testNamePattern && !g.onlyChanged && !g.findRelatedTests && !g.onlyFailures;
+		return (
+			!pathFiltered &&
+			!g.testNamePattern &&
+			!g.onlyChanged &&
+			!g.findRelatedTests &&
+			!g.onlyFailures
+		);
 	}
 
 	onRunComplete() {
@@ -81,7 +95,8 @@ class SecretsReporter {
 		const kinds = {};
 		const leaks = [];
 		const scan = (source, text) => {
-			for (const leak of findLeaks(text, secrets, 2)) leaks.push(`${source}: ${leak.what}: ${leak.excerpt}`);
+			for (const leak of findLeaks(text, secrets, 2))
+				leaks.push(`${source}: ${leak.what}: ${leak.excerpt}`);
 		};
 		const names = dir && existsSync(dir) ? readdirSync(dir) : [];
 		const fileOf = new Map();
@@ -119,12 +134,18 @@ class SecretsReporter {
 			if (file.failureMessage) scan(`${file.path} (failure message)`, file.failureMessage);
 			for (const message of file.console) scan(`${file.path} (console)`, message);
 		}
-		if (leaks.length > 0) problems.push(`an API key appeared ${leaks.length} time(s):\n  ${leaks.slice(0, 20).join('\n  ')}`);
+		if (leaks.length > 0)
+			problems.push(
+				`an API key appeared ${leaks.length} time(s):\n  ${leaks.slice(0, 20).join('\n  ')}`,
+			);
 
 		const ran = this.files.filter((f) => f.executed > 0 && !f.execError);
 		// the recorder writes a header for every test file, with or without records (a file of pure
 		// unit tests makes none): no header at all means it did not run
-		if (ran.length > 0 && spooled.size === 0) problems.push(`the secrets spool is empty (${spoolFiles} spool file(s) in ${dir}): the recorder did not run`);
+		if (ran.length > 0 && spooled.size === 0)
+			problems.push(
+				`the secrets spool is empty (${spoolFiles} spool file(s) in ${dir}): the recorder did not run`,
+			);
 		const silent = ran.filter((f) => !spooled.has(f.path));
 		if (silent.length > 0) {
 			problems.push(
@@ -150,16 +171,25 @@ class SecretsReporter {
 			mkdirSync(RESULTS, { recursive: true });
 			const scope = this.options.scope ?? 'suite';
 			summary.scope = scope;
-			const name = scope === 'suite' && summary.wholeSuite ? 'secrets.json' : summary.wholeSuite ? `secrets-${scope}.json` : 'secrets-last.json';
+			const name =
+				scope === 'suite' && summary.wholeSuite
+					? 'secrets.json'
+					: summary.wholeSuite
+						? `secrets-${scope}.json`
+						: 'secrets-last.json';
 			writeFileSync(join(RESULTS, name), `${JSON.stringify(summary, null, 2)}\n`);
 		} catch (error) {
-			if (error.message !== 'skip') process.stderr.write(`secrets reporter: could not write the reliability figures: ${error.message}\n`);
+			if (error.message !== 'skip')
+				process.stderr.write(
+					`secrets reporter: could not write the reliability figures: ${error.message}\n`,
+				);
 		}
 
 		const tag = `secrets check: ${ran.length} test file(s), ${records} record(s), ${Math.round(chars / 1024)} KiB scanned for ${secrets.size} key(s) and the key shape`;
 		if (problems.length > 0) {
 			this.error = new Error(`${tag}: FAILED\n- ${problems.join('\n- ')}`);
-			if (!this.options.quiet) process.stderr.write(`\n\n*** ${this.error.message}\n(spool kept in ${dir})\n\n`);
+			if (!this.options.quiet)
+				process.stderr.write(`\n\n*** ${this.error.message}\n(spool kept in ${dir})\n\n`);
 		} else {
 			if (!this.options.quiet) process.stderr.write(`\n${tag}: no API key found.\n`);
 			if (dir) rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,9 @@ export const cutPoints = (length: number): fc.Arbitrary<number[]> =>
 	length < 2
 		? fc.constant([])
 		: fc
-				.uniqueArray(fc.integer({ min: 1, max: length - 1 }), { maxLength: Math.min(length - 1, 40) })
+				.uniqueArray(fc.integer({ min: 1, max: length - 1 }), {
+					maxLength: Math.min(length - 1, 40),
+				})
 				.map((cuts) => cuts.sort((a, b) => a - b));
 
 export function splitAt<T extends string | Uint8Array>(whole: T, cuts: number[]): T[] {

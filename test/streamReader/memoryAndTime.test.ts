@@ -10,7 +10,9 @@ describe('memory stays bounded by the largest event', () => {
 	function feedLargeStream(format: StreamFormat, totalBytes: number, seed: number) {
 		const random = prng(seed);
 		// event templates of varied sizes: 150 B to 20 KB, plus a rare 300 KB one
-		const texts = [0, 50, 300, 1200, 1500, 1800, 3000, 8000, 20000].map((n) => 'Zażółć gęślą jaźń 🎉 '.repeat(Math.ceil(n / 25)).slice(0, n));
+		const texts = [0, 50, 300, 1200, 1500, 1800, 3000, 8000, 20000].map((n) =>
+			'Zażółć gęślą jaźń 🎉 '.repeat(Math.ceil(n / 25)).slice(0, n),
+		);
 		texts.push('x'.repeat(300000));
 		const reader = new StreamReader(format);
 		let fed = 0;
@@ -33,11 +35,18 @@ describe('memory stays bounded by the largest event', () => {
 				const roll = random();
 				let text: string;
 				if (roll < 0.05) {
-					text = format === 'sse' ? 'event: heartbeat\ndata: {"date":"2026-11-21T10:30:00.000Z"}\n\n' : '{"event":"heartbeat","data":"2026-11-21T10:30:00.000Z"}\n';
+					text =
+						format === 'sse'
+							? 'event: heartbeat\ndata: {"date":"2026-11-21T10:30:00.000Z"}\n\n'
+							: '{"event":"heartbeat","data":"2026-11-21T10:30:00.000Z"}\n';
 				} else {
-					const body = texts[roll < 0.0005 ? texts.length - 1 : Math.floor(random() * (texts.length - 1))];
+					const body =
+						texts[roll < 0.0005 ? texts.length - 1 : Math.floor(random() * (texts.length - 1))];
 					const data = JSON.stringify(sampleMention('m' + events, body));
-					text = format === 'sse' ? `event: mention\ndata: ${data}\nid: m${events}\n\n` : `{"event":"mention","data":${data},"id":"m${events}"}\n`;
+					text =
+						format === 'sse'
+							? `event: mention\ndata: ${data}\nid: m${events}\n\n`
+							: `{"event":"mention","data":${data},"id":"m${events}"}\n`;
 				}
 				largestEvent = Math.max(largestEvent, text.length);
 				events++;
@@ -54,7 +63,15 @@ describe('memory stays bounded by the largest event', () => {
 		}
 		count(reader.push(pending));
 		count(reader.end());
-		return { reader, fed: fed + pending.length, events, mentions, heartbeats, maxBuffered, largestEvent };
+		return {
+			reader,
+			fed: fed + pending.length,
+			events,
+			mentions,
+			heartbeats,
+			maxBuffered,
+			largestEvent,
+		};
 	}
 
 	it.each([
@@ -74,8 +91,12 @@ describe('memory stays bounded by the largest event', () => {
 
 /** Runs `fn` counting the characters `String.prototype.indexOf` looks at and the characters `Array.prototype.join` produces */
 function countWork<T>(fn: () => T): { result: T; scanned: number; joined: number } {
-	const stringProto = String.prototype as unknown as { indexOf: (this: string, search: string, from?: number) => number };
-	const arrayProto = Array.prototype as unknown as { join: (this: unknown[], separator?: string) => string };
+	const stringProto = String.prototype as unknown as {
+		indexOf: (this: string, search: string, from?: number) => number;
+	};
+	const arrayProto = Array.prototype as unknown as {
+		join: (this: unknown[], separator?: string) => string;
+	};
 	const indexOf = stringProto.indexOf;
 	const join = arrayProto.join;
 	let scanned = 0;
@@ -128,25 +149,37 @@ describe('reading is linear in the input', () => {
 		expect(big.joined / small.joined).toBeLessThan(4.1);
 	});
 
-	it.each(['sse', 'jsonLines'] as StreamFormat[])('StreamReader (%s): one event spanning 1,000 chunks of bytes', (format) => {
-		const payload = JSON.stringify({ id: 'm1', text: 'ł'.repeat(500000) });
-		const text = format === 'sse' ? `event: mention\ndata: ${payload}\nid: m1\n\n` : `{"event":"mention","data":${payload},"id":"m1"}\n`;
-		const bytes = encoder.encode(text);
-		const size = Math.ceil(bytes.length / 1000);
-		const work = countWork(() => {
-			const reader = new StreamReader(format);
-			const items = [];
-			for (let i = 0; i < bytes.length; i += size) items.push(...reader.push(bytes.subarray(i, i + size)));
-			items.push(...reader.end());
-			return items;
-		});
-		expect(work.result).toEqual([{ type: 'mention', id: 'm1', mention: JSON.parse(payload) }]);
-		expect(work.scanned).toBeLessThanOrEqual(2 * text.length + 1000);
-		expect(work.joined).toBeLessThanOrEqual(text.length + 1000);
-	});
+	it.each(['sse', 'jsonLines'] as StreamFormat[])(
+		'StreamReader (%s): one event spanning 1,000 chunks of bytes',
+		(format) => {
+			const payload = JSON.stringify({ id: 'm1', text: 'ł'.repeat(500000) });
+			const text =
+				format === 'sse'
+					? `event: mention\ndata: ${payload}\nid: m1\n\n`
+					: `{"event":"mention","data":${payload},"id":"m1"}\n`;
+			const bytes = encoder.encode(text);
+			const size = Math.ceil(bytes.length / 1000);
+			const work = countWork(() => {
+				const reader = new StreamReader(format);
+				const items = [];
+				for (let i = 0; i < bytes.length; i += size)
+					items.push(...reader.push(bytes.subarray(i, i + size)));
+				items.push(...reader.end());
+				return items;
+			});
+			expect(work.result).toEqual([{ type: 'mention', id: 'm1', mention: JSON.parse(payload) }]);
+			expect(work.scanned).toBeLessThanOrEqual(2 * text.length + 1000);
+			expect(work.joined).toBeLessThanOrEqual(text.length + 1000);
+		},
+	);
 
 	it('many short lines, CR-only line breaks and lines without colon scan linearly', () => {
-		for (const text of ['data: x\r'.repeat(20000) + '\r', 'data: x\n'.repeat(20000) + '\n', 'x\n'.repeat(20000), ':\r\n'.repeat(20000)]) {
+		for (const text of [
+			'data: x\r'.repeat(20000) + '\r',
+			'data: x\n'.repeat(20000) + '\n',
+			'x\n'.repeat(20000),
+			':\r\n'.repeat(20000),
+		]) {
 			const work = countWork(() => {
 				let events = 0;
 				const parser = new SseParser({ onEvent: () => events++ });
@@ -164,7 +197,8 @@ describe('reading is linear in the input', () => {
 		const started = Date.now();
 		const reader = new StreamReader('jsonLines', { maxEventBytes: 32e6 });
 		const items = [];
-		for (let i = 0; i < bytes.length; i += 1000) items.push(...reader.push(bytes.subarray(i, i + 1000)));
+		for (let i = 0; i < bytes.length; i += 1000)
+			items.push(...reader.push(bytes.subarray(i, i + 1000)));
 		items.push(...reader.end());
 		expect(items.map((i) => i.type)).toEqual(['mention']);
 		expect(Date.now() - started).toBeLessThan(10000); // takes ~0.1 s; a quadratic reader copies ~128 GB

@@ -39,7 +39,9 @@ import fc from 'fast-check';
 import { SseParser } from '../../nodes/SentiOne/shared/stream';
 import { cutPoints, encoder, lineText, splitAt } from './helpers';
 
-type Log = Array<['event', string, string, string | undefined] | ['retry', number] | ['comment', string]>;
+type Log = Array<
+	['event', string, string, string | undefined] | ['retry', number] | ['comment', string]
+>;
 
 function runOurs(chunks: string[]): { log: Log; lastEventId: string } {
 	const log: Log = [];
@@ -98,7 +100,21 @@ function decodeChunks(chunks: Uint8Array[], stripBOM: boolean): string[] {
 }
 
 const sep = fc.constantFrom(':', ': ', ':  ');
-const fieldName = fc.constantFrom('data', 'event', 'id', 'retry', 'Data', 'EVENT', 'dat', 'datas', 'ids', 'x', 'foo', 'retry2', 'ł');
+const fieldName = fc.constantFrom(
+	'data',
+	'event',
+	'id',
+	'retry',
+	'Data',
+	'EVENT',
+	'dat',
+	'datas',
+	'ids',
+	'x',
+	'foo',
+	'retry2',
+	'ł',
+);
 const eventName = fc.oneof(
 	fc.constantFrom('', 'mention', 'heartbeat', 'engagementUpdate', 'message', 'zdarzenie-ż', 'ev 1'),
 	lineText(8),
@@ -112,7 +128,23 @@ const line: fc.Arbitrary<string> = fc.oneof(
 	{
 		weight: 2,
 		arbitrary: fc
-			.tuple(sep, fc.oneof(fc.nat({ max: 100000 }).map(String), fc.constantFrom('', '12a', '-5', ' 5', '1.5', '１２', '0x10', '007', '99999999999999999999')))
+			.tuple(
+				sep,
+				fc.oneof(
+					fc.nat({ max: 100000 }).map(String),
+					fc.constantFrom(
+						'',
+						'12a',
+						'-5',
+						' 5',
+						'1.5',
+						'１２',
+						'0x10',
+						'007',
+						'99999999999999999999',
+					),
+				),
+			)
 			.map(([s, v]) => 'retry' + s + v),
 	},
 	{ weight: 2, arbitrary: lineText(10).map((v) => ':' + v) },
@@ -140,7 +172,10 @@ describe('SseParser against eventsource-parser (oracle)', () => {
 					const chunks = splitAt(text, cuts);
 					// Divergence 3: the oracle does not strip a decoded U+FEFF; give it the stream without it.
 					const oracleText = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-					const oracleChunks = splitAt(oracleText, cuts.map((c) => (oracleText === text ? c : c - 1)).filter((c) => c > 0));
+					const oracleChunks = splitAt(
+						oracleText,
+						cuts.map((c) => (oracleText === text ? c : c - 1)).filter((c) => c > 0),
+					);
 					expect(runOurs(chunks).log).toEqual(runOracle(oracleChunks));
 					// and the same as in one piece
 					expect(runOurs(chunks).log).toEqual(runOurs([text]).log);
@@ -175,8 +210,14 @@ describe('SseParser against eventsource-parser (oracle)', () => {
 				fc.option(lineText(8)),
 				lineBreak,
 			)
-			.map(([kind, data, id, br]) =>
-				['event: ' + kind, ...data.map((d) => 'data: ' + d), ...(id === null ? [] : ['id: ' + id]), ''].join(br) + br,
+			.map(
+				([kind, data, id, br]) =>
+					[
+						'event: ' + kind,
+						...data.map((d) => 'data: ' + d),
+						...(id === null ? [] : ['id: ' + id]),
+						'',
+					].join(br) + br,
 			);
 		fc.assert(
 			fc.property(
@@ -195,7 +236,8 @@ describe('SseParser against eventsource-parser (oracle)', () => {
 
 	describe('documented divergences', () => {
 		it('reports the id of the block, and the WHATWG last event ID separately', () => {
-			const text = 'id: 1\ndata: a\n\ndata: b\n\nid: 2\n\ndata: c\n\nid\ndata: d\n\nid: x\0y\ndata: e\n\n';
+			const text =
+				'id: 1\ndata: a\n\ndata: b\n\nid: 2\n\ndata: c\n\nid\ndata: d\n\nid: x\0y\ndata: e\n\n';
 			const { log, lastEventId } = runOurs([text]);
 			expect(log).toEqual([
 				['event', 'message', 'a', '1'],
@@ -210,16 +252,24 @@ describe('SseParser against eventsource-parser (oracle)', () => {
 
 		it('strips one decoded BOM (the oracle does not)', () => {
 			expect(runOurs(['\uFEFFdata: a\n\n']).log).toEqual([['event', 'message', 'a', undefined]]);
-			expect(runOurs(['\uFEFF\uFEFFdata: a\n\ndata: b\n\n']).log).toEqual([['event', 'message', 'b', undefined]]);
-			expect(runOurs(['', '\uFEFF', 'data: a\n\n']).log).toEqual([['event', 'message', 'a', undefined]]);
-			expect(runOurs(['data: a\n\n\uFEFFdata: b\n\n']).log).toEqual([['event', 'message', 'a', undefined]]);
+			expect(runOurs(['\uFEFF\uFEFFdata: a\n\ndata: b\n\n']).log).toEqual([
+				['event', 'message', 'b', undefined],
+			]);
+			expect(runOurs(['', '\uFEFF', 'data: a\n\n']).log).toEqual([
+				['event', 'message', 'a', undefined],
+			]);
+			expect(runOurs(['data: a\n\n\uFEFFdata: b\n\n']).log).toEqual([
+				['event', 'message', 'a', undefined],
+			]);
 		});
 
 		it('treats a CR at the end of the stream as a line break', () => {
 			expect(runOurs(['data: x\n\r']).log).toEqual([['event', 'message', 'x', undefined]]);
 			expect(runOurs(['data: x\r', '\r']).log).toEqual([['event', 'message', 'x', undefined]]);
 			// one line break when CR and LF arrive in different chunks
-			expect(runOurs(['data: x\r', '\ndata: y\r', '\n\r', '\n']).log).toEqual([['event', 'message', 'x\ny', undefined]]);
+			expect(runOurs(['data: x\r', '\ndata: y\r', '\n\r', '\n']).log).toEqual([
+				['event', 'message', 'x\ny', undefined],
+			]);
 			expect(runOurs(['retry: 10000\r', 'data: tail']).log).toEqual([['retry', 10000]]);
 			// The raw oracle (eventsource-parser 3.1.1) misses both:
 			const raw: unknown[] = [];

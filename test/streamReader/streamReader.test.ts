@@ -13,7 +13,11 @@ import { encoder, readAll, readStreamItems, sampleMention, splitEvery } from './
 const mention1 = sampleMention('m1', 'Świetna obsługa 🎉');
 const mention2 = sampleMention('m2', 'Zażółć gęślą jaźń');
 const heartbeatDate = '2026-11-21T10:30:00.000Z';
-const update = { mentionId: 'm1', engagementMetrics: { likes: 3, shares: 1 }, updatedAt: '2026-11-21T10:31:00.000Z' };
+const update = {
+	mentionId: 'm1',
+	engagementMetrics: { likes: 3, shares: 1 },
+	updatedAt: '2026-11-21T10:31:00.000Z',
+};
 
 function omitId(m: Record<string, unknown>): Record<string, unknown> {
 	const copy = { ...m };
@@ -54,7 +58,11 @@ describe('streamFormatFromContentType', () => {
 });
 
 describe('SseParser', () => {
-	function parse(text: string | string[]): { events: SseEvent[]; retries: number[]; comments: string[] } {
+	function parse(text: string | string[]): {
+		events: SseEvent[];
+		retries: number[];
+		comments: string[];
+	} {
 		const events: SseEvent[] = [];
 		const retries: number[] = [];
 		const comments: string[] = [];
@@ -70,8 +78,14 @@ describe('SseParser', () => {
 
 	it('follows the WHATWG examples', () => {
 		// https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
-		expect(parse('data: YHOO\ndata: +2\ndata: 10\n\n').events).toEqual([{ event: 'message', data: 'YHOO\n+2\n10' }]);
-		expect(parse(': test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n').events).toEqual([
+		expect(parse('data: YHOO\ndata: +2\ndata: 10\n\n').events).toEqual([
+			{ event: 'message', data: 'YHOO\n+2\n10' },
+		]);
+		expect(
+			parse(
+				': test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n',
+			).events,
+		).toEqual([
 			{ event: 'message', data: 'first event', id: '1' },
 			{ event: 'message', data: 'second event', id: '' },
 		]);
@@ -86,7 +100,9 @@ describe('SseParser', () => {
 	});
 
 	it('handles event names, comments, retry and unknown fields', () => {
-		const r = parse('event: mention\n:keep-alive\n: spaced\nfoo: bar\nretry: 3000\nretry: 3s\ndata: {}\n\nevent: x\n\ndata: y\n\n');
+		const r = parse(
+			'event: mention\n:keep-alive\n: spaced\nfoo: bar\nretry: 3000\nretry: 3s\ndata: {}\n\nevent: x\n\ndata: y\n\n',
+		);
 		expect(r.events).toEqual([
 			{ event: 'mention', data: '{}' },
 			{ event: 'message', data: 'y' },
@@ -98,8 +114,12 @@ describe('SseParser', () => {
 	it('treats CR, LF and CRLF as line breaks, also across chunks', () => {
 		const expected = [{ event: 'a', data: '1\n2' }];
 		expect(parse('event: a\rdata: 1\r\ndata: 2\n\r').events).toEqual(expected);
-		expect(parse(['event: a\r', '\ndata: 1\r', '\ndata: 2\r', '\n\r', '\n']).events).toEqual(expected);
-		expect(parse(['event: a\r', '', '\ndata: 1\r', '\r']).events).toEqual([{ event: 'a', data: '1' }]);
+		expect(parse(['event: a\r', '\ndata: 1\r', '\ndata: 2\r', '\n\r', '\n']).events).toEqual(
+			expected,
+		);
+		expect(parse(['event: a\r', '', '\ndata: 1\r', '\r']).events).toEqual([
+			{ event: 'a', data: '1' },
+		]);
 	});
 
 	it('drops an unterminated final event', () => {
@@ -119,7 +139,11 @@ describe('StreamReader – SSE', () => {
 	const stream =
 		': hello\n' +
 		sseEvent('mention', JSON.stringify(mention1), 'm1') +
-		sseEvent('heartbeat', JSON.stringify({ date: heartbeatDate }), '2026-11-21T10:30:00.000+00:00') +
+		sseEvent(
+			'heartbeat',
+			JSON.stringify({ date: heartbeatDate }),
+			'2026-11-21T10:30:00.000+00:00',
+		) +
 		sseEvent('heartbeat', heartbeatDate) +
 		sseEvent('heartbeat', JSON.stringify(heartbeatDate)) +
 		sseEvent('engagementUpdate', JSON.stringify(update), 'm1:2026-11-21T10:31:00.000Z') +
@@ -135,7 +159,12 @@ describe('StreamReader – SSE', () => {
 		{ type: 'heartbeat', date: heartbeatDate, legacy: true },
 		{ type: 'heartbeat', date: heartbeatDate, legacy: true },
 		{ type: 'engagementUpdate', id: 'm1:2026-11-21T10:31:00.000Z', update },
-		expect.objectContaining({ type: 'malformed', event: 'mention', id: 'm3', raw: '{"id":"m3","content":{"text":"ucięte' }),
+		expect.objectContaining({
+			type: 'malformed',
+			event: 'mention',
+			id: 'm3',
+			raw: '{"id":"m3","content":{"text":"ucięte',
+		}),
 		{ type: 'other', event: 'somethingNew', id: 'n1', data: { a: 1 } },
 		{ type: 'other', event: 'somethingRaw', data: 'not json' },
 		{ type: 'other', event: 'message', data: 'plain message' },
@@ -179,7 +208,12 @@ describe('StreamReader – SSE', () => {
 			{ type: 'mention', id: 'sse-id', mention: withoutId },
 			{ type: 'mention', id: 'm1', mention: mention1 },
 			expect.objectContaining({ type: 'malformed', event: 'mention', reason: 'mention has no id' }),
-			expect.objectContaining({ type: 'malformed', event: 'mention', id: 'x', reason: 'mention data is not a JSON object' }),
+			expect.objectContaining({
+				type: 'malformed',
+				event: 'mention',
+				id: 'x',
+				reason: 'mention data is not a JSON object',
+			}),
 			{ type: 'mention', id: '42', mention: { ...withoutId, id: 42 } },
 		]);
 		expect(reader.stats.malformed).toBe(2);
@@ -197,7 +231,11 @@ describe('StreamReader – SSE', () => {
 				sseEvent('heartbeat', '2026') +
 				sseEvent('heartbeat', 'yesterday'),
 		]);
-		expect(items.map((i) => (i.type === 'heartbeat' ? [i.date, i.legacy] : [i.type, (i as { reason: string }).reason]))).toEqual([
+		expect(
+			items.map((i) =>
+				i.type === 'heartbeat' ? [i.date, i.legacy] : [i.type, (i as { reason: string }).reason],
+			),
+		).toEqual([
 			['2026-11-21T10:30:00.000Z', false],
 			['2026-11-21T10:30:00.000Z', true],
 			['2026-11-21T10:30:00.000Z', true],
@@ -210,7 +248,9 @@ describe('StreamReader – SSE', () => {
 	});
 
 	it('records retry and never throws on garbage', () => {
-		const { items, reader } = readAll('sse', ['retry: 1500\n\u0000\u0001garbage\n\n:\n\r\n\n\ndata\n\nevent: engagementUpdate\ndata: 7\n\n']);
+		const { items, reader } = readAll('sse', [
+			'retry: 1500\n\u0000\u0001garbage\n\n:\n\r\n\n\ndata\n\nevent: engagementUpdate\ndata: 7\n\n',
+		]);
 		expect(items).toEqual([
 			{ type: 'other', event: 'message', data: '' },
 			expect.objectContaining({ type: 'malformed', event: 'engagementUpdate', raw: '7' }),
@@ -219,22 +259,34 @@ describe('StreamReader – SSE', () => {
 	});
 
 	it('decodes multi-byte characters split across chunks, and strips one BOM', () => {
-		const text = '\uFEFF' + sseEvent('mention', JSON.stringify(sampleMention('ż🎉', 'Łódź 👍🏽 中文')));
+		const text =
+			'\uFEFF' + sseEvent('mention', JSON.stringify(sampleMention('ż🎉', 'Łódź 👍🏽 中文')));
 		const bytes = encoder.encode(text);
 		for (let cut = 1; cut < bytes.length; cut++) {
 			const { items } = readAll('sse', [bytes.slice(0, cut), bytes.slice(cut)]);
-			expect(items).toEqual([{ type: 'mention', id: 'ż🎉', mention: sampleMention('ż🎉', 'Łódź 👍🏽 中文') }]);
+			expect(items).toEqual([
+				{ type: 'mention', id: 'ż🎉', mention: sampleMention('ż🎉', 'Łódź 👍🏽 中文') },
+			]);
 		}
 	});
 
 	it('turns invalid UTF-8 into U+FFFD instead of failing', () => {
-		const bytes = Uint8Array.from([...encoder.encode('event: x\ndata: a'), 0xff, 0xc5, ...encoder.encode('\n\n')]);
-		expect(readAll('sse', [bytes]).items).toEqual([{ type: 'other', event: 'x', data: 'a\uFFFD\uFFFD' }]);
+		const bytes = Uint8Array.from([
+			...encoder.encode('event: x\ndata: a'),
+			0xff,
+			0xc5,
+			...encoder.encode('\n\n'),
+		]);
+		expect(readAll('sse', [bytes]).items).toEqual([
+			{ type: 'other', event: 'x', data: 'a\uFFFD\uFFFD' },
+		]);
 		// an incomplete character at the very end is flushed by end()
 		const reader = new StreamReader('jsonLines');
 		reader.push(encoder.encode('"ab'));
 		reader.push(Uint8Array.from([0xc5]));
-		expect(reader.end()).toEqual([expect.objectContaining({ type: 'malformed', raw: '"ab\uFFFD' })]);
+		expect(reader.end()).toEqual([
+			expect.objectContaining({ type: 'malformed', raw: '"ab\uFFFD' }),
+		]);
 	});
 });
 
@@ -259,29 +311,48 @@ describe('StreamReader – JSON lines', () => {
 		{ type: 'heartbeat', date: heartbeatDate, legacy: false },
 		{ type: 'heartbeat', date: heartbeatDate, legacy: true },
 		{ type: 'engagementUpdate', id: 'm1:2026-11-21T10:31:00.000Z', update },
-		expect.objectContaining({ type: 'malformed', event: 'mention', id: 'm3', raw: '{"event":"mention","data":{"id":"m3",', reason: expect.stringMatching(/^invalid JSON/) }),
+		expect.objectContaining({
+			type: 'malformed',
+			event: 'mention',
+			id: 'm3',
+			raw: '{"event":"mention","data":{"id":"m3",',
+			reason: expect.stringMatching(/^invalid JSON/),
+		}),
 		{ type: 'other', event: 'somethingNew', id: 'n1', data: [1, 2] },
-		expect.objectContaining({ type: 'malformed', event: '', raw: '[1,2]', reason: 'line is not a JSON object' }),
-		expect.objectContaining({ type: 'malformed', event: '', raw: '{"data":{}}', reason: 'line has no "event" field' }),
+		expect.objectContaining({
+			type: 'malformed',
+			event: '',
+			raw: '[1,2]',
+			reason: 'line is not a JSON object',
+		}),
+		expect.objectContaining({
+			type: 'malformed',
+			event: '',
+			raw: '{"data":{}}',
+			reason: 'line has no "event" field',
+		}),
 		{ type: 'mention', id: 'm2', mention: mention2 },
 		{ type: 'mention', id: 'm1', mention: mention1 },
 	];
 
-	it.each(['application/x-ndjson', 'application/json'])('reads %s bodies: every kind, blank lines, CRLF, bare mentions, malformed lines', (contentType) => {
-		const format = streamFormatFromContentType(contentType);
-		expect(format).toBe('jsonLines');
-		const { items, reader } = readAll(format!, [encoder.encode(lines)]);
-		expect(items).toEqual(expected);
-		expect(reader.stats).toEqual({
-			bytes: encoder.encode(lines).length,
-			events: 10,
-			mentions: 3,
-			heartbeats: 2,
-			engagementUpdates: 1,
-			other: 1,
-			malformed: 3,
-		});
-	});
+	it.each(['application/x-ndjson', 'application/json'])(
+		'reads %s bodies: every kind, blank lines, CRLF, bare mentions, malformed lines',
+		(contentType) => {
+			const format = streamFormatFromContentType(contentType);
+			expect(format).toBe('jsonLines');
+			const { items, reader } = readAll(format!, [encoder.encode(lines)]);
+			expect(items).toEqual(expected);
+			expect(reader.stats).toEqual({
+				bytes: encoder.encode(lines).length,
+				events: 10,
+				mentions: 3,
+				heartbeats: 2,
+				engagementUpdates: 1,
+				other: 1,
+				malformed: 3,
+			});
+		},
+	);
 
 	it('gives the same items in any chunking', () => {
 		const bytes = encoder.encode(lines);
@@ -301,17 +372,32 @@ describe('StreamReader – JSON lines', () => {
 		]);
 		expect(items).toEqual([
 			{ type: 'mention', id: 'line-id', mention: withoutId },
-			expect.objectContaining({ type: 'malformed', event: 'mention', id: 'x', reason: 'mention data is not a JSON object' }),
-			expect.objectContaining({ type: 'malformed', event: 'engagementUpdate', reason: 'engagementUpdate data is not a JSON object' }),
-			expect.objectContaining({ type: 'malformed', event: 'heartbeat', reason: 'heartbeat without a date' }),
+			expect.objectContaining({
+				type: 'malformed',
+				event: 'mention',
+				id: 'x',
+				reason: 'mention data is not a JSON object',
+			}),
+			expect.objectContaining({
+				type: 'malformed',
+				event: 'engagementUpdate',
+				reason: 'engagementUpdate data is not a JSON object',
+			}),
+			expect.objectContaining({
+				type: 'malformed',
+				event: 'heartbeat',
+				reason: 'heartbeat without a date',
+			}),
 			expect.objectContaining({ type: 'malformed', event: '', reason: '"event" is not a string' }),
 		]);
 	});
 
 	it('strips a BOM at the start', () => {
-		expect(readAll('jsonLines', [encoder.encode('\uFEFF' + jsonLine('heartbeat', { date: heartbeatDate }))]).items).toEqual([
-			{ type: 'heartbeat', date: heartbeatDate, legacy: false },
-		]);
+		expect(
+			readAll('jsonLines', [
+				encoder.encode('\uFEFF' + jsonLine('heartbeat', { date: heartbeatDate })),
+			]).items,
+		).toEqual([{ type: 'heartbeat', date: heartbeatDate, legacy: false }]);
 	});
 });
 
@@ -325,11 +411,25 @@ describe('maxEventBytes', () => {
 			`event: mention\ndata: {"id":"multi",\ndata: "a":"${big.slice(0, 600)}",\ndata: "b":"${big.slice(0, 600)}"}\nid: multi\n\n` +
 			sseEvent('mention', JSON.stringify(mention2), 'm2');
 		for (const size of [1, 10, 100, 1000, text.length]) {
-			const { items, reader } = readAll('sse', splitEvery(encoder.encode(text), size), { maxEventBytes: 1000 });
+			const { items, reader } = readAll('sse', splitEvery(encoder.encode(text), size), {
+				maxEventBytes: 1000,
+			});
 			expect(items).toEqual([
 				{ type: 'mention', id: 'm1', mention: mention1 },
-				{ type: 'malformed', event: 'mention', id: 'big', raw: expect.stringMatching(/^(data: )?\{"id":"big","text":"x+$/), reason: 'event too large' },
-				{ type: 'malformed', event: 'mention', id: 'multi', raw: expect.stringMatching(/^\{"id":"multi",\n"a":"x+/), reason: 'event too large' },
+				{
+					type: 'malformed',
+					event: 'mention',
+					id: 'big',
+					raw: expect.stringMatching(/^(data: )?\{"id":"big","text":"x+$/),
+					reason: 'event too large',
+				},
+				{
+					type: 'malformed',
+					event: 'mention',
+					id: 'multi',
+					raw: expect.stringMatching(/^\{"id":"multi",\n"a":"x+/),
+					reason: 'event too large',
+				},
 				{ type: 'mention', id: 'm2', mention: mention2 },
 			]);
 			expect(reader.stats.malformed).toBe(2);
@@ -346,33 +446,54 @@ describe('maxEventBytes', () => {
 			max = Math.max(max, reader.bufferedBytes);
 		}
 		expect(max).toBeLessThanOrEqual(1000 + 'mention'.length); // the line limit, plus the event name held for the report
-		expect(reader.push('\nid: huge\n\n')).toEqual([expect.objectContaining({ type: 'malformed', event: 'mention', id: 'huge', reason: 'event too large' })]);
-		expect(reader.push(sseEvent('heartbeat', heartbeatDate))).toEqual([{ type: 'heartbeat', date: heartbeatDate, legacy: true }]);
+		expect(reader.push('\nid: huge\n\n')).toEqual([
+			expect.objectContaining({
+				type: 'malformed',
+				event: 'mention',
+				id: 'huge',
+				reason: 'event too large',
+			}),
+		]);
+		expect(reader.push(sseEvent('heartbeat', heartbeatDate))).toEqual([
+			{ type: 'heartbeat', date: heartbeatDate, legacy: true },
+		]);
 		expect(reader.bufferedBytes).toBe(0);
 	});
 
 	it('reports a too large event cut off by the end of the stream', () => {
 		const reader = new StreamReader('sse', { maxEventBytes: 100 });
 		expect(reader.push('event: mention\ndata: ' + big)).toEqual([]);
-		expect(reader.end()).toEqual([expect.objectContaining({ type: 'malformed', event: 'mention', reason: 'event too large' })]);
+		expect(reader.end()).toEqual([
+			expect.objectContaining({ type: 'malformed', event: 'mention', reason: 'event too large' }),
+		]);
 	});
 
 	it('skips a too large JSON line, in any chunking', () => {
-		const text = jsonLine('mention', mention1, 'm1') + jsonLine('mention', { id: 'big', text: big }, 'big') + jsonLine('mention', mention2, 'm2');
+		const text =
+			jsonLine('mention', mention1, 'm1') +
+			jsonLine('mention', { id: 'big', text: big }, 'big') +
+			jsonLine('mention', mention2, 'm2');
 		for (const size of [1, 10, 999, text.length]) {
-			const { items, reader } = readAll('jsonLines', splitEvery(text, size), { maxEventBytes: 1000 });
+			const { items, reader } = readAll('jsonLines', splitEvery(text, size), {
+				maxEventBytes: 1000,
+			});
 			expect(items).toEqual([
 				{ type: 'mention', id: 'm1', mention: mention1 },
-				{ type: 'malformed', event: '', raw: expect.stringMatching(/^\{"event":"mention","data":\{"id":"big"/), reason: 'event too large' },
+				{
+					type: 'malformed',
+					event: '',
+					raw: expect.stringMatching(/^\{"event":"mention","data":\{"id":"big"/),
+					reason: 'event too large',
+				},
 				{ type: 'mention', id: 'm2', mention: mention2 },
 			]);
 			expect(reader.stats.malformed).toBe(1);
 		}
 		// exactly at the limit (a CR is not counted) passes
 		const line = JSON.stringify({ event: 'x', data: 'y'.repeat(50) });
-		expect(readAll('jsonLines', splitEvery(line + '\r\n', 3), { maxEventBytes: line.length }).items).toEqual([
-			{ type: 'other', event: 'x', data: 'y'.repeat(50) },
-		]);
+		expect(
+			readAll('jsonLines', splitEvery(line + '\r\n', 3), { maxEventBytes: line.length }).items,
+		).toEqual([{ type: 'other', event: 'x', data: 'y'.repeat(50) }]);
 		expect(readAll('jsonLines', [line + '\n'], { maxEventBytes: line.length - 1 }).items).toEqual([
 			expect.objectContaining({ type: 'malformed', reason: 'event too large' }),
 		]);
@@ -381,7 +502,8 @@ describe('maxEventBytes', () => {
 
 describe('readStreamItems', () => {
 	it('reads a Node Readable of Buffers', async () => {
-		const text = sseEvent('mention', JSON.stringify(mention1), 'm1') + sseEvent('heartbeat', heartbeatDate);
+		const text =
+			sseEvent('mention', JSON.stringify(mention1), 'm1') + sseEvent('heartbeat', heartbeatDate);
 		const body = Readable.from(splitEvery(Buffer.from(text), 5));
 		const items: StreamItem[] = [];
 		for await (const item of readStreamItems(body, 'sse')) items.push(item);

@@ -4,10 +4,20 @@
  * n8n's credential tester evaluates them, against the simulator.
  */
 import get from 'lodash/get';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
-import { API_ROOT_PATH, CREDENTIAL_ERROR_PREFIX, PATHS, resolveApiRoot } from '../../nodes/SentiOne/shared/contract';
+import {
+	API_ROOT_PATH,
+	CREDENTIAL_ERROR_PREFIX,
+	PATHS,
+	resolveApiRoot,
+} from '../../nodes/SentiOne/shared/contract';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
 import { admin, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../simulator/test/helpers';
 import {
@@ -42,20 +52,64 @@ describe('resolveApiRoot (D-01)', () => {
 		['the hosted default when only spaces', '   ', 'https://sentione.com/api/public/v2'],
 		['the hosted default when not a string', undefined, 'https://sentione.com/api/public/v2'],
 		['a host with https', 'https://sentione.com', 'https://sentione.com/api/public/v2'],
-		['a host with one trailing slash', 'https://listen.example.com/', 'https://listen.example.com/api/public/v2'],
-		['a host with many trailing slashes', 'https://listen.example.com///', 'https://listen.example.com/api/public/v2'],
-		['the full API root', 'https://listen.example.com/api/public/v2', 'https://listen.example.com/api/public/v2'],
-		['the full API root with a trailing slash', 'https://listen.example.com/api/public/v2/', 'https://listen.example.com/api/public/v2'],
-		['the full API root in another case', 'https://listen.example.com/API/Public/V2', 'https://listen.example.com/api/public/v2'],
-		['the full API root, mixed case and slashes', 'https://listen.example.com/Api/PUBLIC/v2//', 'https://listen.example.com/api/public/v2'],
-		['a deployment under a path prefix', 'https://example.com/sentione', 'https://example.com/sentione/api/public/v2'],
-		['a path prefix plus the API root', 'https://example.com/sentione/api/public/v2', 'https://example.com/sentione/api/public/v2'],
+		[
+			'a host with one trailing slash',
+			'https://listen.example.com/',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'a host with many trailing slashes',
+			'https://listen.example.com///',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'the full API root',
+			'https://listen.example.com/api/public/v2',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'the full API root with a trailing slash',
+			'https://listen.example.com/api/public/v2/',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'the full API root in another case',
+			'https://listen.example.com/API/Public/V2',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'the full API root, mixed case and slashes',
+			'https://listen.example.com/Api/PUBLIC/v2//',
+			'https://listen.example.com/api/public/v2',
+		],
+		[
+			'a deployment under a path prefix',
+			'https://example.com/sentione',
+			'https://example.com/sentione/api/public/v2',
+		],
+		[
+			'a path prefix plus the API root',
+			'https://example.com/sentione/api/public/v2',
+			'https://example.com/sentione/api/public/v2',
+		],
 		['no scheme → https', 'sentione.com', 'https://sentione.com/api/public/v2'],
 		['no scheme with a port → https', 'localhost:4010', 'https://localhost:4010/api/public/v2'],
-		['no scheme with the API root → https', 'listen.example.com/api/public/v2/', 'https://listen.example.com/api/public/v2'],
+		[
+			'no scheme with the API root → https',
+			'listen.example.com/api/public/v2/',
+			'https://listen.example.com/api/public/v2',
+		],
 		['http kept when typed', 'http://127.0.0.1:4010', 'http://127.0.0.1:4010/api/public/v2'],
-		['HTTP in capitals kept as http', 'HTTP://127.0.0.1:4010/', 'http://127.0.0.1:4010/api/public/v2'],
-		['a port kept', 'https://listen.example.com:8443', 'https://listen.example.com:8443/api/public/v2'],
+		[
+			'HTTP in capitals kept as http',
+			'HTTP://127.0.0.1:4010/',
+			'http://127.0.0.1:4010/api/public/v2',
+		],
+		[
+			'a port kept',
+			'https://listen.example.com:8443',
+			'https://listen.example.com:8443/api/public/v2',
+		],
 		['an IPv6 host', 'http://[::1]:4010', 'http://[::1]:4010/api/public/v2'],
 		['spaces around the value', '  https://sentione.com/  ', 'https://sentione.com/api/public/v2'],
 		['a host in capitals', 'https://SentiOne.COM', 'https://sentione.com/api/public/v2'],
@@ -81,13 +135,33 @@ describe('resolveApiRoot (D-01)', () => {
 		['ws', 'ws://sentione.com', /must start with https:\/\//],
 		['file', 'file:///etc/passwd', /must start with https:\/\//],
 		['a query string', 'https://sentione.com?x=1', /without a query string or fragment/],
-		['a query string after the root', 'https://sentione.com/api/public/v2?key=1', /without a query string/],
+		[
+			'a query string after the root',
+			'https://sentione.com/api/public/v2?key=1',
+			/without a query string/,
+		],
 		['a fragment', 'https://sentione.com/#top', /without a query string or fragment/],
 		['a user name', 'https://user@sentione.com', /contains a user name or password; remove it/],
-		['a user and password', 'https://user:secret@sentione.com', /contains a user name or password; remove it/],
-		['an endpoint beyond the API root', 'https://sentione.com/api/public/v2/projects', /goes beyond the API root \(it names an endpoint, \/projects\)\. Enter only the host, https:\/\/sentione\.com, or the API root, https:\/\/sentione\.com\/api\/public\/v2\./],
-		['a search endpoint beyond the API root', 'listen.example.com/API/public/v2/projects/1001/mentions/search', /goes beyond the API root/],
-		['a list instead of text', ['https://sentione.com'] as unknown as string, /must be text such as https:\/\/sentione\.com, not a list/],
+		[
+			'a user and password',
+			'https://user:secret@sentione.com',
+			/contains a user name or password; remove it/,
+		],
+		[
+			'an endpoint beyond the API root',
+			'https://sentione.com/api/public/v2/projects',
+			/goes beyond the API root \(it names an endpoint, \/projects\)\. Enter only the host, https:\/\/sentione\.com, or the API root, https:\/\/sentione\.com\/api\/public\/v2\./,
+		],
+		[
+			'a search endpoint beyond the API root',
+			'listen.example.com/API/public/v2/projects/1001/mentions/search',
+			/goes beyond the API root/,
+		],
+		[
+			'a list instead of text',
+			['https://sentione.com'] as unknown as string,
+			/must be text such as https:\/\/sentione\.com, not a list/,
+		],
 		['a scheme and nothing else', 'https://', /not a valid URL/],
 		['a bad port', 'https://sentione.com:99999', /not a valid URL/],
 	];
@@ -102,11 +176,19 @@ describe('resolveApiRoot (D-01)', () => {
 
 	test.each([
 		['a password', 'https://user:s3cr3t-Passw0rd@sentione.com', 's3cr3t-Passw0rd'],
-		['a password with a bad port', 'https://user:s3cr3t-Passw0rd@sentione.com:99999', 's3cr3t-Passw0rd'],
+		[
+			'a password with a bad port',
+			'https://user:s3cr3t-Passw0rd@sentione.com:99999',
+			's3cr3t-Passw0rd',
+		],
 		['a password and a space', 'https://user:s3cr3t-Passw0rd@senti one.com', 's3cr3t-Passw0rd'],
 		['a token in the query', 'https://sentione.com/?token=tok-98765-secret', 'tok-98765-secret'],
 		['a key pasted as the Base URL', 'SENTIONE-APIKEY-basic-demo', 'SENTIONE-APIKEY-basic-demo'],
-		['a key in the path', 'https://sentione.com/SENTIONE-APIKEY-basic-demo/x y', 'SENTIONE-APIKEY-basic-demo'],
+		[
+			'a key in the path',
+			'https://sentione.com/SENTIONE-APIKEY-basic-demo/x y',
+			'SENTIONE-APIKEY-basic-demo',
+		],
 		['a user name', 'ftp://someone:hunter2@sentione.com', 'hunter2'],
 	])('never repeats a secret typed into the Base URL: %s', (_what, input, secret) => {
 		const result = resolveApiRoot(input);
@@ -119,17 +201,27 @@ describe('authenticate (direct)', () => {
 	const request: IHttpRequestOptions = { method: 'GET', url: PATHS.listProjects() };
 
 	test('adds the key, the JSON content type and the API root; keeps the caller’s headers', async () => {
-		const out = await credential.authenticate({ apiKey: `  ${ENTERPRISE}  `, baseUrl: 'listen.example.com/API/public/v2/' }, {
-			...request,
-			headers: { Accept: 'text/event-stream' },
+		const out = await credential.authenticate(
+			{ apiKey: `  ${ENTERPRISE}  `, baseUrl: 'listen.example.com/API/public/v2/' },
+			{
+				...request,
+				headers: { Accept: 'text/event-stream' },
+			},
+		);
+		expect(out.headers).toEqual({
+			Accept: 'text/event-stream',
+			'X-API-KEY': ENTERPRISE,
+			'Content-Type': 'application/json',
 		});
-		expect(out.headers).toEqual({ Accept: 'text/event-stream', 'X-API-KEY': ENTERPRISE, 'Content-Type': 'application/json' });
 		expect(out.baseURL).toBe('https://listen.example.com/api/public/v2');
 		expect(out.url).toBe('/projects');
 	});
 
 	test('leaves an absolute URL alone (no baseURL)', async () => {
-		const out = await credential.authenticate({ apiKey: ENTERPRISE, baseUrl: 'https://sentione.com' }, { method: 'GET', url: 'http://127.0.0.1:1/x' });
+		const out = await credential.authenticate(
+			{ apiKey: ENTERPRISE, baseUrl: 'https://sentione.com' },
+			{ method: 'GET', url: 'http://127.0.0.1:1/x' },
+		);
 		expect(out.baseURL).toBeUndefined();
 	});
 
@@ -144,10 +236,12 @@ describe('authenticate (direct)', () => {
 		['with a space inside', 'SENTIONE-APIKEY-basic demo', /does not have the shape/],
 	];
 	test.each(badKeys)('a key that is %s is refused locally', async (_what, apiKey, reason) => {
-		const error = await credential.authenticate({ apiKey, baseUrl: '' } as unknown as ICredentialDataDecryptedObject, request).then(
-			() => undefined,
-			(e: Error) => e,
-		);
+		const error = await credential
+			.authenticate({ apiKey, baseUrl: '' } as unknown as ICredentialDataDecryptedObject, request)
+			.then(
+				() => undefined,
+				(e: Error) => e,
+			);
 		expect(error).toBeInstanceOf(Error);
 		remember(error);
 		expect(error!.message.startsWith(CREDENTIAL_ERROR_PREFIX)).toBe(true);
@@ -155,9 +249,9 @@ describe('authenticate (direct)', () => {
 	});
 
 	test('a bad Base URL is refused with the credential prefix', async () => {
-		await expect(credential.authenticate({ apiKey: ENTERPRISE, baseUrl: 'ftp://sentione.com' }, request)).rejects.toThrow(
-			new RegExp(`^${CREDENTIAL_ERROR_PREFIX} Base URL`),
-		);
+		await expect(
+			credential.authenticate({ apiKey: ENTERPRISE, baseUrl: 'ftp://sentione.com' }, request),
+		).rejects.toThrow(new RegExp(`^${CREDENTIAL_ERROR_PREFIX} Base URL`));
 	});
 });
 
@@ -166,7 +260,13 @@ describe('authenticate through the engine, against the simulator', () => {
 		await resetSim(sim);
 	});
 
-	const getProjects = { method: 'GET' as const, path: PATHS.listProjects(), group: 'projects' as const, tier: 'Basic' as const, read: true };
+	const getProjects = {
+		method: 'GET' as const,
+		path: PATHS.listProjects(),
+		group: 'projects' as const,
+		tier: 'Basic' as const,
+		read: true,
+	};
 
 	test.each([
 		['missing', ''],
@@ -188,9 +288,12 @@ describe('authenticate through the engine, against the simulator', () => {
 	});
 
 	test('a bad Base URL fails before any request', async () => {
-		const error = await failureOf({ apiKey: ENTERPRISE, baseUrl: `${sim.base}/?x=1` }, async function () {
-			return await new SentiOneTransport(this).request(getProjects);
-		});
+		const error = await failureOf(
+			{ apiKey: ENTERPRISE, baseUrl: `${sim.base}/?x=1` },
+			async function () {
+				return await new SentiOneTransport(this).request(getProjects);
+			},
+		);
 		expect(error.message).toMatch(/^SentiOne credential: Base URL .* without a query string/);
 		expect(await requestLog(sim)).toEqual([]);
 	});
@@ -261,7 +364,12 @@ describe('authenticate through the engine, against the simulator', () => {
 					tier: 'Basic',
 					read: false,
 				});
-				return { list: list.statusCode, created: created.statusCode, deleted: deleted.statusCode, deletedBody: deleted.body as IDataObject };
+				return {
+					list: list.statusCode,
+					created: created.statusCode,
+					deleted: deleted.statusCode,
+					deletedBody: deleted.body as IDataObject,
+				};
 			}),
 		);
 		expect(result).toEqual({ list: 200, created: 201, deleted: 204, deletedBody: {} });
@@ -283,7 +391,10 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 	});
 
 	/** Sends the credential's test request through the engine and applies its rules to the body. */
-	async function testCredential(apiKey: string, baseUrl: string): Promise<{ message: string; statusCode: number }> {
+	async function testCredential(
+		apiKey: string,
+		baseUrl: string,
+	): Promise<{ message: string; statusCode: number }> {
 		const response = valueOf(
 			await inNode({ apiKey, baseUrl }, async function () {
 				const r = (await this.helpers.httpRequestWithAuthentication.call(this, 'sentiOneApi', {
@@ -309,7 +420,11 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 	};
 
 	test('the test request is GET /projects and takes HTTP errors as answers', () => {
-		expect(credential.test.request).toMatchObject({ url: '/projects', method: 'GET', ignoreHttpStatusErrors: true });
+		expect(credential.test.request).toMatchObject({
+			url: '/projects',
+			method: 'GET',
+			ignoreHttpStatusErrors: true,
+		});
 	});
 
 	test('Basic key: success (no rule matches a project page)', async () => {
@@ -317,7 +432,10 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 	});
 
 	test('Enterprise key, Base URL pasted as the API root: success', async () => {
-		expect(await testCredential(ENTERPRISE, `${sim.base}/api/public/v2/`)).toEqual({ message: SUCCESS, statusCode: 200 });
+		expect(await testCredential(ENTERPRISE, `${sim.base}/api/public/v2/`)).toEqual({
+			message: SUCCESS,
+			statusCode: 200,
+		});
 	});
 
 	test('a recognised key without an API tier: the tier message', async () => {
@@ -345,7 +463,9 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 		const { message, statusCode } = await testCredential(ENTERPRISE, `${sim.base}/nope`);
 		expect(statusCode).toBe(404);
 		expectWords(message);
-		expect(message).toMatch(/^The server at the Base URL answered 404 \(Not found\.\) for the project list: there is no SentiOne Listen API v2 at this address\./);
+		expect(message).toMatch(
+			/^The server at the Base URL answered 404 \(Not found\.\) for the project list: there is no SentiOne Listen API v2 at this address\./,
+		);
 		expect(message).toMatch(/Check the Base URL/);
 		expect(message).not.toMatch(/429/);
 		const log = await requestLog(sim);
@@ -357,7 +477,9 @@ describe('the credential test, evaluated like n8n’s credential tester', () => 
 		const { message, statusCode } = await testCredential(ENTERPRISE, sim.base);
 		expect(statusCode).toBe(status);
 		expectWords(message);
-		expect(message).toMatch(/^The server at the Base URL answered with an HTML page, not with SentiOne's API/);
+		expect(message).toMatch(
+			/^The server at the Base URL answered with an HTML page, not with SentiOne's API/,
+		);
 	});
 
 	test('an exhausted hourly budget (429): the catch-all message names the 300/h budget', async () => {

@@ -10,7 +10,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { SentiOneErrorDetails } from '../../nodes/SentiOne/shared/errors';
 import { errorDetails } from '../../nodes/SentiOne/shared/errors';
-import { admin, BASIC, ENTERPRISE, NOACCESS, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	NOACCESS,
+	startSim,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
 import { withExecuteContext, type EngineCredentials } from '../harness/engine';
 
 export const UNKNOWN_KEY = 'SENTIONE-APIKEY-nobody';
@@ -40,7 +48,8 @@ export function safeJson(value: unknown): string {
 			const description = (v as { description?: unknown }).description;
 			if (description !== undefined) out.description = description;
 		}
-		for (const key of Object.keys(v)) out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+		for (const key of Object.keys(v))
+			out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
 		const details = errorDetails(v);
 		if (details) out.details = details;
 		return out;
@@ -59,7 +68,9 @@ export function expectNoKeysIn(extra: unknown[] = []): number {
 	for (const text of produced) {
 		for (const key of SECRET_KEYS) {
 			if (text.includes(key)) {
-				throw new Error(`an API key leaked into a produced value: …${text.slice(Math.max(0, text.indexOf(key) - 200), text.indexOf(key) + 60)}…`);
+				throw new Error(
+					`an API key leaked into a produced value: …${text.slice(Math.max(0, text.indexOf(key) - 200), text.indexOf(key) + 60)}…`,
+				);
 			}
 		}
 	}
@@ -79,7 +90,13 @@ export interface CaughtError {
 
 export function describeError(error: unknown): CaughtError {
 	remember(error);
-	const e = error as { constructor?: { name?: string }; name?: string; message?: unknown; description?: unknown; httpCode?: unknown };
+	const e = error as {
+		constructor?: { name?: string };
+		name?: string;
+		message?: unknown;
+		description?: unknown;
+		httpCode?: unknown;
+	};
 	const details = errorDetails(error);
 	return {
 		constructorName: e?.constructor?.name ?? typeof error,
@@ -103,7 +120,10 @@ export function creds(sim: Sim, apiKey = ENTERPRISE, baseUrl = sim.base): Engine
  * Runs `fn` as a node's execute() in the real engine and returns its JSON result, or the error it
  * threw described as JSON (details included); `ms` is the time `fn` took.
  */
-export async function inNode<T>(credentials: EngineCredentials, fn: (this: IExecuteFunctions) => Promise<T>): Promise<Outcome<T>> {
+export async function inNode<T>(
+	credentials: EngineCredentials,
+	fn: (this: IExecuteFunctions) => Promise<T>,
+): Promise<Outcome<T>> {
 	const outcome = await withExecuteContext(credentials, async function (this: IExecuteFunctions) {
 		const start = Date.now();
 		try {
@@ -118,15 +138,22 @@ export async function inNode<T>(credentials: EngineCredentials, fn: (this: IExec
 }
 
 /** Like inNode, but the test expects a failure and gets the error. */
-export async function failureOf(credentials: EngineCredentials, fn: (this: IExecuteFunctions) => Promise<unknown>): Promise<CaughtError & { ms: number }> {
+export async function failureOf(
+	credentials: EngineCredentials,
+	fn: (this: IExecuteFunctions) => Promise<unknown>,
+): Promise<CaughtError & { ms: number }> {
 	const outcome = await inNode(credentials, fn);
-	if (outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(outcome.value).slice(0, 500)}`);
+	if (outcome.ok)
+		throw new Error(`expected a failure, got ${JSON.stringify(outcome.value).slice(0, 500)}`);
 	return { ...outcome.error, ms: outcome.ms };
 }
 
 /** Unwraps a successful outcome (fails the test with the error otherwise). */
 export function valueOf<T>(outcome: Outcome<T>): T {
-	if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.constructorName}: ${outcome.error.message}`);
+	if (!outcome.ok)
+		throw new Error(
+			`expected success, got ${outcome.error.constructorName}: ${outcome.error.message}`,
+		);
 	return outcome.value;
 }
 
@@ -163,7 +190,13 @@ export interface ScriptedResponse {
 }
 
 /** Adds one scripted response (used `times` times) for requests whose path matches `path` (a regex). */
-export async function script(sim: Sim, path: string, respond: ScriptedResponse, times = 1, method?: string): Promise<void> {
+export async function script(
+	sim: Sim,
+	path: string,
+	respond: ScriptedResponse,
+	times = 1,
+	method?: string,
+): Promise<void> {
 	await admin(sim, 'POST', '/faults', { script: [{ match: { path, method }, times, respond }] });
 }
 

@@ -38,7 +38,13 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
+const getProjects: ApiRequest = {
+	method: 'GET',
+	path: PATHS.listProjects(),
+	group: 'projects',
+	tier: 'Basic',
+	read: true,
+};
 /** A plain request() to an export endpoint: the body is a long JSON-lines answer the stream faults apply to. */
 const exportAsRequest: ApiRequest = {
 	method: 'POST',
@@ -57,37 +63,56 @@ function failing(request: ApiRequest, options: TransportOptions = NO_RETRY, base
 }
 
 const statuses = async () => (await requestLog(sim)).map((e) => e.status);
-const openExportStreams = async () => (await admin<Loose>(sim, 'GET', '/stats')).openStreams.export as number;
+const openExportStreams = async () =>
+	(await admin<Loose>(sim, 'GET', '/stats')).openStreams.export as number;
 
 describe('answers that are not the documented JSON', () => {
 	test('200 with plain text: unusable, not retried', async () => {
 		await script(sim, '^/projects$', { kind: 'text', status: 200, body: 'OK' }, 5);
-		const error = await failing(getProjects, { retry: { transientRetries: 2, transientBackoffMs: 10 } });
+		const error = await failing(getProjects, {
+			retry: { transientRetries: 2, transientBackoffMs: 10 },
+		});
 		expect(error.constructorName).toBe('NodeApiError');
-		expect(error.message).toBe("SentiOne's answer could not be used: status 200 came with a body that is not JSON");
-		expect(error.description).toBe('GET /projects. The answer was not the JSON the API documents; nothing from it was used.');
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: status 200 came with a body that is not JSON",
+		);
+		expect(error.description).toBe(
+			'GET /projects. The answer was not the JSON the API documents; nothing from it was used.',
+		);
 		expect(await statuses()).toEqual([200]);
 	});
 
 	test('200 with an HTML page (a captive portal, a proxy login): unusable', async () => {
-		await script(sim, '^/projects$', { kind: 'html', status: 200, body: '<!DOCTYPE html><html><body>Please log in</body></html>' });
+		await script(sim, '^/projects$', {
+			kind: 'html',
+			status: 200,
+			body: '<!DOCTYPE html><html><body>Please log in</body></html>',
+		});
 		const error = await failing(getProjects);
-		expect(error.message).toBe("SentiOne's answer could not be used: status 200 came with a body that is not JSON");
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: status 200 came with a body that is not JSON",
+		);
 	});
 
 	test('an HTML error page (503 from a proxy): mapped as a server error, the page described in a short snippet', async () => {
 		const page = `<!DOCTYPE html><html><head><title>Service Unavailable</title></head><body>${'<p>Try later.</p>'.repeat(100)}</body></html>`;
 		await script(sim, '^/projects$', { kind: 'html', status: 503, body: page });
 		const error = await failing(getProjects);
-		expect(error.message).toMatch(/^SentiOne had a server error \(503\): an HTML page \("<!DOCTYPE html><html><head><title>Service Unavailable/);
+		expect(error.message).toMatch(
+			/^SentiOne had a server error \(503\): an HTML page \("<!DOCTYPE html><html><head><title>Service Unavailable/,
+		);
 		expect(error.message).toMatch(/…"\)$/);
 		expect(error.message.length).toBeLessThan(260);
 	});
 
 	test('truncated JSON on a read: retried like a broken connection, then unusable "(truncated?)"', async () => {
 		await script(sim, '^/projects$', { kind: 'truncated-json', status: 200 }, 5);
-		const error = await failing(getProjects, { retry: { transientRetries: 2, transientBackoffMs: 10 } });
-		expect(error.message).toBe("SentiOne's answer could not be used: status 200 came with a body that is not JSON (truncated?)");
+		const error = await failing(getProjects, {
+			retry: { transientRetries: 2, transientBackoffMs: 10 },
+		});
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: status 200 came with a body that is not JSON (truncated?)",
+		);
 		expect(await statuses()).toEqual([200, 200, 200]);
 	});
 
@@ -95,7 +120,9 @@ describe('answers that are not the documented JSON', () => {
 		await script(sim, '^/projects$', { kind: 'truncated-json', status: 200 });
 		const result = valueOf(
 			await inNode(creds(sim), async function () {
-				const r = await new SentiOneTransport(this, { retry: { transientBackoffMs: 10 } }).request<{ data: unknown[] }>(getProjects);
+				const r = await new SentiOneTransport(this, { retry: { transientBackoffMs: 10 } }).request<{
+					data: unknown[];
+				}>(getProjects);
 				return { attempts: r.attempts, projects: r.body.data.length };
 			}),
 		);
@@ -105,7 +132,9 @@ describe('answers that are not the documented JSON', () => {
 	test('valid JSON that is not an object (a bare number): unusable', async () => {
 		await script(sim, '^/projects$', { kind: 'json', status: 200, body: 42 }, 5);
 		const error = await failing(getProjects);
-		expect(error.message).toMatch(/^SentiOne's answer could not be used: status 200 came with JSON that is not an object/);
+		expect(error.message).toMatch(
+			/^SentiOne's answer could not be used: status 200 came with JSON that is not an object/,
+		);
 	});
 
 	test('an empty 200 body reads as {}', async () => {
@@ -121,7 +150,9 @@ describe('answers that are not the documented JSON', () => {
 	test('a huge answer (52 MB) is cut at maxBodyBytes: a clear error, fast, connection dropped', async () => {
 		await script(sim, '^/projects$', { kind: 'huge', status: 200 });
 		const error = await failing(getProjects, { maxBodyBytes: 1_000_000 });
-		expect(error.message).toBe("SentiOne's answer could not be used: the answer is larger than 1 MB, far beyond any documented response");
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: the answer is larger than 1 MB, far beyond any documented response",
+		);
 		expect(error.ms).toBeLessThan(5000);
 		expect(await statuses()).toHaveLength(1);
 	});
@@ -130,7 +161,9 @@ describe('answers that are not the documented JSON', () => {
 	test('a small maxBodyBytes is stated truthfully (not "larger than 0 MB")', async () => {
 		await script(sim, '^/projects$', { kind: 'huge', status: 200 });
 		const error = await failing(getProjects, { maxBodyBytes: 100_000 });
-		expect(error.message).toBe("SentiOne's answer could not be used: the answer is larger than 100 kB, far beyond any documented response");
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: the answer is larger than 100 kB, far beyond any documented response",
+		);
 	});
 });
 
@@ -140,7 +173,9 @@ describe('servers that never finish', () => {
 		const error = await failing(getProjects, { timeoutMs: 1500, retry: { transientRetries: 0 } });
 		expect(error.constructorName).toBe('NodeApiError');
 		expect(error.message).toBe('Could not reach SentiOne: the server did not answer in time.');
-		expect(error.description).toBe("GET /projects did not complete. Check the credential's Base URL and the network between n8n and SentiOne.");
+		expect(error.description).toBe(
+			"GET /projects did not complete. Check the credential's Base URL and the network between n8n and SentiOne.",
+		);
 		expect(error.ms).toBeGreaterThanOrEqual(1400);
 		expect(error.ms).toBeLessThan(5000);
 		expect(await statuses()).toEqual([null]);
@@ -148,8 +183,13 @@ describe('servers that never finish', () => {
 
 	test('hang on a read with one retry: two bounded attempts', async () => {
 		await script(sim, '^/projects$', { kind: 'hang' }, 5);
-		const error = await failing(getProjects, { timeoutMs: 700, retry: { transientRetries: 1, transientBackoffMs: 10 } });
-		expect(error.message).toBe('Could not reach SentiOne: the server did not answer in time (after 2 attempts).');
+		const error = await failing(getProjects, {
+			timeoutMs: 700,
+			retry: { transientRetries: 1, transientBackoffMs: 10 },
+		});
+		expect(error.message).toBe(
+			'Could not reach SentiOne: the server did not answer in time (after 2 attempts).',
+		);
 		expect(error.ms).toBeGreaterThanOrEqual(1300);
 		expect(error.ms).toBeLessThan(5000);
 		expect(await statuses()).toEqual([null, null]);
@@ -157,8 +197,13 @@ describe('servers that never finish', () => {
 
 	test('a body that stalls after the headers: the idle guard ends it with a clear error', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
-		const error = await failing(exportAsRequest, { idleTimeoutMs: 1000, retry: { transientRetries: 0 } });
-		expect(error.message).toBe("SentiOne's answer could not be used: the server stopped sending the answer (no data for 1 s)");
+		const error = await failing(exportAsRequest, {
+			idleTimeoutMs: 1000,
+			retry: { transientRetries: 0 },
+		});
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: the server stopped sending the answer (no data for 1 s)",
+		);
 		expect(error.ms).toBeGreaterThanOrEqual(900);
 		expect(error.ms).toBeLessThan(5000);
 		expect(await statuses()).toEqual([200]);
@@ -167,7 +212,10 @@ describe('servers that never finish', () => {
 	test('a stalled read is retried for a read (each attempt bounded by the idle guard)', async () => {
 		await admin(sim, 'POST', '/limits', { concurrency: { export: 10 } });
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
-		const error = await failing(exportAsRequest, { idleTimeoutMs: 600, retry: { transientRetries: 1, transientBackoffMs: 10 } });
+		const error = await failing(exportAsRequest, {
+			idleTimeoutMs: 600,
+			retry: { transientRetries: 1, transientBackoffMs: 10 },
+		});
 		expect(error.message).toMatch(/the server stopped sending the answer/);
 		expect(error.ms).toBeLessThan(5000);
 		expect(await statuses()).toEqual([200, 200]);
@@ -183,7 +231,9 @@ describe('servers that never finish', () => {
 	test('a body that breaks off mid-answer: a clear error', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 3000 } });
 		const error = await failing(exportAsRequest);
-		expect(error.message).toBe("SentiOne's answer could not be used: the connection broke while the answer was being received");
+		expect(error.message).toBe(
+			"SentiOne's answer could not be used: the connection broke while the answer was being received",
+		);
 		expect(error.ms).toBeLessThan(5000);
 	});
 
@@ -195,19 +245,30 @@ describe('servers that never finish', () => {
 				server.close(() => resolve(address.port));
 			});
 		});
-		const outcome = await inNode(creds(sim, ENTERPRISE, `http://127.0.0.1:${port}`), async function () {
-			const t = new SentiOneTransport(this, { retry: { transientRetries: 2, transientBackoffMs: 10 } });
-			try {
-				await t.request(getProjects);
-				return { sent: t.requestsSent, error: undefined };
-			} catch (error) {
-				return { sent: t.requestsSent, error: (error as Error).message, name: (error as Error).constructor.name };
-			}
-		});
+		const outcome = await inNode(
+			creds(sim, ENTERPRISE, `http://127.0.0.1:${port}`),
+			async function () {
+				const t = new SentiOneTransport(this, {
+					retry: { transientRetries: 2, transientBackoffMs: 10 },
+				});
+				try {
+					await t.request(getProjects);
+					return { sent: t.requestsSent, error: undefined };
+				} catch (error) {
+					return {
+						sent: t.requestsSent,
+						error: (error as Error).message,
+						name: (error as Error).constructor.name,
+					};
+				}
+			},
+		);
 		const result = valueOf(outcome);
 		expect(result.sent).toBe(3);
 		expect(result.name).toBe('NodeApiError');
-		expect(result.error).toBe('Could not reach SentiOne: the connection was refused — nothing listens at the Base URL (after 3 attempts).');
+		expect(result.error).toBe(
+			'Could not reach SentiOne: the connection was refused — nothing listens at the Base URL (after 3 attempts).',
+		);
 		expect(outcome.ms).toBeLessThan(3000);
 	});
 });

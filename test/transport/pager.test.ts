@@ -12,8 +12,25 @@ import { paginate } from '../../nodes/SentiOne/shared/pager';
 import type { ApiRequest } from '../../nodes/SentiOne/shared/transport';
 import { setClock } from '../../nodes/SentiOne/shared/time';
 import { SentiOneTransport } from '../../nodes/SentiOne/shared/transport';
-import { addMentions, admin, api, createProject, type Loose, type Sim } from '../../simulator/test/helpers';
-import { creds, expectNoKeysIn, failureOf, inNode, nextHourOf, requestLog, script, startRealTimeSim, valueOf } from './helpers';
+import {
+	addMentions,
+	admin,
+	api,
+	createProject,
+	type Loose,
+	type Sim,
+} from '../../simulator/test/helpers';
+import {
+	creds,
+	expectNoKeysIn,
+	failureOf,
+	inNode,
+	nextHourOf,
+	requestLog,
+	script,
+	startRealTimeSim,
+	valueOf,
+} from './helpers';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../harness/shownTime';
 
 let sim: Sim;
@@ -37,7 +54,10 @@ afterAll(async () => {
 
 beforeEach(async () => {
 	await admin(sim, 'DELETE', '/faults');
-	await admin(sim, 'POST', '/limits', { resetWindows: true, hourly: { search: 10_000, projects: 10_000 } });
+	await admin(sim, 'POST', '/limits', {
+		resetWindows: true,
+		hourly: { search: 10_000, projects: 10_000 },
+	});
 	await admin(sim, 'DELETE', '/requests');
 });
 
@@ -52,8 +72,15 @@ const search = (projectId: number): ApiRequest => ({
 
 /** Ids in search order (CollectedAtAscending: collectedAt, then id) from the simulator's ground truth. */
 async function groundTruth(projectId: number): Promise<string[]> {
-	const { count } = await admin<{ count: number }>(sim, 'POST', '/count', { projectId, mode: 'historical' });
-	const { mentions } = await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?projectId=${projectId}`);
+	const { count } = await admin<{ count: number }>(sim, 'POST', '/count', {
+		projectId,
+		mode: 'historical',
+	});
+	const { mentions } = await admin<{ mentions: Array<{ id: string }> }>(
+		sim,
+		'GET',
+		`/mentions?projectId=${projectId}`,
+	);
 	expect(mentions).toHaveLength(count);
 	return mentions.map((m) => m.id);
 }
@@ -85,7 +112,9 @@ function pagerRun(request: ApiRequest, options: PaginateOptions) {
 }
 
 const searchLog = async (projectId: number) =>
-	(await requestLog(sim)).filter((e) => e.path === `/api/public/v2/projects/${projectId}/mentions/search`);
+	(await requestLog(sim)).filter(
+		(e) => e.path === `/api/public/v2/projects/${projectId}/mentions/search`,
+	);
 
 describe('Return All', () => {
 	test.each(SIZES)('N = %i: every mention in order, ceil(N/25) requests (1 for 0)', async (n) => {
@@ -105,7 +134,9 @@ describe('Return All', () => {
 		expect(log.every((e) => e.status === 200)).toBe(true);
 		// the first page has no cursor; every later one sends the previous page's cursor and the same body
 		expect(log[0].query.cursor).toBeUndefined();
-		expect(log.slice(1).every((e) => typeof e.query.cursor === 'string' && e.query.cursor !== '')).toBe(true);
+		expect(
+			log.slice(1).every((e) => typeof e.query.cursor === 'string' && e.query.cursor !== ''),
+		).toBe(true);
 		expect(new Set(log.slice(1).map((e) => e.query.cursor)).size).toBe(log.length - 1);
 		expect(log.every((e) => JSON.stringify(e.body) === JSON.stringify(BODY))).toBe(true);
 	});
@@ -114,7 +145,10 @@ describe('Return All', () => {
 		for (let i = 0; i < 14; i++) await createProject(sim, `Filler ${i}`, `filler${i}`);
 		await admin(sim, 'DELETE', '/requests');
 		const result = valueOf(
-			await pagerRun({ method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true }, { returnAll: true }),
+			await pagerRun(
+				{ method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true },
+				{ returnAll: true },
+			),
 		);
 		// 1 generated + 6 pager projects + 14 fillers = 21 → 2 pages
 		expect(result.ids).toHaveLength(21);
@@ -149,7 +183,9 @@ describe('Limit', () => {
 test('a repeated cursor is an error after the page that repeated it, never a loop', async () => {
 	await admin(sim, 'POST', '/faults', { repeatCursor: true });
 	const error = await failureOf(creds(sim), async function () {
-		return await paginate(new SentiOneTransport(this), search(projectWith[1000]), { returnAll: true });
+		return await paginate(new SentiOneTransport(this), search(projectWith[1000]), {
+			returnAll: true,
+		});
 	});
 	expect(error.constructorName).toBe('NodeOperationError');
 	expect(error.message).toBe(
@@ -160,9 +196,15 @@ test('a repeated cursor is an error after the page that repeated it, never a loo
 });
 
 test('a page without a data list is unusable', async () => {
-	await script(sim, '/mentions/search$', { kind: 'json', status: 200, body: { items: [], cursor: null } });
+	await script(sim, '/mentions/search$', {
+		kind: 'json',
+		status: 200,
+		body: { items: [], cursor: null },
+	});
 	const error = await failureOf(creds(sim), async function () {
-		return await paginate(new SentiOneTransport(this), search(projectWith[100]), { returnAll: true });
+		return await paginate(new SentiOneTransport(this), search(projectWith[100]), {
+			returnAll: true,
+		});
 	});
 	expect(error.message).toBe('SentiOne\'s answer could not be used: the page has no "data" list');
 });
@@ -177,7 +219,9 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 	test('stop: returns the items fetched, with a notice and the reset; no doomed request', async () => {
 		const reset = await nextHourOf(sim);
 		const truth = await groundTruth(projectId());
-		const result = valueOf(await pagerRun(search(projectId()), { returnAll: true, onRateLimit: 'stop' }));
+		const result = valueOf(
+			await pagerRun(search(projectId()), { returnAll: true, onRateLimit: 'stop' }),
+		);
 		expect(result.ids).toEqual(truth.slice(0, 50));
 		expect(result.complete).toBe(false);
 		expect(result.requests).toBe(2);
@@ -191,13 +235,20 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 	test('fail: throws before sending the doomed request', async () => {
 		const reset = await nextHourOf(sim);
 		const error = await failureOf(creds(sim), async function () {
-			return await paginate(new SentiOneTransport(this), search(projectId()), { returnAll: true, onRateLimit: 'fail' });
+			return await paginate(new SentiOneTransport(this), search(projectId()), {
+				returnAll: true,
+				onRateLimit: 'fail',
+			});
 		});
 		expect(error.constructorName).toBe('NodeOperationError');
 		expect(error.message).toMatch(
-			new RegExp(`^SentiOne's search budget is used up \\(2 requests an hour\\); it resets at ${shownAtPattern(reset, N8N_DEFAULT_ZONE)}`),
+			new RegExp(
+				`^SentiOne's search budget is used up \\(2 requests an hour\\); it resets at ${shownAtPattern(reset, N8N_DEFAULT_ZONE)}`,
+			),
 		);
-		expect(error.description).toMatch(/^No request was sent, so no budget was wasted\. 50 item\(s\) had been fetched; nothing is returned\./);
+		expect(error.description).toMatch(
+			/^No request was sent, so no budget was wasted\. 50 item\(s\) had been fetched; nothing is returned\./,
+		);
 		expect((await searchLog(projectId())).map((e) => e.status)).toEqual([200, 200]);
 	});
 
@@ -211,15 +262,23 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 
 	test('wait, with a reset beyond the longest wait allowed: throws before sending, says why', async () => {
 		const error = await failureOf(creds(sim), async function () {
-			return await paginate(new SentiOneTransport(this), search(projectId()), { returnAll: true, onRateLimit: 'wait', maxWaitMs: 5_000 });
+			return await paginate(new SentiOneTransport(this), search(projectId()), {
+				returnAll: true,
+				onRateLimit: 'wait',
+				maxWaitMs: 5_000,
+			});
 		});
 		expect(error.ms).toBeLessThan(2000);
-		expect(error.description).toMatch(/^Waiting for the reset would exceed the longest wait you allowed\. 50 item\(s\) had been fetched/);
+		expect(error.description).toMatch(
+			/^Waiting for the reset would exceed the longest wait you allowed\. 50 item\(s\) had been fetched/,
+		);
 		expect(await searchLog(projectId())).toHaveLength(2);
 	});
 
 	test('a Limit inside the budget never meets the limit', async () => {
-		const result = valueOf(await pagerRun(search(projectId()), { returnAll: false, limit: 50, onRateLimit: 'fail' }));
+		const result = valueOf(
+			await pagerRun(search(projectId()), { returnAll: false, limit: 50, onRateLimit: 'fail' }),
+		);
 		expect(result.ids).toHaveLength(50);
 		expect(result.complete).toBe(true);
 	});
@@ -227,10 +286,18 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 
 describe('a 429 the pager could not foresee (another workflow spent the budget)', () => {
 	/** Page 1 comes from a scripted copy of the real first page whose headers still show budget left. */
-	async function firstPageWithStaleBudget(projectId: number, headers: Record<string, string | number>): Promise<Loose> {
+	async function firstPageWithStaleBudget(
+		projectId: number,
+		headers: Record<string, string | number>,
+	): Promise<Loose> {
 		const page1 = await api(sim, 'POST', PATHS.historicalSearch(projectId), { body: BODY });
 		expect(page1.status).toBe(200);
-		await script(sim, `^/projects/${projectId}/mentions/search$`, { kind: 'json', status: 200, body: page1.json, headers });
+		await script(sim, `^/projects/${projectId}/mentions/search$`, {
+			kind: 'json',
+			status: 200,
+			body: page1.json,
+			headers,
+		});
 		await admin(sim, 'DELETE', '/requests');
 		return page1.json;
 	}
@@ -242,11 +309,15 @@ describe('a 429 the pager could not foresee (another workflow spent the budget)'
 		await admin(sim, 'POST', '/limits', { hourly: { search: 1 } });
 		const reset = await nextHourOf(sim);
 		const truth = await groundTruth(projectId);
-		const result = valueOf(await pagerRun(search(projectId), { returnAll: true, onRateLimit: 'stop' }));
+		const result = valueOf(
+			await pagerRun(search(projectId), { returnAll: true, onRateLimit: 'stop' }),
+		);
 		expect(result.ids).toEqual(truth.slice(0, 25));
 		expect(result.requests).toBe(2);
 		expect(result.stopped?.resetAt).toBe(reset);
-		expect(result.stopped?.message).toMatch(/^Stopped after 25 items \(1 page\): the hourly budget is used up until /);
+		expect(result.stopped?.message).toMatch(
+			/^Stopped after 25 items \(1 page\): the hourly budget is used up until /,
+		);
 		expect((await searchLog(projectId)).map((e) => e.status)).toEqual([200, 429]);
 	});
 
@@ -255,10 +326,15 @@ describe('a 429 the pager could not foresee (another workflow spent the budget)'
 		await firstPageWithStaleBudget(projectId, { 'x-rate-limit-remaining': 5 });
 		await admin(sim, 'POST', '/limits', { hourly: { search: 1 } });
 		const error = await failureOf(creds(sim), async function () {
-			return await paginate(new SentiOneTransport(this), search(projectId), { returnAll: true, onRateLimit: 'fail' });
+			return await paginate(new SentiOneTransport(this), search(projectId), {
+				returnAll: true,
+				onRateLimit: 'fail',
+			});
 		});
 		expect(error.constructorName).toBe('NodeApiError');
-		expect(error.message).toMatch(/^SentiOne's search budget is used up \(429\): at most 1 request an hour for this key\./);
+		expect(error.message).toMatch(
+			/^SentiOne's search budget is used up \(429\): at most 1 request an hour for this key\./,
+		);
 		expect(error.details?.rateLimitKind).toBe('hourly');
 	});
 
@@ -276,7 +352,11 @@ describe('a 429 the pager could not foresee (another workflow spent the budget)'
 			headers: { 'x-rate-limit-remaining': 0, 'x-rate-limit-reset': Math.ceil(resetAt / 1000) },
 		});
 		const truth = await groundTruth(projectId);
-		const outcome = await pagerRun(search(projectId), { returnAll: true, onRateLimit: 'wait', maxWaitMs: 30_000 });
+		const outcome = await pagerRun(search(projectId), {
+			returnAll: true,
+			onRateLimit: 'wait',
+			maxWaitMs: 30_000,
+		});
 		const result = valueOf(outcome);
 		expect(result.ids).toEqual(truth);
 		expect(result.complete).toBe(true);
@@ -296,13 +376,26 @@ test('wait: a page whose headers say the budget is gone and resets in seconds �
 		kind: 'json',
 		status: 200,
 		body: page1.json,
-		headers: { 'x-rate-limit-limit': 30, 'x-rate-limit-remaining': 0, 'x-rate-limit-reset': resetAt / 1000 },
+		headers: {
+			'x-rate-limit-limit': 30,
+			'x-rate-limit-remaining': 0,
+			'x-rate-limit-reset': resetAt / 1000,
+		},
 	});
 	await admin(sim, 'DELETE', '/requests');
 	const truth = await groundTruth(projectId);
 	const outcome = await inNode(creds(sim), async function () {
-		const r = await paginate<IDataObject>(new SentiOneTransport(this), search(projectId), { returnAll: true, onRateLimit: 'wait', maxWaitMs: 30_000 });
-		return { ids: r.items.map((m) => String(m.id)), requests: r.requests, waitedMs: r.waitedMs, finishedAt: Date.now() };
+		const r = await paginate<IDataObject>(new SentiOneTransport(this), search(projectId), {
+			returnAll: true,
+			onRateLimit: 'wait',
+			maxWaitMs: 30_000,
+		});
+		return {
+			ids: r.items.map((m) => String(m.id)),
+			requests: r.requests,
+			waitedMs: r.waitedMs,
+			finishedAt: Date.now(),
+		};
 	});
 	const result = valueOf(outcome);
 	expect(result.ids).toEqual(truth);
@@ -338,7 +431,13 @@ test('wait, against the simulator’s own hourly window: the pager waits for the
 	try {
 		const truth = await groundTruth(projectId);
 		const started = Date.now();
-		const result = valueOf(await pagerRun(search(projectId), { returnAll: true, onRateLimit: 'wait', maxWaitMs: 60_000 }));
+		const result = valueOf(
+			await pagerRun(search(projectId), {
+				returnAll: true,
+				onRateLimit: 'wait',
+				maxWaitMs: 60_000,
+			}),
+		);
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(result.ids).toEqual(truth);
 		expect(result.complete).toBe(true);

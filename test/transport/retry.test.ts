@@ -36,7 +36,13 @@ beforeEach(async () => {
 	await resetSim(sim);
 });
 
-const getProjects: ApiRequest = { method: 'GET', path: PATHS.listProjects(), group: 'projects', tier: 'Basic', read: true };
+const getProjects: ApiRequest = {
+	method: 'GET',
+	path: PATHS.listProjects(),
+	group: 'projects',
+	tier: 'Basic',
+	read: true,
+};
 const createProject: ApiRequest = {
 	method: 'POST',
 	path: PATHS.createProject(),
@@ -52,7 +58,12 @@ function run(request: ApiRequest, options: TransportOptions = FAST) {
 		const t = new SentiOneTransport(this, options);
 		try {
 			const r = await t.request(request);
-			return { statusCode: r.statusCode, attempts: r.attempts, waitedMs: r.waitedMs, sent: t.requestsSent };
+			return {
+				statusCode: r.statusCode,
+				attempts: r.attempts,
+				waitedMs: r.waitedMs,
+				sent: t.requestsSent,
+			};
 		} finally {
 			// requestsSent is checked through the log below
 		}
@@ -78,24 +89,42 @@ function hourly429(inMs: number): { respond: ScriptedResponse; resetAt: number }
 			body: {
 				message: `Rate limit of requests for this endpoint has been reached. Maximum number of requests for this endpoint is 300. Limits will reset at ${new Date(resetAt).toISOString()}.`,
 			},
-			headers: { 'x-rate-limit-limit': 300, 'x-rate-limit-remaining': 0, 'x-rate-limit-reset': Math.ceil(resetAt / 1000) },
+			headers: {
+				'x-rate-limit-limit': 300,
+				'x-rate-limit-remaining': 0,
+				'x-rate-limit-reset': Math.ceil(resetAt / 1000),
+			},
 		},
 	};
 }
 
 describe('transient failures on a read', () => {
-	test.each([502, 503, 504])('%i: retried transientRetries (2) times, then mapped; 3 requests in the log', async (status) => {
-		await script(sim, '^/projects$', { kind: 'json', status, body: { message: 'Service temporarily unavailable.' } }, 10);
-		const error = await failing(getProjects);
-		expect(error.message).toBe(`SentiOne had a server error (${status}): Service temporarily unavailable.`);
-		expect(error.description).toMatch(/Reads are retried automatically/);
-		expect(await statuses()).toEqual([status, status, status]);
-	});
+	test.each([502, 503, 504])(
+		'%i: retried transientRetries (2) times, then mapped; 3 requests in the log',
+		async (status) => {
+			await script(
+				sim,
+				'^/projects$',
+				{ kind: 'json', status, body: { message: 'Service temporarily unavailable.' } },
+				10,
+			);
+			const error = await failing(getProjects);
+			expect(error.message).toBe(
+				`SentiOne had a server error (${status}): Service temporarily unavailable.`,
+			);
+			expect(error.description).toMatch(/Reads are retried automatically/);
+			expect(await statuses()).toEqual([status, status, status]);
+		},
+	);
 
 	test('an nginx 502 page is retried like a JSON 502, then described as an HTML page', async () => {
 		await script(sim, '^/projects$', { kind: 'html', status: 502 }, 10);
-		const error = await failing(getProjects, { retry: { transientRetries: 1, transientBackoffMs: 20 } });
-		expect(error.message).toMatch(/^SentiOne had a server error \(502\): an HTML page \("<html><head><title>502 Bad Gateway/);
+		const error = await failing(getProjects, {
+			retry: { transientRetries: 1, transientBackoffMs: 20 },
+		});
+		expect(error.message).toMatch(
+			/^SentiOne had a server error \(502\): an HTML page \("<html><head><title>502 Bad Gateway/,
+		);
 		expect(await statuses()).toEqual([502, 502]);
 	});
 
@@ -108,7 +137,9 @@ describe('transient failures on a read', () => {
 
 	test('the backoff doubles: two retries after 100 ms and 200 ms take about 300 ms', async () => {
 		await script(sim, '^/projects$', { kind: 'json', status: 503 }, 2);
-		const outcome = await run(getProjects, { retry: { transientRetries: 2, transientBackoffMs: 100 } });
+		const outcome = await run(getProjects, {
+			retry: { transientRetries: 2, transientBackoffMs: 100 },
+		});
 		expect(valueOf(outcome).attempts).toBe(3);
 		expect(outcome.ms).toBeGreaterThanOrEqual(290);
 		expect(outcome.ms).toBeLessThan(3000);
@@ -132,10 +163,16 @@ describe('transient failures on a read', () => {
 		expect(error.constructorName).toBe('NodeApiError');
 		// (n8n's NodeApiError replaces a message with its stock text when the error response carries a
 		// known network `code`; the mapper must keep its own words and the attempt count)
-		expect(error.message).toBe('Could not reach SentiOne: the connection was reset by the server (after 3 attempts).');
-		expect(error.description).toBe("GET /projects did not complete. Check the credential's Base URL and the network between n8n and SentiOne.");
+		expect(error.message).toBe(
+			'Could not reach SentiOne: the connection was reset by the server (after 3 attempts).',
+		);
+		expect(error.description).toBe(
+			"GET /projects did not complete. Check the credential's Base URL and the network between n8n and SentiOne.",
+		);
 		const log = await requestLog(sim);
-		expect(log.map((e) => [e.method, e.path, e.status])).toEqual(Array(3).fill(['GET', '/api/public/v2/projects', null]));
+		expect(log.map((e) => [e.method, e.path, e.status])).toEqual(
+			Array(3).fill(['GET', '/api/public/v2/projects', null]),
+		);
 	});
 
 	test('a single attempt does not claim several', async () => {
@@ -168,8 +205,15 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		const { respond, resetAt } = hourly429(6000);
 		await script(sim, '^/projects$', respond);
 		const outcome = await inNode(creds(sim), async function () {
-			const r = await new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 10_000 } }).request(getProjects);
-			return { statusCode: r.statusCode, attempts: r.attempts, waitedMs: r.waitedMs, finishedAt: Date.now() };
+			const r = await new SentiOneTransport(this, {
+				retry: { maxRateLimitWaitMs: 10_000 },
+			}).request(getProjects);
+			return {
+				statusCode: r.statusCode,
+				attempts: r.attempts,
+				waitedMs: r.waitedMs,
+				finishedAt: Date.now(),
+			};
 		});
 		const result = valueOf(outcome);
 		expect(result.statusCode).toBe(200);
@@ -187,7 +231,9 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		const { respond } = hourly429(200);
 		await script(sim, '^/projects$', respond);
 		const outcome = await inNode(creds(sim), async function () {
-			const r = await new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 10_000 } }).request(getProjects);
+			const r = await new SentiOneTransport(this, {
+				retry: { maxRateLimitWaitMs: 10_000 },
+			}).request(getProjects);
 			return { statusCode: r.statusCode, waitedMs: r.waitedMs };
 		});
 		expect(valueOf(outcome)).toEqual({ statusCode: 200, waitedMs: 5000 });
@@ -214,7 +260,12 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 					const t = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 60_000 } });
 					await t.request(getProjects);
 					const r = await t.request(getProjects);
-					return { statusCode: r.statusCode, attempts: r.attempts, waitedMs: r.waitedMs, rateLimit: r.rateLimit };
+					return {
+						statusCode: r.statusCode,
+						attempts: r.attempts,
+						waitedMs: r.waitedMs,
+						rateLimit: r.rateLimit,
+					};
 				}),
 			);
 			expect(slept).toEqual([6_000]);
@@ -263,7 +314,10 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		await script(sim, '^/projects$', {
 			kind: 'json',
 			status: 429,
-			body: { message: 'Maximum number of concurrent connections for this endpoint is 2. Close an open stream and try again.' },
+			body: {
+				message:
+					'Maximum number of concurrent connections for this endpoint is 2. Close an open stream and try again.',
+			},
 		});
 		const error = await failing(getProjects, { retry: { maxRateLimitWaitMs: 60_000 } });
 		expect(error.ms).toBeLessThan(1000);

@@ -46,7 +46,15 @@ async function hour(triggerOptions: IDataObject): Promise<Hour> {
 	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
 	const projectId = await emptyProject(sim, `share ${JSON.stringify(triggerOptions)}`);
 	const trigger = new PollHarness(
-		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: triggerOptions as INodeParameters },
+		{
+			event: 'newMention',
+			project: projectParam(projectId),
+			source: 'recent',
+			startFrom: 'now',
+			filters: {},
+			simplify: false,
+			options: triggerOptions as INodeParameters,
+		},
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
 	const other = withParameters(loadWorkflow('mention-search-recent'), {
@@ -72,7 +80,8 @@ async function hour(triggerOptions: IDataObject): Promise<Hour> {
 		await clock.advance(60_000);
 	}
 	const { requests } = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
-	for (const r of requests) if ((r.path as string).includes('/projects/1001/')) otherStatuses.push(r.status as number);
+	for (const r of requests)
+		if ((r.path as string).includes('/projects/1001/')) otherStatuses.push(r.status as number);
 	const triggerRequests = requests
 		.filter((r) => (r.path as string).includes(`/projects/${projectId}/`))
 		.map((r) => Date.parse(r.at as string));
@@ -83,7 +92,14 @@ async function hour(triggerOptions: IDataObject): Promise<Hour> {
 		if (outcome.error) triggerErrors.push(outcome.error.message);
 	}
 	const t = tally(idsOf(trigger.allItems()), await groundTruth(sim, projectId));
-	return { triggerRequests, triggerErrors, otherStatuses, otherErrors, lost: t.lost, duplicated: t.duplicated };
+	return {
+		triggerRequests,
+		triggerErrors,
+		otherStatuses,
+		otherErrors,
+		lost: t.lost,
+		duplicated: t.duplicated,
+	};
 }
 
 test('with its defaults, a trigger polled every minute spends at most its share and never makes another workflow get a 429', async () => {
@@ -121,10 +137,20 @@ test('a share of 30 checks every 2 minutes; the share is refused outside 0–30'
 	expect(h.lost).toEqual([]);
 	expect(h.duplicated).toEqual([]);
 	const bad = new PollHarness(
-		{ event: 'newMention', project: projectParam(1001), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: { requestsPerHour: 31 } },
+		{
+			event: 'newMention',
+			project: projectParam(1001),
+			source: 'recent',
+			startFrom: 'now',
+			filters: {},
+			simplify: false,
+			options: { requestsPerHour: 31 },
+		},
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
-	expect((await bad.poll('activate')).error?.message).toBe('Options → Search Requests per Hour: "31" is not valid. Expected a whole number from 0 to 30.');
+	expect((await bad.poll('activate')).error?.message).toBe(
+		'Options → Search Requests per Hour: "31" is not valid. Expected a whole number from 0 to 30.',
+	);
 });
 
 test('a project busier than the share: requests spread over the hour, never over the share; "falling behind" said once; nothing lost', async () => {
@@ -133,7 +159,15 @@ test('a project busier than the share: requests spread over the hour, never over
 	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
 	const projectId = await emptyProject(sim, 'busy');
 	const trigger = new PollHarness(
-		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} },
+		{
+			event: 'newMention',
+			project: projectParam(projectId),
+			source: 'recent',
+			startFrom: 'now',
+			filters: {},
+			simplify: false,
+			options: {},
+		},
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
 	await admin(sim, 'DELETE', '/requests');
@@ -146,16 +180,23 @@ test('a project busier than the share: requests spread over the hour, never over
 		await clock.advance(60_000);
 	}
 	const { requests } = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
-	const at = requests.filter((r) => (r.path as string).includes(`/projects/${projectId}/`)).map((r) => Date.parse(r.at as string));
+	const at = requests
+		.filter((r) => (r.path as string).includes(`/projects/${projectId}/`))
+		.map((r) => Date.parse(r.at as string));
 	const perHour = new Map<number, number>();
-	for (const t of at) perHour.set(Math.floor(t / 3_600_000), (perHour.get(Math.floor(t / 3_600_000)) ?? 0) + 1);
+	for (const t of at)
+		perHour.set(Math.floor(t / 3_600_000), (perHour.get(Math.floor(t / 3_600_000)) ?? 0) + 1);
 	expect(Math.max(...perHour.values())).toBeLessThanOrEqual(12);
 	// spread: no clock hour's requests all in its first half
 	const firstHour = [...perHour.keys()].sort()[0];
-	const lateInFirstHour = at.filter((t) => Math.floor(t / 3_600_000) === firstHour && t % 3_600_000 >= 30 * 60_000);
+	const lateInFirstHour = at.filter(
+		(t) => Math.floor(t / 3_600_000) === firstHour && t % 3_600_000 >= 30 * 60_000,
+	);
 	expect(lateInFirstHour.length).toBeGreaterThanOrEqual(4);
 	expect(errors.filter((e) => /falling behind/.test(e))).toHaveLength(1);
-	expect(errors.find((e) => /falling behind/.test(e))).toMatch(/Search Requests per Hour: 12, at most 2 per check/);
+	expect(errors.find((e) => /falling behind/.test(e))).toMatch(
+		/Search Requests per Hour: 12, at most 2 per check/,
+	);
 	expect(errors.filter((e) => !/falling behind/.test(e))).toEqual([]);
 	const t = tally(idsOf(trigger.allItems()), await groundTruth(sim, projectId));
 	expect(t.expected).toBe(18 * 40);
@@ -167,7 +208,15 @@ test('a poisoned share bookkeeping in the saved state cannot silence the trigger
 	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
 	const projectId = await emptyProject(sim, 'poisoned share');
 	const trigger = new PollHarness(
-		{ event: 'newMention', project: projectParam(projectId), source: 'recent', startFrom: 'now', filters: {}, simplify: false, options: {} },
+		{
+			event: 'newMention',
+			project: projectParam(projectId),
+			source: 'recent',
+			startFrom: 'now',
+			filters: {},
+			simplify: false,
+			options: {},
+		},
 		{ apiKey: BASIC, baseUrl: sim.base },
 	);
 	await trigger.poll('activate');
@@ -175,8 +224,14 @@ test('a poisoned share bookkeeping in the saved state cannot silence the trigger
 		['a check time a year ahead', (now) => ({ checkedAt: now + 365 * 86_400_000 })],
 		['a last check cost of 10⁹ requests', () => ({ lastCost: 1e9 })],
 		['a last check cost of 100 requests (more than a check may send)', () => ({ lastCost: 100 })],
-		['a spent count of 10⁹ this hour', (now) => ({ spent: { hour: Math.floor(now / 3_600_000) * 3_600_000, count: 1e9 } })],
-		['every field text', () => ({ checkedAt: 'soon', lastCost: 'many', spent: 'all', behindChecks: 'x' })],
+		[
+			'a spent count of 10⁹ this hour',
+			(now) => ({ spent: { hour: Math.floor(now / 3_600_000) * 3_600_000, count: 1e9 } }),
+		],
+		[
+			'every field text',
+			() => ({ checkedAt: 'soon', lastCost: 'many', spent: 'all', behindChecks: 'x' }),
+		],
 	];
 	for (const [name, poison] of poisons) {
 		const state = trigger.staticData().sentiOneMentions as IDataObject;
@@ -191,6 +246,9 @@ test('a poisoned share bookkeeping in the saved state cannot silence the trigger
 			const { requests } = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
 			if (requests.length > 0) firstRequestAfter = minute;
 		}
-		expect({ name, within: firstRequestAfter !== undefined && firstRequestAfter <= 61 }).toEqual({ name, within: true });
+		expect({ name, within: firstRequestAfter !== undefined && firstRequestAfter <= 61 }).toEqual({
+			name,
+			within: true,
+		});
 	}
 });

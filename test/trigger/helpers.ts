@@ -54,15 +54,27 @@ export async function inject(
 	count: number,
 	extra: { collectedAt?: string; publishedAt?: string; overrides?: unknown } = {},
 ): Promise<Loose[]> {
-	const r = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId, count, ...extra });
+	const r = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+		projectId,
+		count,
+		...extra,
+	});
 	return r.mentions;
 }
 
 /** Ids of every mention of the project the simulator collected (ordered by collectedAt, id). */
-export async function groundTruth(sim: Sim, projectId: number, collectedFrom?: string): Promise<string[]> {
+export async function groundTruth(
+	sim: Sim,
+	projectId: number,
+	collectedFrom?: string,
+): Promise<string[]> {
 	const q = new URLSearchParams({ projectId: String(projectId) });
 	if (collectedFrom) q.set('collectedFrom', collectedFrom);
-	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?${q.toString()}`);
+	const r = await admin<{ mentions: Array<{ id: string }> }>(
+		sim,
+		'GET',
+		`/mentions?${q.toString()}`,
+	);
 	return r.mentions.map((m) => m.id);
 }
 
@@ -116,7 +128,10 @@ export function pollParameters(projectId: number, extra: INodeParameters = {}): 
 	} as INodeParameters;
 }
 
-export function streamParameters(extra: INodeParameters = {}, options: IDataObject = {}): INodeParameters {
+export function streamParameters(
+	extra: INodeParameters = {},
+	options: IDataObject = {},
+): INodeParameters {
 	return {
 		event: 'newMention',
 		filters: {},
@@ -131,7 +146,10 @@ export const idsOf = (items: IDataObject[]): string[] => items.map((i) => String
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the predicate holds (polled every 20 ms). */
-export async function eventually(predicate: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+export async function eventually(
+	predicate: () => Promise<boolean> | boolean,
+	timeoutMs = 10_000,
+): Promise<void> {
 	const start = Date.now();
 	while (!(await predicate())) {
 		if (Date.now() - start > timeoutMs) throw new Error(`eventually: not within ${timeoutMs} ms`);

@@ -42,7 +42,11 @@ afterAll(async () => {
 
 beforeEach(async () => {
 	await admin(sim, 'DELETE', '/faults');
-	await admin(sim, 'POST', '/limits', { mode: 'spec', hourly: { search: 100_000 }, resetWindows: true });
+	await admin(sim, 'POST', '/limits', {
+		mode: 'spec',
+		hourly: { search: 100_000 },
+		resetWindows: true,
+	});
 	await admin(sim, 'DELETE', '/requests');
 });
 
@@ -87,9 +91,16 @@ test('first activation starts from now; a test fetch returns the latest with one
 test('backfill on first activation passes on the last N hours, oldest first', async () => {
 	const projectId = await emptyProject(sim);
 	const now = Date.now();
-	const old = await inject(sim, projectId, 2, { collectedAt: new Date(now - 5 * 3600_000).toISOString() });
-	const recent = await inject(sim, projectId, 3, { collectedAt: new Date(now - 30 * 60_000).toISOString() });
-	const harness = new PollHarness(pollParameters(projectId, { startFrom: 'backfill', backfillHours: 2 }), credentials(sim));
+	const old = await inject(sim, projectId, 2, {
+		collectedAt: new Date(now - 5 * 3600_000).toISOString(),
+	});
+	const recent = await inject(sim, projectId, 3, {
+		collectedAt: new Date(now - 30 * 60_000).toISOString(),
+	});
+	const harness = new PollHarness(
+		pollParameters(projectId, { startFrom: 'backfill', backfillHours: 2 }),
+		credentials(sim),
+	);
 	const first = await harness.poll('activate');
 	expect(idsOf(first.items ?? []).sort()).toEqual(idsOf(recent).sort());
 	expect(idsOf(first.items ?? [])).not.toContain(old[0].id);
@@ -117,10 +128,17 @@ test('equal timestamps at the watermark: a page boundary inside a group and more
 	expect(t.unexpected).toEqual([]);
 	expect(Math.max(...perPoll)).toBeLessThanOrEqual(1);
 	// every id of the group is remembered as a boundary id at the watermark
-	const state = harness.staticData().sentiOneMentions as { watermark: number; seen: Array<[string, number]> };
+	const state = harness.staticData().sentiOneMentions as {
+		watermark: number;
+		seen: Array<[string, number]>;
+	};
 	expect(state.watermark).toBe(Date.parse(instant));
 	expect(state.seen.filter(([, at]) => at === state.watermark)).toHaveLength(37);
-	figures.equalTimestamps = { polls: perPoll.length + 1, lost: t.lost.length, duplicated: t.duplicated.length };
+	figures.equalTimestamps = {
+		polls: perPoll.length + 1,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+	};
 });
 
 test('mentions indexed late (they appear with an older collectedAt): the late window catches them, the id memory keeps them single', async () => {
@@ -164,7 +182,10 @@ test('mentions indexed late (they appear with an older collectedAt): the late wi
 
 test('restart between polls: static data reloaded from a JSON copy, mid-backlog, loses and repeats nothing', async () => {
 	const projectId = await emptyProject(sim);
-	let harness = new PollHarness(pollParameters(projectId, { options: { maxRequestsPerPoll: 1 } }), credentials(sim));
+	let harness = new PollHarness(
+		pollParameters(projectId, { options: { maxRequestsPerPoll: 1 } }),
+		credentials(sim),
+	);
 	await harness.poll('activate');
 	const emitted: string[] = [];
 	const base = Date.now() - 120_000;
@@ -209,12 +230,19 @@ test('a backlog bigger than one poll continues over several polls within the req
 	expect(perPoll).toEqual([2, 2, 2, 1]); // the last poll finds nothing new with one request
 	const times = items.map((m) => Date.parse(String(m.collectedAt)));
 	expect(times).toEqual([...times].sort((a, b) => a - b));
-	figures.backlog = { mentions: 130, requestsPerPoll: perPoll, emittedPerPoll: harness.emitted.map((b) => b.length) };
+	figures.backlog = {
+		mentions: 130,
+		requestsPerPoll: perPoll,
+		emittedPerPoll: harness.emitted.map((b) => b.length),
+	};
 });
 
 test('a 429 mid-poll: what was fetched is passed on, the watermark stays on it, the error says when the budget resets, the rest follows after the reset', async () => {
 	const projectId = await emptyProject(sim);
-	const harness = new PollHarness(pollParameters(projectId, { options: { maxRequestsPerPoll: 3 } }), credentials(sim));
+	const harness = new PollHarness(
+		pollParameters(projectId, { options: { maxRequestsPerPoll: 3 } }),
+		credentials(sim),
+	);
 	await harness.poll('activate');
 	const base = Date.now() - 300_000;
 	for (let i = 0; i < 7; i++) {
@@ -244,7 +272,8 @@ test('a 429 mid-poll: what was fetched is passed on, the watermark stays on it, 
 	expect(await searchRequests(sim)).toHaveLength(2);
 	const quiet = await harness.poll(); // reported once per window
 	expect(quiet).toEqual({ items: null, error: undefined });
-	const watermark = (s: string) => (JSON.parse(s) as { sentiOneMentions: { watermark: number } }).sentiOneMentions.watermark;
+	const watermark = (s: string) =>
+		(JSON.parse(s) as { sentiOneMentions: { watermark: number } }).sentiOneMentions.watermark;
 	expect(watermark(JSON.stringify(harness.staticData()))).toBe(watermark(stateBefore));
 
 	// An hour later (both clocks): the rest arrives.
@@ -276,12 +305,17 @@ test('a 429 before anything was fetched keeps the state and names the reset', as
 	expect(outcome.items).toBeNull();
 	expect(outcome.error?.message).toMatch(/resets at/);
 	const after = harness.staticData().sentiOneMentions as { watermark: number };
-	expect(after.watermark).toBe((JSON.parse(before) as { sentiOneMentions: { watermark: number } }).sentiOneMentions.watermark);
+	expect(after.watermark).toBe(
+		(JSON.parse(before) as { sentiOneMentions: { watermark: number } }).sentiOneMentions.watermark,
+	);
 });
 
 test('auth and tier errors stop with a clear message', async () => {
 	const projectId = await emptyProject(sim);
-	const noAccess = await new PollHarness(pollParameters(projectId), credentials(sim, NOACCESS)).poll('activate');
+	const noAccess = await new PollHarness(
+		pollParameters(projectId),
+		credentials(sim, NOACCESS),
+	).poll('activate');
 	expect(noAccess.error?.message).toMatch(/401/);
 	expect(noAccess.error?.message).toMatch(/tier|permission/i);
 
@@ -291,11 +325,19 @@ test('auth and tier errors stop with a clear message', async () => {
 	).poll('activate');
 	expect(historicalBasic.error?.message).toMatch(/Enterprise tier/);
 
-	const historical = new PollHarness(pollParameters(projectId, { source: 'historical' }), credentials(sim, ENTERPRISE));
+	const historical = new PollHarness(
+		pollParameters(projectId, { source: 'historical' }),
+		credentials(sim, ENTERPRISE),
+	);
 	expect((await historical.poll('activate')).error).toBeUndefined();
 	// an old post collected now: only the historical search sees it
-	const old = await inject(sim, projectId, 1, { publishedAt: new Date(Date.now() - 30 * 86_400_000).toISOString() });
-	const recent = new PollHarness(pollParameters(projectId, { startFrom: 'backfill', backfillHours: 1 }), credentials(sim));
+	const old = await inject(sim, projectId, 1, {
+		publishedAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+	});
+	const recent = new PollHarness(
+		pollParameters(projectId, { startFrom: 'backfill', backfillHours: 1 }),
+		credentials(sim),
+	);
 	expect(idsOf((await recent.poll('activate')).items ?? [])).not.toContain(old[0].id);
 	expect(idsOf((await historical.poll()).items ?? [])).toEqual([old[0].id]);
 });

@@ -10,7 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../nodes/SentiOne/shared/time';
 import type { ActiveStreamTrigger } from '../harness/triggers';
-import { activateStreamTrigger, activeResources, runStreamTriggerManually } from '../harness/triggers';
+import {
+	activateStreamTrigger,
+	activeResources,
+	runStreamTriggerManually,
+} from '../harness/triggers';
 import { seededRandom as random } from '../harness/random';
 import type { Sim } from './helpers';
 import {
@@ -40,7 +44,9 @@ const figures: Record<string, unknown> = {};
 /** every trigger a test activated, closed after each test even when it failed */
 const opened: ActiveStreamTrigger[] = [];
 
-async function activate(...args: Parameters<typeof activateStreamTrigger>): Promise<ActiveStreamTrigger> {
+async function activate(
+	...args: Parameters<typeof activateStreamTrigger>
+): Promise<ActiveStreamTrigger> {
 	const trigger = await activateStreamTrigger(...args);
 	opened.push(trigger);
 	return trigger;
@@ -75,11 +81,9 @@ beforeEach(async () => {
 
 /** Stream connections the simulator accepted (status 200), in order. */
 async function connections(group = 'live'): Promise<Array<{ query: Record<string, string> }>> {
-	const r = await admin<{ requests: Array<{ group: string; status: number; query: Record<string, string> }> }>(
-		sim,
-		'GET',
-		'/requests',
-	);
+	const r = await admin<{
+		requests: Array<{ group: string; status: number; query: Record<string, string> }>;
+	}>(sim, 'GET', '/requests');
 	return r.requests.filter((e) => e.group === group && e.status === 200);
 }
 
@@ -99,7 +103,10 @@ async function closeCleanly(
 	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
 	await eventually(() => {
 		const now = activeResources();
-		return (now.Timeout ?? 0) <= (baseline.Timeout ?? 0) && (now.TCPSocketWrap ?? 0) <= (baseline.TCPSocketWrap ?? 0);
+		return (
+			(now.Timeout ?? 0) <= (baseline.Timeout ?? 0) &&
+			(now.TCPSocketWrap ?? 0) <= (baseline.TCPSocketWrap ?? 0)
+		);
 	}, 3000);
 	return closeMs;
 }
@@ -158,7 +165,9 @@ test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 	await pause(300);
 	const truth = await groundTruth(sim, projectId, since);
-	await trigger.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000).catch(() => undefined);
+	await trigger
+		.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000)
+		.catch(() => undefined);
 	const t = tally(idsOf(trigger.items()), truth);
 	expect(t.lost).toEqual([]);
 	expect(t.duplicated).toEqual([]);
@@ -169,7 +178,13 @@ test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost
 	expect(opened.slice(1).every((c) => c.query.backfillMinutes === '1')).toBe(true);
 	expect(trigger.errors).toEqual([]);
 	await closeCleanly(trigger, baseline);
-	figures.drops = { offsets, mentions: t.expected, reconnects: opened.length - 1, lost: 0, duplicated: 0 };
+	figures.drops = {
+		offsets,
+		mentions: t.expected,
+		reconnects: opened.length - 1,
+		lost: 0,
+		duplicated: 0,
+	};
 });
 
 test('a stalled stream (no bytes, not even heartbeats) is replaced after the stall timeout and backfilled', async () => {
@@ -216,7 +231,13 @@ test('malformed mention events are recovered by a search of the moments they arr
 	expect(await connections()).toHaveLength(1);
 	expect(trigger.failures).toEqual([]);
 	await closeCleanly(trigger, baseline);
-	figures.malformed = { mentions: 12, malformed: 4, searchRequests: searches.length, lost: 0, duplicated: 0 };
+	figures.malformed = {
+		mentions: 12,
+		malformed: 4,
+		searchRequests: searches.length,
+		lost: 0,
+		duplicated: 0,
+	};
 });
 
 test('legacy heartbeats keep the connection judged alive (JSON lines too)', async () => {
@@ -224,7 +245,10 @@ test('legacy heartbeats keep the connection judged alive (JSON lines too)', asyn
 	await admin(sim, 'POST', '/faults', { stream: { legacyHeartbeat: true } });
 	const baseline = await settle();
 	const sse = await activate(mentionParams(projectId), credentials(sim, BASIC));
-	const lines = await activate(mentionParams(projectId, { streamFormat: 'jsonLines' }), credentials(sim, ENTERPRISE));
+	const lines = await activate(
+		mentionParams(projectId, { streamFormat: 'jsonLines' }),
+		credentials(sim, ENTERPRISE),
+	);
 	await pause(3000); // three stall timeouts without a mention: heartbeats only
 	expect(await connections()).toHaveLength(2);
 	const sent = idsOf(await inject(sim, projectId, 2));
@@ -240,13 +264,17 @@ test('legacy heartbeats keep the connection judged alive (JSON lines too)', asyn
 test('401 (and other refusals) at activation fail activation with a clear message and leave nothing open', async () => {
 	const projectId = await emptyProject(sim);
 	const baseline = await settle();
-	await expect(activateStreamTrigger(mentionParams(projectId), credentials(sim, NOACCESS))).rejects.toThrow(
+	await expect(
+		activateStreamTrigger(mentionParams(projectId), credentials(sim, NOACCESS)),
+	).rejects.toThrow(
 		/needs API access \(SentiOne's Basic tier\), and this API key has none \(401\)/,
 	);
 	await expect(
 		activateStreamTrigger(streamParameters({ event: 'engagementUpdate' }), credentials(sim, BASIC)),
 	).rejects.toThrow(/Enterprise tier/);
-	await expect(activateStreamTrigger(mentionParams(987654), credentials(sim, BASIC))).rejects.toThrow(/404/);
+	await expect(
+		activateStreamTrigger(mentionParams(987654), credentials(sim, BASIC)),
+	).rejects.toThrow(/404/);
 	expect(await openStreams()).toBe(streamsBefore);
 	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
 });
@@ -259,9 +287,13 @@ test('a spent stream budget at activation activates all the same and says when i
 		const trigger = await activateStreamTrigger(mentionParams(projectId), credentials(sim, BASIC));
 		expect(trigger.errors).toEqual([]);
 		expect(trigger.failures.map((e) => e.message)).toEqual([
-			expect.stringMatching(/^SentiOne's live stream budget is used up \(429\): .* It resets at .* The trigger is active and connects at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC \((in \d+ min|now)\), when the budget resets\.$/),
+			expect.stringMatching(
+				/^SentiOne's live stream budget is used up \(429\): .* It resets at .* The trigger is active and connects at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC \((in \d+ min|now)\), when the budget resets\.$/,
+			),
 		]);
-		expect((trigger.failures[0] as Error & { description?: string }).description).toMatch(/fetched then with a search/);
+		expect((trigger.failures[0] as Error & { description?: string }).description).toMatch(
+			/fetched then with a search/,
+		);
 		expect(await openStreams()).toBe(streamsBefore);
 		await trigger.close();
 	} finally {
@@ -273,7 +305,13 @@ test('a spent stream budget at activation activates all the same and says when i
 test('a transient failure at activation still activates; a refusal later is reported through emitError and stops the trigger', async () => {
 	const projectId = await emptyProject(sim);
 	await admin(sim, 'POST', '/faults', {
-		script: [{ match: { group: 'live' }, times: 1, respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } } }],
+		script: [
+			{
+				match: { group: 'live' },
+				times: 1,
+				respond: { status: 503, kind: 'json', body: { message: 'Service unavailable.' } },
+			},
+		],
 		stream: { dropAfterBytes: 1500, dropTimes: 1 }, // the connection that follows breaks after a few heartbeats
 	});
 	const baseline = await settle();
@@ -282,7 +320,13 @@ test('a transient failure at activation still activates; a refusal later is repo
 	expect(trigger.errors).toEqual([]);
 	// meanwhile the key is revoked: the reconnect after the break is refused
 	await admin(sim, 'POST', '/faults', {
-		script: [{ match: { group: 'live' }, times: 5, respond: { status: 401, kind: 'json', body: { message: 'API key is not recognised.' } } }],
+		script: [
+			{
+				match: { group: 'live' },
+				times: 5,
+				respond: { status: 401, kind: 'json', body: { message: 'API key is not recognised.' } },
+			},
+		],
 	});
 	await trigger.until(() => trigger.errors.length > 0, 15_000);
 	expect(trigger.errors).toHaveLength(1);
@@ -300,11 +344,17 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 	);
 	await eventually(async () => (await connections('engagement')).length === 1);
 	await admin(sim, 'DELETE', '/faults');
-	const first = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', { mentionId: mention.id, count: 5 });
+	const first = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', {
+		mentionId: mention.id,
+		count: 5,
+	});
 	await trigger.until(() => trigger.items().length >= 5);
 	// the connection stalled after 5 events; the replacement backfills the same 5: dropped as repeats
 	await eventually(async () => (await connections('engagement')).length === 2, 5000);
-	const second = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', { mentionId: mention.id, count: 3 });
+	const second = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', {
+		mentionId: mention.id,
+		count: 3,
+	});
 	await trigger.until(() => trigger.items().length >= 8);
 	await pause(500);
 	const items = trigger.items();
@@ -314,7 +364,9 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 		engagementMetrics: expect.any(Object),
 		updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
 	});
-	const keys = items.map((u) => `${String(u.mentionId)}:${String(u.updatedAt)}:${JSON.stringify(u.engagementMetrics)}`);
+	const keys = items.map(
+		(u) => `${String(u.mentionId)}:${String(u.updatedAt)}:${JSON.stringify(u.engagementMetrics)}`,
+	);
 	expect(new Set(keys).size).toBe(8);
 	expect([...first.updates, ...second.updates]).toHaveLength(8);
 	expect((await connections('engagement'))[1].query.backfillMinutes).toBe('1');
@@ -323,16 +375,24 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 
 test('"Listen for test event" passes on the newest matching mention found by one search (no live connection spent), or the next to arrive on the stream, and closes', async () => {
 	const projectId = await emptyProject(sim);
-	const [recent] = await inject(sim, projectId, 1, { collectedAt: new Date(Date.now() - 60_000).toISOString() });
+	const [recent] = await inject(sim, projectId, 1, {
+		collectedAt: new Date(Date.now() - 60_000).toISOString(),
+	});
 	const baseline = await settle();
-	const fromSearch = await runStreamTriggerManually(mentionParams(projectId), credentials(sim, BASIC));
+	const fromSearch = await runStreamTriggerManually(
+		mentionParams(projectId),
+		credentials(sim, BASIC),
+	);
 	expect(fromSearch.error).toBeUndefined();
 	expect(idsOf(fromSearch.items ?? [])).toEqual([recent.id]);
 	expect(await connections()).toEqual([]);
 	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
 
 	// with anonymization asked for, the sample comes from the stream (a search is never anonymized)
-	const anonymized = await runStreamTriggerManually(mentionParams(projectId, { anonymization: 'author' }), credentials(sim, BASIC));
+	const anonymized = await runStreamTriggerManually(
+		mentionParams(projectId, { anonymization: 'author' }),
+		credentials(sim, BASIC),
+	);
 	expect(anonymized.error).toBeUndefined();
 	expect(idsOf(anonymized.items ?? [])).toEqual([recent.id]);
 	expect((await connections())[0].query.backfillMinutes).toBe('5');
@@ -368,7 +428,9 @@ async function outage(projectId: number, minutes: number, options: IDataObject) 
 	await trigger.until(() => trigger.items().length === 2);
 	// while it is silent, `minutes` pass: SentiOne keeps collecting (12 a minute)
 	await admin(sim, 'POST', '/live', { ratePerMinute: 12 });
-	const { now } = await admin<{ now: string }>(sim, 'POST', '/clock', { advanceMs: minutes * 60_000 });
+	const { now } = await admin<{ now: string }>(sim, 'POST', '/clock', {
+		advanceMs: minutes * 60_000,
+	});
 	offset = Date.parse(now) - Date.now();
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 	return { trigger, since, baseline, restore };
@@ -380,7 +442,9 @@ test('an outage longer than the 5-minute backfill is filled with a collected-at 
 	try {
 		await eventually(async () => (await connections()).length === 2, 5000);
 		const truth = await groundTruth(sim, projectId, since);
-		await trigger.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000).catch(() => undefined);
+		await trigger
+			.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000)
+			.catch(() => undefined);
 		const t = tally(idsOf(trigger.items()), truth);
 		expect(t.expected).toBeGreaterThan(100);
 		expect(t.lost).toEqual([]);
@@ -391,7 +455,13 @@ test('an outage longer than the 5-minute backfill is filled with a collected-at 
 		expect(searches.length).toBeLessThanOrEqual(6);
 		expect(trigger.failures).toEqual([]);
 		await closeCleanly(trigger, baseline);
-		figures.longOutage = { minutes: 10, mentions: t.expected, gapSearchRequests: searches.length, lost: 0, duplicated: 0 };
+		figures.longOutage = {
+			minutes: 10,
+			mentions: t.expected,
+			gapSearchRequests: searches.length,
+			lost: 0,
+			duplicated: 0,
+		};
 	} finally {
 		restore();
 	}
@@ -413,7 +483,12 @@ test('an outage the search cap cannot fill is reported as a failed execution, th
 		const [late] = await inject(sim, projectId, 1);
 		await trigger.until(() => idsOf(trigger.items()).includes(late.id));
 		await closeCleanly(trigger, baseline);
-		figures.unfilledOutage = { mentions: t.expected, lost: t.lost.length, duplicated: 0, reported: true };
+		figures.unfilledOutage = {
+			mentions: t.expected,
+			lost: t.lost.length,
+			duplicated: 0,
+			reported: true,
+		};
 	} finally {
 		restore();
 	}

@@ -7,13 +7,32 @@ import type { IDataObject } from 'n8n-workflow';
 import { DedupMemory } from '../../nodes/SentiOne/trigger/stream/dedupMemory';
 import { BOUNDS } from '../../nodes/SentiOne/shared/bounds';
 import { loadState, newState, saveState } from '../../nodes/SentiOne/trigger/poll/pollState';
-import { MAX_REREAD, admit, boundaryIds, prune, rereadAllowance, scanFrom } from '../../nodes/SentiOne/trigger/poll/watermark';
+import {
+	MAX_REREAD,
+	admit,
+	boundaryIds,
+	prune,
+	rereadAllowance,
+	scanFrom,
+} from '../../nodes/SentiOne/trigger/poll/watermark';
 import { pollProperties } from '../../nodes/SentiOne/trigger/poll/pollDescription';
 import { POLL_DEFAULTS } from '../../nodes/SentiOne/trigger/poll/pollSettings';
-import { backoffDelay, failureKind, reconnectWait, recoveryPlan, RECONNECT } from '../../nodes/SentiOne/trigger/stream/reconnect';
+import {
+	backoffDelay,
+	failureKind,
+	reconnectWait,
+	recoveryPlan,
+	RECONNECT,
+} from '../../nodes/SentiOne/trigger/stream/reconnect';
 import { streamProperties } from '../../nodes/SentiOne/trigger/stream/streamDescription';
 import { STREAM_DEFAULTS } from '../../nodes/SentiOne/trigger/stream/streamSettings';
-import { loadStreamMemory, saveStreamMemory, STREAM_STATE_KEY, UNCERTAIN_MS, uncertainIds } from '../../nodes/SentiOne/trigger/stream/streamState';
+import {
+	loadStreamMemory,
+	saveStreamMemory,
+	STREAM_STATE_KEY,
+	UNCERTAIN_MS,
+	uncertainIds,
+} from '../../nodes/SentiOne/trigger/stream/streamState';
 import { executionKey } from '../../nodes/SentiOne/trigger/stream/streamTrigger';
 
 const MIN = 60_000;
@@ -25,18 +44,41 @@ describe('poll state', () => {
 
 	test('admits each id once and moves the watermark to the newest collectedAt', () => {
 		const state = newState(1, null);
-		expect(admit(state, [{ id: 'a', collectedAt: T0 + 10 }, { id: 'b', collectedAt: T0 + 20 }, { id: 'a', collectedAt: T0 + 10 }], NOW)).toEqual([0, 1]);
+		expect(
+			admit(
+				state,
+				[
+					{ id: 'a', collectedAt: T0 + 10 },
+					{ id: 'b', collectedAt: T0 + 20 },
+					{ id: 'a', collectedAt: T0 + 10 },
+				],
+				NOW,
+			),
+		).toEqual([0, 1]);
 		expect(state.watermark).toBe(T0 + 20);
-		expect(admit(state, [{ id: 'b', collectedAt: T0 + 20 }, { id: 'c', collectedAt: T0 + 20 }], NOW)).toEqual([1]);
+		expect(
+			admit(
+				state,
+				[
+					{ id: 'b', collectedAt: T0 + 20 },
+					{ id: 'c', collectedAt: T0 + 20 },
+				],
+				NOW,
+			),
+		).toEqual([1]);
 		expect(boundaryIds(state).sort()).toEqual(['b', 'c']);
 	});
 
 	test('a collectedAt far ahead of the clock moves the watermark only to the clock plus the allowance', () => {
 		const state = newState(1, T0);
-		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual([0]);
+		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual([
+			0,
+		]);
 		expect(state.watermark).toBe(NOW + BOUNDS.futureAllowanceMs);
 		// the mention is remembered, so it is never passed on twice
-		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual([]);
+		expect(admit(state, [{ id: 'future', collectedAt: NOW + 365 * 24 * 60 * MIN }], NOW)).toEqual(
+			[],
+		);
 	});
 
 	test('a full memory forgets the oldest ids and raises the floor past them: a forgotten id can never come back', () => {
@@ -63,7 +105,11 @@ describe('poll state', () => {
 		expect(state.seen.filter(([, at]) => at >= from)).toHaveLength(MAX_REREAD);
 		// a group sharing the watermark instant is always read whole
 		const group = newState(1, null);
-		admit(group, Array.from({ length: 40 }, (_, i) => ({ id: `g${i}`, collectedAt: T0 + 5000 })), NOW);
+		admit(
+			group,
+			Array.from({ length: 40 }, (_, i) => ({ id: `g${i}`, collectedAt: T0 + 5000 })),
+			NOW,
+		);
 		expect(scanFrom(group, 10 * MIN)).toBe(T0 + 5000);
 	});
 
@@ -84,7 +130,14 @@ describe('poll state', () => {
 
 	test('ids behind the late window are forgotten without moving the floor', () => {
 		const state = newState(1, null);
-		admit(state, [{ id: 'old', collectedAt: T0 }, { id: 'new', collectedAt: T0 + 20 * MIN }], NOW);
+		admit(
+			state,
+			[
+				{ id: 'old', collectedAt: T0 },
+				{ id: 'new', collectedAt: T0 + 20 * MIN },
+			],
+			NOW,
+		);
 		prune(state, 10 * MIN);
 		expect(state.seen).toEqual([['new', T0 + 20 * MIN]]);
 		expect(state.floor).toBeNull();
@@ -125,7 +178,11 @@ describe('stream memory across a restart', () => {
 				['newest', now, 1],
 			],
 		});
-		const loaded = loadStreamMemory(JSON.parse(JSON.stringify(staticData)) as IDataObject, 'newMention:1', now);
+		const loaded = loadStreamMemory(
+			JSON.parse(JSON.stringify(staticData)) as IDataObject,
+			'newMention:1',
+			now,
+		);
 		expect(loaded?.ids).toEqual([
 			['old-flagged', now - UNCERTAIN_MS - 1, 1],
 			['batch', now - 5_000],
@@ -137,7 +194,19 @@ describe('stream memory across a restart', () => {
 
 	test('a flag other than 1, or an entry of another length, is dropped; nothing flagged means nothing uncertain', () => {
 		const loaded = loadStreamMemory(
-			{ [STREAM_STATE_KEY]: { v: 1, target: 't', lastAliveAt: now, ids: [['a', now, 2], ['b', now, 1, 1], ['c', now, true], ['d', now]] } },
+			{
+				[STREAM_STATE_KEY]: {
+					v: 1,
+					target: 't',
+					lastAliveAt: now,
+					ids: [
+						['a', now, 2],
+						['b', now, 1, 1],
+						['c', now, true],
+						['d', now],
+					],
+				},
+			},
 			't',
 			now,
 		);
@@ -145,19 +214,35 @@ describe('stream memory across a restart', () => {
 		expect(uncertainIds(loaded!).size).toBe(0);
 	});
 
-	test('the deduplication key is stable, per workflow, node, stream and id, and within n8n\'s 255 characters', () => {
+	test("the deduplication key is stable, per workflow, node, stream and id, and within n8n's 255 characters", () => {
 		const key = executionKey('wf1', 'node-a', 'newMention:1001', 'm1');
 		expect(key).toBe(executionKey('wf1', 'node-a', 'newMention:1001', 'm1'));
-		expect(new Set([key, executionKey('wf2', 'node-a', 'newMention:1001', 'm1'), executionKey('wf1', 'node-b', 'newMention:1001', 'm1'), executionKey('wf1', 'node-a', 'newMention:1002', 'm1'), executionKey('wf1', 'node-a', 'newMention:1001', 'm2')]).size).toBe(5);
+		expect(
+			new Set([
+				key,
+				executionKey('wf2', 'node-a', 'newMention:1001', 'm1'),
+				executionKey('wf1', 'node-b', 'newMention:1001', 'm1'),
+				executionKey('wf1', 'node-a', 'newMention:1002', 'm1'),
+				executionKey('wf1', 'node-a', 'newMention:1001', 'm2'),
+			]).size,
+		).toBe(5);
 		expect(key).toMatch(/^sentione:[0-9a-f]{64}$/);
-		expect(executionKey('wf1', 'node-a', 'newMention:1001', 'x'.repeat(100_000)).length).toBeLessThanOrEqual(255);
+		expect(
+			executionKey('wf1', 'node-a', 'newMention:1001', 'x'.repeat(100_000)).length,
+		).toBeLessThanOrEqual(255);
 	});
 });
 
 describe('dedup memory', () => {
 	test('passes an id once and forgets the oldest beyond its capacity', () => {
 		const memory = new DedupMemory(3);
-		expect(['a', 'b', 'a', 'c', 'd'].map((id) => memory.add(id))).toEqual([true, true, false, true, true]);
+		expect(['a', 'b', 'a', 'c', 'd'].map((id) => memory.add(id))).toEqual([
+			true,
+			true,
+			false,
+			true,
+			true,
+		]);
 		expect(memory.size).toBe(3);
 		expect(memory.forgotten).toBe(1);
 		expect(memory.has('a')).toBe(false);
@@ -180,10 +265,22 @@ describe('reconnect plan', () => {
 	test('no stream connection left: wait for the reset; few left while failing: spread them over the hour', () => {
 		const now = 1_000_000;
 		const resetAt = now + 30 * MIN;
-		expect(reconnectWait(0, { group: 'live', remaining: 0, resetAt }, now)).toEqual({ waitMs: 30 * MIN + 1000, budget: true });
-		expect(reconnectWait(2, { group: 'live', remaining: 2, resetAt }, now)).toEqual({ waitMs: 10 * MIN, budget: true });
-		expect(reconnectWait(1, { group: 'live', remaining: 2, resetAt }, now)).toEqual({ waitMs: 1000, budget: false });
-		expect(reconnectWait(1, { group: 'live', remaining: 4, resetAt }, now)).toEqual({ waitMs: 1000, budget: false });
+		expect(reconnectWait(0, { group: 'live', remaining: 0, resetAt }, now)).toEqual({
+			waitMs: 30 * MIN + 1000,
+			budget: true,
+		});
+		expect(reconnectWait(2, { group: 'live', remaining: 2, resetAt }, now)).toEqual({
+			waitMs: 10 * MIN,
+			budget: true,
+		});
+		expect(reconnectWait(1, { group: 'live', remaining: 2, resetAt }, now)).toEqual({
+			waitMs: 1000,
+			budget: false,
+		});
+		expect(reconnectWait(1, { group: 'live', remaining: 4, resetAt }, now)).toEqual({
+			waitMs: 1000,
+			budget: false,
+		});
 		expect(reconnectWait(1, undefined, now)).toEqual({ waitMs: 1000, budget: false });
 	});
 
@@ -200,18 +297,25 @@ describe('reconnect plan', () => {
 
 	test('failures retrying cannot fix are told apart from waits and blips', () => {
 		expect(failureKind(new Error('socket hang up'))).toBe('transient');
-		expect(failureKind(new Error('SentiOne credential: the API key is missing.'))).toBe('permanent');
+		expect(failureKind(new Error('SentiOne credential: the API key is missing.'))).toBe(
+			'permanent',
+		);
 	});
 });
 
 describe('UI defaults', () => {
 	const option = (properties: typeof pollProperties, name: string) =>
-		(properties.find((p) => p.name === 'options')?.options as Array<{ name: string; default: unknown }>).find(
-			(o) => o.name === name,
-		)?.default;
+		(
+			properties.find((p) => p.name === 'options')?.options as Array<{
+				name: string;
+				default: unknown;
+			}>
+		).find((o) => o.name === name)?.default;
 
 	test('are the defaults the code applies when a field is left out', () => {
-		expect(pollProperties.find((p) => p.name === 'backfillHours')?.default).toBe(POLL_DEFAULTS.backfillHours);
+		expect(pollProperties.find((p) => p.name === 'backfillHours')?.default).toBe(
+			POLL_DEFAULTS.backfillHours,
+		);
 		expect(option(pollProperties, 'lateWindowMinutes')).toBe(POLL_DEFAULTS.lateWindowMinutes);
 		expect(option(pollProperties, 'maxRequestsPerPoll')).toBe(POLL_DEFAULTS.maxRequestsPerPoll);
 		expect(option(streamProperties, 'maxGapRequests')).toBe(STREAM_DEFAULTS.maxGapRequests);

@@ -39,8 +39,16 @@ describe('refused queries, with the problem and where it is', () => {
 		// empty or too long (checked first)
 		['empty', '', 'the query is empty'],
 		['only spaces', '  \t ', 'the query is empty'],
-		['251 characters', 'a'.repeat(251), 'the query is 251 characters long; SentiOne accepts at most 250'],
-		['251 characters of anything (length before syntax)', '"'.repeat(251), 'the query is 251 characters long; SentiOne accepts at most 250'],
+		[
+			'251 characters',
+			'a'.repeat(251),
+			'the query is 251 characters long; SentiOne accepts at most 250',
+		],
+		[
+			'251 characters of anything (length before syntax)',
+			'"'.repeat(251),
+			'the query is 251 characters long; SentiOne accepts at most 250',
+		],
 		// quotes
 		['a quote never closed', '"acme', 'the quote opened at position 1 is never closed'],
 		['a quote never closed, later', 'acme "corp', 'the quote opened at position 6 is never closed'],
@@ -50,18 +58,50 @@ describe('refused queries, with the problem and where it is', () => {
 		['a * inside a term', 'ac*me', '"ac*me" at position 1: a * may only end a term'],
 		['a * inside a later term', 'x a*b', '"a*b" at position 3: a * may only end a term'],
 		['two stars', 'acme**', '"acme**" at position 1: a * may only end a term'],
-		['a wildcard after 3 characters', 'acm*', '"acm*" at position 1: a wildcard needs at least 4 characters before the *'],
-		['a bare *', 'acme *', '"*" at position 6: a wildcard needs at least 4 characters before the *'],
+		[
+			'a wildcard after 3 characters',
+			'acm*',
+			'"acm*" at position 1: a wildcard needs at least 4 characters before the *',
+		],
+		[
+			'a bare *',
+			'acme *',
+			'"*" at position 6: a wildcard needs at least 4 characters before the *',
+		],
 		// operators without operands
-		['AND at the end', 'acme AND', 'AND at position 6 has nothing after it (found the end of the query)'],
-		['OR at the end', 'acme OR', 'OR at position 6 has nothing after it (found the end of the query)'],
+		[
+			'AND at the end',
+			'acme AND',
+			'AND at position 6 has nothing after it (found the end of the query)',
+		],
+		[
+			'OR at the end',
+			'acme OR',
+			'OR at position 6 has nothing after it (found the end of the query)',
+		],
 		['NOT alone', 'NOT', 'NOT at position 1 has nothing after it (found the end of the query)'],
 		['AND at the start', 'AND acme', 'AND at position 1 has nothing before it'],
 		['OR at the start', 'OR acme', 'OR at position 1 has nothing before it'],
-		['AND OR', 'acme AND OR corp', 'AND at position 6 has nothing after it (found OR at position 10)'],
-		['OR before a closing parenthesis', '(acme OR )', 'OR at position 7 has nothing after it (found ")" at position 10)'],
-		['NOT before OR', 'acme NOT OR corp', 'NOT at position 6 has nothing after it (found OR at position 10)'],
-		['an operator at the end inside parentheses', '(acme "corp" OR', 'OR at position 14 has nothing after it (found the end of the query)'],
+		[
+			'AND OR',
+			'acme AND OR corp',
+			'AND at position 6 has nothing after it (found OR at position 10)',
+		],
+		[
+			'OR before a closing parenthesis',
+			'(acme OR )',
+			'OR at position 7 has nothing after it (found ")" at position 10)',
+		],
+		[
+			'NOT before OR',
+			'acme NOT OR corp',
+			'NOT at position 6 has nothing after it (found OR at position 10)',
+		],
+		[
+			'an operator at the end inside parentheses',
+			'(acme "corp" OR',
+			'OR at position 14 has nothing after it (found the end of the query)',
+		],
 		// parentheses
 		['empty parentheses', '()', 'the parentheses at position 1 are empty'],
 		['empty parentheses, later', 'acme AND ( )', 'the parentheses at position 10 are empty'],
@@ -70,10 +110,22 @@ describe('refused queries, with the problem and where it is', () => {
 		['a closing parenthesis alone', ')', '")" at position 1 closes nothing'],
 		['a closing parenthesis too many', '(acme) corp)', '")" at position 12 closes nothing'],
 		// positions count characters, letters outside ASCII included
-		['a position after Polish letters', 'zażółć ac*me', '"ac*me" at position 8: a * may only end a term'],
+		[
+			'a position after Polish letters',
+			'zażółć ac*me',
+			'"ac*me" at position 8: a * may only end a term',
+		],
 		// the first problem from the left is the one reported; quotes and wildcards before syntax
-		['a quote problem reported before an operator problem', 'AND "acme', 'the quote opened at position 5 is never closed'],
-		['the leftmost wildcard problem', 'ab* cd*', '"ab*" at position 1: a wildcard needs at least 4 characters before the *'],
+		[
+			'a quote problem reported before an operator problem',
+			'AND "acme',
+			'the quote opened at position 5 is never closed',
+		],
+		[
+			'the leftmost wildcard problem',
+			'ab* cd*',
+			'"ab*" at position 1: a wildcard needs at least 4 characters before the *',
+		],
 	])('%s: %j', (_what, query, problem) => {
 		expect(checkQuery(query)).toBe(problem);
 	});

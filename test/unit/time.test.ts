@@ -15,7 +15,17 @@
  */
 import { DateTime } from 'luxon';
 
-import { clock, DATE_FORMS, formatLocal, readDate, readServerInstant, setClock, showValue, toEpochMs, toIso } from '../../nodes/SentiOne/shared/time';
+import {
+	clock,
+	DATE_FORMS,
+	formatLocal,
+	readDate,
+	readServerInstant,
+	setClock,
+	showValue,
+	toEpochMs,
+	toIso,
+} from '../../nodes/SentiOne/shared/time';
 
 const OUTSIDE = 'is outside the years 1990 to 2100';
 const ms = (value: number) => ({ ms: value });
@@ -32,18 +42,42 @@ describe('readDate: the forms accepted', () => {
 		['+02', '2026-11-21T12:00:00+02', Date.UTC(2026, 10, 21, 10, 0, 0)],
 		['-05:30', '2026-11-21T04:30:00-05:30', Date.UTC(2026, 10, 21, 10, 0, 0)],
 		['+05:45 (Nepal)', '2026-11-21T15:45:00+05:45', Date.UTC(2026, 10, 21, 10, 0, 0)],
-		['+14:00 (the largest offset in use)', '2026-11-22T00:00:00+14:00', Date.UTC(2026, 10, 21, 10, 0, 0)],
+		[
+			'+14:00 (the largest offset in use)',
+			'2026-11-22T00:00:00+14:00',
+			Date.UTC(2026, 10, 21, 10, 0, 0),
+		],
 		['-00:00', '2026-11-21T10:00:00-00:00', Date.UTC(2026, 10, 21, 10, 0, 0)],
-		['an offset that moves the date', '2026-11-21T00:30:00+01:00', Date.UTC(2026, 10, 20, 23, 30, 0)],
+		[
+			'an offset that moves the date',
+			'2026-11-21T00:30:00+01:00',
+			Date.UTC(2026, 10, 20, 23, 30, 0),
+		],
 		['minutes without seconds', '2026-11-21T10:00Z', Date.UTC(2026, 10, 21, 10, 0, 0)],
 		['a date alone (midnight)', '2026-11-21', Date.UTC(2026, 10, 21)],
 		['milliseconds', '2026-11-21T10:00:00.123Z', Date.UTC(2026, 10, 21, 10, 0, 0, 123)],
-		['a comma before the fraction', '2026-11-21T10:00:00,25Z', Date.UTC(2026, 10, 21, 10, 0, 0, 250)],
+		[
+			'a comma before the fraction',
+			'2026-11-21T10:00:00,25Z',
+			Date.UTC(2026, 10, 21, 10, 0, 0, 250),
+		],
 		['one digit of fraction', '2026-11-21T10:00:00.5Z', Date.UTC(2026, 10, 21, 10, 0, 0, 500)],
-		['nanoseconds, rounded to the millisecond', '2026-11-21T10:00:00.123456789Z', Date.UTC(2026, 10, 21, 10, 0, 0, 123)],
-		['a fraction that rounds up into the next second', '2026-11-21T10:00:00.9996Z', Date.UTC(2026, 10, 21, 10, 0, 1, 0)],
+		[
+			'nanoseconds, rounded to the millisecond',
+			'2026-11-21T10:00:00.123456789Z',
+			Date.UTC(2026, 10, 21, 10, 0, 0, 123),
+		],
+		[
+			'a fraction that rounds up into the next second',
+			'2026-11-21T10:00:00.9996Z',
+			Date.UTC(2026, 10, 21, 10, 0, 1, 0),
+		],
 		['29 February of a leap year', '2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
-		['the last instant of a day', '2026-12-31T23:59:59.999Z', Date.UTC(2026, 11, 31, 23, 59, 59, 999)],
+		[
+			'the last instant of a day',
+			'2026-12-31T23:59:59.999Z',
+			Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+		],
 		['the earliest accepted instant', '1990-01-01T00:00:00Z', Date.UTC(1990, 0, 1)],
 		['the latest accepted instant', '2100-01-01T00:00:00Z', Date.UTC(2100, 0, 1)],
 	])('%s: %s', (_what, text, expected) => {
@@ -54,12 +88,17 @@ describe('readDate: the forms accepted', () => {
 		const instant = Date.UTC(2026, 10, 21, 10, 0, 0);
 		expect(readDate(instant)).toEqual(ms(instant));
 		expect(readDate(new Date(instant))).toEqual(ms(instant));
-		expect(readDate(DateTime.fromISO('2026-11-21T11:00:00', { zone: 'Europe/Warsaw' }))).toEqual(ms(instant));
-		expect(readDate(DateTime.fromISO('2026-11-21T10:00:00Z'), 'America/New_York')).toEqual(ms(instant));
+		expect(readDate(DateTime.fromISO('2026-11-21T11:00:00', { zone: 'Europe/Warsaw' }))).toEqual(
+			ms(instant),
+		);
+		expect(readDate(DateTime.fromISO('2026-11-21T10:00:00Z'), 'America/New_York')).toEqual(
+			ms(instant),
+		);
 	});
 
 	test('nothing: undefined, null, empty or blank text', () => {
-		for (const value of [undefined, null, '', '   ', '\t\n']) expect(readDate(value)).toEqual({ empty: true });
+		for (const value of [undefined, null, '', '   ', '\t\n'])
+			expect(readDate(value)).toEqual({ empty: true });
 	});
 });
 
@@ -72,7 +111,11 @@ describe('readDate: the forms refused, with the reason', () => {
 		['junk after the zone', '2026-11-21T10:00:00Zjunk', 'it is not in ISO 8601 form'],
 		['junk before the date', 'on 2026-11-21', 'it is not in ISO 8601 form'],
 		['an hour without minutes', '2026-11-21T10Z', 'it is not in ISO 8601 form'],
-		['a zone name instead of an offset', '2026-11-21T10:00:00 Europe/Warsaw', 'it is not in ISO 8601 form'],
+		[
+			'a zone name instead of an offset',
+			'2026-11-21T10:00:00 Europe/Warsaw',
+			'it is not in ISO 8601 form',
+		],
 		['ten digits of fraction', '2026-11-21T10:00:00.1234567890Z', 'it is not in ISO 8601 form'],
 		['Unix seconds as text', '1763719200', 'it is not in ISO 8601 form'],
 		// impossible dates and times
@@ -97,7 +140,11 @@ describe('readDate: the forms refused, with the reason', () => {
 	});
 
 	test.each([
-		['Unix seconds', Date.UTC(2025, 10, 21, 10) / 1000, 'it looks like Unix seconds (2025-11-21T10:00:00.000Z), and a number is read as epoch milliseconds'],
+		[
+			'Unix seconds',
+			Date.UTC(2025, 10, 21, 10) / 1000,
+			'it looks like Unix seconds (2025-11-21T10:00:00.000Z), and a number is read as epoch milliseconds',
+		],
 		['a small number', 42, 'as epoch milliseconds it is outside the years 1990 to 2100'],
 		['zero', 0, 'as epoch milliseconds it is outside the years 1990 to 2100'],
 		['a negative number', -1, 'as epoch milliseconds it is outside the years 1990 to 2100'],
@@ -126,21 +173,86 @@ describe('readDate: the forms refused, with the reason', () => {
 describe('readDate: text without an offset is wall-clock time in the workflow time zone', () => {
 	test.each([
 		['UTC by default', '2026-11-21T12:00:00', undefined, Date.UTC(2026, 10, 21, 12)],
-		['Europe/Warsaw in winter (UTC+1)', '2026-11-21T12:00:00', 'Europe/Warsaw', Date.UTC(2026, 10, 21, 11)],
-		['Europe/Warsaw in summer (UTC+2)', '2026-07-01T12:00:00', 'Europe/Warsaw', Date.UTC(2026, 6, 1, 10)],
-		['a date alone in Europe/Warsaw: its midnight', '2026-11-21', 'Europe/Warsaw', Date.UTC(2026, 10, 20, 23)],
-		['America/New_York in winter (UTC−5)', '2026-11-21T12:00:00', 'America/New_York', Date.UTC(2026, 10, 21, 17)],
-		['America/New_York in summer (UTC−4)', '2026-07-01T12:00:00', 'America/New_York', Date.UTC(2026, 6, 1, 16)],
-		['Asia/Kolkata (UTC+5:30)', '2026-11-21T12:00:00', 'Asia/Kolkata', Date.UTC(2026, 10, 21, 6, 30)],
-		['Asia/Kathmandu (UTC+5:45)', '2026-11-21T12:00:00', 'Asia/Kathmandu', Date.UTC(2026, 10, 21, 6, 15)],
-		['Australia/Adelaide in its summer (UTC+10:30)', '2026-11-21T12:00:00', 'Australia/Adelaide', Date.UTC(2026, 10, 21, 1, 30)],
-		['Pacific/Chatham in its summer (UTC+13:45)', '2026-11-21T12:00:00', 'Pacific/Chatham', Date.UTC(2026, 10, 20, 22, 15)],
-		['America/St_Johns in winter (UTC−3:30)', '2026-11-21T12:00:00', 'America/St_Johns', Date.UTC(2026, 10, 21, 15, 30)],
+		[
+			'Europe/Warsaw in winter (UTC+1)',
+			'2026-11-21T12:00:00',
+			'Europe/Warsaw',
+			Date.UTC(2026, 10, 21, 11),
+		],
+		[
+			'Europe/Warsaw in summer (UTC+2)',
+			'2026-07-01T12:00:00',
+			'Europe/Warsaw',
+			Date.UTC(2026, 6, 1, 10),
+		],
+		[
+			'a date alone in Europe/Warsaw: its midnight',
+			'2026-11-21',
+			'Europe/Warsaw',
+			Date.UTC(2026, 10, 20, 23),
+		],
+		[
+			'America/New_York in winter (UTC−5)',
+			'2026-11-21T12:00:00',
+			'America/New_York',
+			Date.UTC(2026, 10, 21, 17),
+		],
+		[
+			'America/New_York in summer (UTC−4)',
+			'2026-07-01T12:00:00',
+			'America/New_York',
+			Date.UTC(2026, 6, 1, 16),
+		],
+		[
+			'Asia/Kolkata (UTC+5:30)',
+			'2026-11-21T12:00:00',
+			'Asia/Kolkata',
+			Date.UTC(2026, 10, 21, 6, 30),
+		],
+		[
+			'Asia/Kathmandu (UTC+5:45)',
+			'2026-11-21T12:00:00',
+			'Asia/Kathmandu',
+			Date.UTC(2026, 10, 21, 6, 15),
+		],
+		[
+			'Australia/Adelaide in its summer (UTC+10:30)',
+			'2026-11-21T12:00:00',
+			'Australia/Adelaide',
+			Date.UTC(2026, 10, 21, 1, 30),
+		],
+		[
+			'Pacific/Chatham in its summer (UTC+13:45)',
+			'2026-11-21T12:00:00',
+			'Pacific/Chatham',
+			Date.UTC(2026, 10, 20, 22, 15),
+		],
+		[
+			'America/St_Johns in winter (UTC−3:30)',
+			'2026-11-21T12:00:00',
+			'America/St_Johns',
+			Date.UTC(2026, 10, 21, 15, 30),
+		],
 		['Etc/UTC', '2026-11-21T12:00:00', 'Etc/UTC', Date.UTC(2026, 10, 21, 12)],
-		['an unknown zone name: read as UTC', '2026-11-21T12:00:00', 'Mars/Olympus', Date.UTC(2026, 10, 21, 12)],
+		[
+			'an unknown zone name: read as UTC',
+			'2026-11-21T12:00:00',
+			'Mars/Olympus',
+			Date.UTC(2026, 10, 21, 12),
+		],
 		['an empty zone name: read as UTC', '2026-11-21T12:00:00', '', Date.UTC(2026, 10, 21, 12)],
-		['an offset in the text wins over the zone', '2026-11-21T12:00:00Z', 'Europe/Warsaw', Date.UTC(2026, 10, 21, 12)],
-		['a +01:00 offset wins in New York too', '2026-11-21T12:00:00+01:00', 'America/New_York', Date.UTC(2026, 10, 21, 11)],
+		[
+			'an offset in the text wins over the zone',
+			'2026-11-21T12:00:00Z',
+			'Europe/Warsaw',
+			Date.UTC(2026, 10, 21, 12),
+		],
+		[
+			'a +01:00 offset wins in New York too',
+			'2026-11-21T12:00:00+01:00',
+			'America/New_York',
+			Date.UTC(2026, 10, 21, 11),
+		],
 	])('%s', (_what, text, zone, expected) => {
 		expect(readDate(text, zone)).toEqual(ms(expected));
 	});
@@ -186,7 +298,9 @@ describe('readDate: text without an offset is wall-clock time in the workflow ti
 describe('readServerInstant: only ISO 8601 with a zone, plausible, at most 64 characters', () => {
 	test('accepted', () => {
 		expect(readServerInstant('2026-11-21T10:00:00Z')).toBe(Date.UTC(2026, 10, 21, 10));
-		expect(readServerInstant('2026-11-21T10:00:00.250Z')).toBe(Date.UTC(2026, 10, 21, 10, 0, 0, 250));
+		expect(readServerInstant('2026-11-21T10:00:00.250Z')).toBe(
+			Date.UTC(2026, 10, 21, 10, 0, 0, 250),
+		);
 		expect(readServerInstant('2026-11-21T12:00:00+02:00')).toBe(Date.UTC(2026, 10, 21, 10));
 		expect(readServerInstant('2026-11-21T05:00:00-05')).toBe(Date.UTC(2026, 10, 21, 10));
 		expect(readServerInstant(' 2026-11-21T10:00:00Z ')).toBe(Date.UTC(2026, 10, 21, 10));
@@ -235,7 +349,8 @@ describe('toEpochMs, toIso, showValue', () => {
 		expect(toIso(Date.UTC(2026, 10, 21, 10, 0, 0, 7))).toBe('2026-11-21T10:00:00.007Z');
 		expect(toIso(0)).toBe('1970-01-01T00:00:00.000Z');
 		expect(toIso(8.64e15)).toBe('+275760-09-13T00:00:00.000Z');
-		for (const bad of [NaN, Infinity, -Infinity, 8.64e15 + 1, -8.64e15 - 1]) expect(toIso(bad)).toBe('an invalid instant');
+		for (const bad of [NaN, Infinity, -Infinity, 8.64e15 + 1, -8.64e15 - 1])
+			expect(toIso(bad)).toBe('an invalid instant');
 	});
 
 	test('showValue: one short line', () => {
@@ -260,18 +375,73 @@ describe('formatLocal: an instant as a person reads it in the workflow time zone
 		['UTC', Date.UTC(2026, 10, 21, 12), 'UTC', '2026-11-21 12:00 UTC'],
 		['UTC is the default', Date.UTC(2026, 10, 21, 12), undefined, '2026-11-21 12:00 UTC'],
 		['Etc/UTC is shown as UTC', Date.UTC(2026, 10, 21, 12), 'Etc/UTC', '2026-11-21 12:00 UTC'],
-		['seconds only when there are any', Date.UTC(2026, 10, 21, 12, 0, 5), 'UTC', '2026-11-21 12:00:05 UTC'],
-		['milliseconds are not shown', Date.UTC(2026, 10, 21, 12, 0, 0, 999), 'UTC', '2026-11-21 12:00 UTC'],
+		[
+			'seconds only when there are any',
+			Date.UTC(2026, 10, 21, 12, 0, 5),
+			'UTC',
+			'2026-11-21 12:00:05 UTC',
+		],
+		[
+			'milliseconds are not shown',
+			Date.UTC(2026, 10, 21, 12, 0, 0, 999),
+			'UTC',
+			'2026-11-21 12:00 UTC',
+		],
 		['midnight is 00:00, not 24:00', Date.UTC(2026, 10, 21), 'UTC', '2026-11-21 00:00 UTC'],
-		['Europe/Warsaw in winter', Date.UTC(2026, 10, 21, 11), 'Europe/Warsaw', '2026-11-21 12:00 Europe/Warsaw'],
-		['Europe/Warsaw in summer', Date.UTC(2026, 6, 1, 10), 'Europe/Warsaw', '2026-07-01 12:00 Europe/Warsaw'],
-		['America/New_York in winter', Date.UTC(2026, 10, 21, 17), 'America/New_York', '2026-11-21 12:00 America/New_York'],
-		['America/New_York, the day before in UTC terms', Date.UTC(2026, 10, 21, 3), 'America/New_York', '2026-11-20 22:00 America/New_York'],
-		['Asia/Kolkata (UTC+5:30)', Date.UTC(2026, 10, 21, 6, 30), 'Asia/Kolkata', '2026-11-21 12:00 Asia/Kolkata'],
-		['Asia/Kathmandu (UTC+5:45)', Date.UTC(2026, 10, 21, 6, 15), 'Asia/Kathmandu', '2026-11-21 12:00 Asia/Kathmandu'],
-		['Pacific/Chatham (UTC+13:45)', Date.UTC(2026, 10, 21), 'Pacific/Chatham', '2026-11-21 13:45 Pacific/Chatham'],
-		['across the new year (Asia/Tokyo)', Date.UTC(2026, 11, 31, 23, 30), 'Asia/Tokyo', '2027-01-01 08:30 Asia/Tokyo'],
-		['an unknown zone name: shown in UTC', Date.UTC(2026, 10, 21, 12), 'Mars/Olympus', '2026-11-21 12:00 UTC'],
+		[
+			'Europe/Warsaw in winter',
+			Date.UTC(2026, 10, 21, 11),
+			'Europe/Warsaw',
+			'2026-11-21 12:00 Europe/Warsaw',
+		],
+		[
+			'Europe/Warsaw in summer',
+			Date.UTC(2026, 6, 1, 10),
+			'Europe/Warsaw',
+			'2026-07-01 12:00 Europe/Warsaw',
+		],
+		[
+			'America/New_York in winter',
+			Date.UTC(2026, 10, 21, 17),
+			'America/New_York',
+			'2026-11-21 12:00 America/New_York',
+		],
+		[
+			'America/New_York, the day before in UTC terms',
+			Date.UTC(2026, 10, 21, 3),
+			'America/New_York',
+			'2026-11-20 22:00 America/New_York',
+		],
+		[
+			'Asia/Kolkata (UTC+5:30)',
+			Date.UTC(2026, 10, 21, 6, 30),
+			'Asia/Kolkata',
+			'2026-11-21 12:00 Asia/Kolkata',
+		],
+		[
+			'Asia/Kathmandu (UTC+5:45)',
+			Date.UTC(2026, 10, 21, 6, 15),
+			'Asia/Kathmandu',
+			'2026-11-21 12:00 Asia/Kathmandu',
+		],
+		[
+			'Pacific/Chatham (UTC+13:45)',
+			Date.UTC(2026, 10, 21),
+			'Pacific/Chatham',
+			'2026-11-21 13:45 Pacific/Chatham',
+		],
+		[
+			'across the new year (Asia/Tokyo)',
+			Date.UTC(2026, 11, 31, 23, 30),
+			'Asia/Tokyo',
+			'2027-01-01 08:30 Asia/Tokyo',
+		],
+		[
+			'an unknown zone name: shown in UTC',
+			Date.UTC(2026, 10, 21, 12),
+			'Mars/Olympus',
+			'2026-11-21 12:00 UTC',
+		],
 		['an empty zone name: shown in UTC', Date.UTC(2026, 10, 21, 12), '', '2026-11-21 12:00 UTC'],
 	])('%s', (_what, instant, zone, expected) => {
 		expect(formatLocal(instant, zone)).toBe(expected);
@@ -299,12 +469,17 @@ describe('formatLocal: an instant as a person reads it in the workflow time zone
 	});
 
 	test('across the 30-minute DST change of Australia/Lord_Howe (2026)', () => {
-		expect(formatLocal(Date.UTC(2026, 9, 3, 15, 29), 'Australia/Lord_Howe')).toBe('2026-10-04 01:59 Australia/Lord_Howe');
-		expect(formatLocal(Date.UTC(2026, 9, 3, 15, 30), 'Australia/Lord_Howe')).toBe('2026-10-04 02:30 Australia/Lord_Howe');
+		expect(formatLocal(Date.UTC(2026, 9, 3, 15, 29), 'Australia/Lord_Howe')).toBe(
+			'2026-10-04 01:59 Australia/Lord_Howe',
+		);
+		expect(formatLocal(Date.UTC(2026, 9, 3, 15, 30), 'Australia/Lord_Howe')).toBe(
+			'2026-10-04 02:30 Australia/Lord_Howe',
+		);
 	});
 
 	test('what no Date can hold reads "an invalid instant"', () => {
-		for (const bad of [NaN, Infinity, -Infinity, 8.64e15 + 1]) expect(formatLocal(bad, 'Europe/Warsaw')).toBe('an invalid instant');
+		for (const bad of [NaN, Infinity, -Infinity, 8.64e15 + 1])
+			expect(formatLocal(bad, 'Europe/Warsaw')).toBe('an invalid instant');
 	});
 });
 

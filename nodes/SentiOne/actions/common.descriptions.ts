@@ -60,7 +60,8 @@ export const searchOptions: INodeProperties = optionsCollection([
 			{
 				name: 'Fail',
 				value: 'fail',
-				description: 'Stop with an error that says when the budget resets; nothing is returned for the item',
+				description:
+					'Stop with an error that says when the budget resets; nothing is returned for the item',
 			},
 			{
 				name: 'Stop and Return What Was Fetched',

@@ -27,16 +27,23 @@ export interface GetMany {
 
 export function getManyOperation(config: GetMany) {
 	return {
-		description: updateDisplayOptions({ show: { resource: [config.resource], operation: ['getAll'] } }, [
-			config.notice,
-			...(config.fields ?? []),
-			returnAllProperty,
-			limitProperty,
-		]),
-		async execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport, notes: RunNotes): Promise<IDataObject[]> {
+		description: updateDisplayOptions(
+			{ show: { resource: [config.resource], operation: ['getAll'] } },
+			[config.notice, ...(config.fields ?? []), returnAllProperty, limitProperty],
+		),
+		async execute(
+			this: IExecuteFunctions,
+			i: number,
+			transport: SentiOneTransport,
+			notes: RunNotes,
+		): Promise<IDataObject[]> {
 			const request = config.request.call(this, i);
 			const paging = readPaging.call(this, i);
-			const result = await paginate<IDataObject>(transport, { ...request, itemIndex: i }, { keyOf: config.keyOf, ...paging });
+			const result = await paginate<IDataObject>(
+				transport,
+				{ ...request, itemIndex: i },
+				{ keyOf: config.keyOf, ...paging },
+			);
 			notes.paged(result);
 			return result.items;
 		},

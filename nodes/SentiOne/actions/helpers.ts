@@ -9,9 +9,19 @@ import { SEARCH_REQUEST_FIELDS, SORT_TYPES } from '../shared/contract';
 import type { FilterScope } from '../shared/filters';
 import { buildFilters } from '../shared/filters';
 import type { RateLimitChoice } from '../shared/pager';
-import { parseProjectId, readBoolean, readChoice, readNumber, readNumberOption } from '../shared/parameters';
+import {
+	parseProjectId,
+	readBoolean,
+	readChoice,
+	readNumber,
+	readNumberOption,
+} from '../shared/parameters';
 import { clock } from '../shared/time';
-import { DEFAULT_MAX_WAIT_MINUTES, MAX_WAIT_MINUTES_LIMIT, RATE_LIMIT_CHOICES } from './common.descriptions';
+import {
+	DEFAULT_MAX_WAIT_MINUTES,
+	MAX_WAIT_MINUTES_LIMIT,
+	RATE_LIMIT_CHOICES,
+} from './common.descriptions';
 
 /** The project of a resource locator (From list / By ID / an expression), as a positive integer. */
 export function readProjectId(this: IExecuteFunctions, i: number, parameter = 'project'): number {
@@ -21,7 +31,13 @@ export function readProjectId(this: IExecuteFunctions, i: number, parameter = 'p
 
 /** Simplify: a flat row per mention (the default) or the mention as SentiOne sent it. */
 export function readSimplify(this: IExecuteFunctions, i: number): boolean {
-	return readBoolean(this.getNodeParameter('simplify', i, true), this.getNode(), 'Simplify', true, i);
+	return readBoolean(
+		this.getNodeParameter('simplify', i, true),
+		this.getNode(),
+		'Simplify',
+		true,
+		i,
+	);
 }
 
 export interface Paging {
@@ -33,12 +49,20 @@ export interface Paging {
 /** Return All / Limit; a limit below 1 (e.g. from an expression) stops here. */
 export function readPaging(this: IExecuteFunctions, i: number): Paging {
 	const node = this.getNode();
-	if (readBoolean(this.getNodeParameter('returnAll', i, false), node, 'Return All', false, i)) return { returnAll: true };
-	return { returnAll: false, limit: readNumber(this.getNodeParameter('limit', i, 50), node, 'Limit', { min: 1 }, i) };
+	if (readBoolean(this.getNodeParameter('returnAll', i, false), node, 'Return All', false, i))
+		return { returnAll: true };
+	return {
+		returnAll: false,
+		limit: readNumber(this.getNodeParameter('limit', i, 50), node, 'Limit', { min: 1 }, i),
+	};
 }
 
 /** The SearchRequest body of both searches and the export streams: `{ filters, sortType }`. */
-export function readSearchBody(this: IExecuteFunctions, i: number, scope: FilterScope): IDataObject {
+export function readSearchBody(
+	this: IExecuteFunctions,
+	i: number,
+	scope: FilterScope,
+): IDataObject {
 	const node = this.getNode();
 	const filters = buildFilters(this.getNodeParameter('filters', i, {}) as IDataObject, {
 		node,
@@ -47,7 +71,14 @@ export function readSearchBody(this: IExecuteFunctions, i: number, scope: Filter
 		now: clock.now(),
 		scope,
 	});
-	const sortType = readChoice(this.getNodeParameter('sortType', i), SORT_TYPES, node, 'Sort By', i, 'a sort order');
+	const sortType = readChoice(
+		this.getNodeParameter('sortType', i),
+		SORT_TYPES,
+		node,
+		'Sort By',
+		i,
+		'a sort order',
+	);
 	return { [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: sortType };
 }
 
@@ -61,12 +92,26 @@ export interface RateLimitHandling {
 export function readRateLimitHandling(this: IExecuteFunctions, i: number): RateLimitHandling {
 	const node = this.getNode();
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const choice = readChoice(options.onRateLimit ?? 'fail', RATE_LIMIT_CHOICES, node, 'Options → On Rate Limit', i);
+	const choice = readChoice(
+		options.onRateLimit ?? 'fail',
+		RATE_LIMIT_CHOICES,
+		node,
+		'Options → On Rate Limit',
+		i,
+	);
 	if (choice !== 'wait') return { onRateLimit: choice, maxWaitMs: 0 };
-	const minutes = readNumberOption(options, 'maxWaitMinutes', DEFAULT_MAX_WAIT_MINUTES, node, 'Max Wait (Minutes)', {
-		min: 1,
-		max: MAX_WAIT_MINUTES_LIMIT,
-		whole: false,
-	}, i);
+	const minutes = readNumberOption(
+		options,
+		'maxWaitMinutes',
+		DEFAULT_MAX_WAIT_MINUTES,
+		node,
+		'Max Wait (Minutes)',
+		{
+			min: 1,
+			max: MAX_WAIT_MINUTES_LIMIT,
+			whole: false,
+		},
+		i,
+	);
 	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * 60_000) };
 }

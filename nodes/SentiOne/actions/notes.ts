@@ -64,6 +64,7 @@ export class RunNotes {
 				`SentiOne returned ${this.repeats} record${this.repeats === 1 ? '' : 's'} a second time while paging; each is in the output once.`,
 			);
 		}
-		for (const message of hints) ctx.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+		for (const message of hints)
+			ctx.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 	}
 }

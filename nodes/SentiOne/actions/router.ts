@@ -52,7 +52,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (!run) {
 				throw asNodeError(
 					this.getNode(),
-					new Error(`The operation "${String(entity.operation)}" of "${String(entity.resource)}" is not supported.`),
+					new Error(
+						`The operation "${String(entity.operation)}" of "${String(entity.resource)}" is not supported.`,
+					),
 					i,
 				);
 			}

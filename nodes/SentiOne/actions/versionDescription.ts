@@ -23,8 +23,16 @@ export const versionProperties: INodeProperties[] = [
 				value: 'mention',
 				description: 'A collected post, comment, article, message or share of a project',
 			},
-			{ name: 'Project', value: 'project', description: 'A saved monitoring subject (name and query)' },
-			{ name: 'Tag', value: 'tag', description: `A label on mentions of a project (${tierOf('listTags')} tier)` },
+			{
+				name: 'Project',
+				value: 'project',
+				description: 'A saved monitoring subject (name and query)',
+			},
+			{
+				name: 'Tag',
+				value: 'tag',
+				description: `A label on mentions of a project (${tierOf('listTags')} tier)`,
+			},
 		],
 		default: 'mention',
 	},

@@ -32,7 +32,9 @@ export function looksAnonymized(value: unknown): boolean {
 function objectAt(value: unknown, key: string): IDataObject | undefined {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
 	const child = (value as IDataObject)[key];
-	return typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as IDataObject) : undefined;
+	return typeof child === 'object' && child !== null && !Array.isArray(child)
+		? (child as IDataObject)
+		: undefined;
 }
 
 /** The author fields of a mention that are in clear although anonymization was asked for. */
@@ -45,7 +47,8 @@ function fieldsInClear(mention: IDataObject): string[] {
 		if (author.avatar !== null && author.avatar !== undefined) clear.push('author.avatar');
 	}
 	const discussionAuthor = objectAt(objectAt(mention, 'discussion'), 'author');
-	if (discussionAuthor && !looksAnonymized(discussionAuthor.name)) clear.push('discussion.author.name');
+	if (discussionAuthor && !looksAnonymized(discussionAuthor.name))
+		clear.push('discussion.author.name');
 	return clear;
 }
 

@@ -66,9 +66,14 @@ export function plausibleInstant(ms: unknown): ms is number {
  * server sent, already read as a number: Unix seconds per the specification; a value that is only
  * plausible read as milliseconds is taken as milliseconds.
  */
-export function plausibleReset(raw: number | undefined, now: number, unit: 'seconds' | 'ms' = 'seconds'): number | undefined {
+export function plausibleReset(
+	raw: number | undefined,
+	now: number,
+	unit: 'seconds' | 'ms' = 'seconds',
+): number | undefined {
 	if (raw === undefined || !Number.isFinite(raw)) return undefined;
-	const inRange = (ms: number) => ms >= now - BOUNDS.resetMaxBehindMs && ms <= now + BOUNDS.resetMaxAheadMs;
+	const inRange = (ms: number) =>
+		ms >= now - BOUNDS.resetMaxBehindMs && ms <= now + BOUNDS.resetMaxAheadMs;
 	const asMs = unit === 'seconds' ? raw * 1000 : raw;
 	if (inRange(asMs)) return asMs;
 	if (unit === 'seconds' && inRange(raw)) return raw;
@@ -87,10 +92,20 @@ export function nextHourStart(now: number): number {
  * window. So a reset in the past, a reset that never moves, or none at all cannot make the node
  * resend more than a handful of times an hour.
  */
-export function rateLimitWait(resetAt: number | undefined, now: number, waitsSoFar: number): number {
+export function rateLimitWait(
+	resetAt: number | undefined,
+	now: number,
+	waitsSoFar: number,
+): number {
 	const target = resetAt !== undefined && resetAt > now ? resetAt : nextHourStart(now);
-	const spacing = BOUNDS.rateLimitFirstWaitMs * BOUNDS.rateLimitWaitGrowth ** Math.max(0, Math.min(10, waitsSoFar));
-	return boundedDelay(target - now + 1000, Math.min(spacing, BOUNDS.rateLimitMaxWaitMs), BOUNDS.rateLimitMaxWaitMs);
+	const spacing =
+		BOUNDS.rateLimitFirstWaitMs *
+		BOUNDS.rateLimitWaitGrowth ** Math.max(0, Math.min(10, waitsSoFar));
+	return boundedDelay(
+		target - now + 1000,
+		Math.min(spacing, BOUNDS.rateLimitMaxWaitMs),
+		BOUNDS.rateLimitMaxWaitMs,
+	);
 }
 
 /** A text from outside, shortened for quoting in a message. */

@@ -5,7 +5,13 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_SORT, MENTION_TYPES, QUERY_MAX_LENGTH, SENTIMENTS, SOURCE_TYPES } from './contract';
+import {
+	DEFAULT_SORT,
+	MENTION_TYPES,
+	QUERY_MAX_LENGTH,
+	SENTIMENTS,
+	SOURCE_TYPES,
+} from './contract';
 
 export const projectLocator: INodeProperties = {
 	displayName: 'Project',
@@ -54,7 +60,8 @@ const contentFilterFields: INodeProperties[] = [
 		default: '',
 		placeholder: '"customer service" AND (refund OR complaint*) NOT spam',
 		hint: `Words, "exact phrases", AND, OR, NOT (upper case), parentheses, a trailing * after 4 or more letters; neighbouring words mean AND; at most ${QUERY_MAX_LENGTH} characters`,
-		description: 'The Listen query language, matched against the text, the title and (for contextual projects) the context of each mention',
+		description:
+			'The Listen query language, matched against the text, the title and (for contextual projects) the context of each mention',
 	},
 	{
 		displayName: 'Countries',
@@ -167,7 +174,10 @@ const dateFilterFields: INodeProperties[] = [
 ];
 
 /** The Filters collection. `dates: false` for the triggers, which follow new mentions. */
-export function filtersCollection(options: { dates: boolean; description?: string }): INodeProperties {
+export function filtersCollection(options: {
+	dates: boolean;
+	description?: string;
+}): INodeProperties {
 	return {
 		displayName: 'Filters',
 		name: 'filters',
@@ -195,7 +205,14 @@ const SORT_OPTIONS = [
 
 /** The Options collection of a node or an operation: the settings most runs leave as they are. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }
 
 export const sortProperty: INodeProperties = {

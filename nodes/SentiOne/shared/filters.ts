@@ -32,7 +32,8 @@ const DAY = 24 * HOUR;
 const RECENT_DAYS = RECENT_WINDOW_MS / DAY;
 
 /** Where a refusal of the recent window points the user. */
-const forOlderMentions = () => `Use Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`;
+const forOlderMentions = () =>
+	`Use Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`;
 
 export interface FilterContext {
 	node: INode;
@@ -56,12 +57,19 @@ function enumList(
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const values = Array.isArray(raw) ? raw : String(raw).split(',');
 	const list = values.map((v) => String(v).trim()).filter((v) => v !== '');
-	for (const value of list) readChoice(value, allowed, ctx.node, label(name), ctx.itemIndex, `a ${what}`);
+	for (const value of list)
+		readChoice(value, allowed, ctx.node, label(name), ctx.itemIndex, `a ${what}`);
 	const unique = Array.from(new Set(list));
 	return unique.length > 0 ? unique : undefined;
 }
 
-function codeList(raw: unknown, format: keyof typeof CODE_FORMATS, name: string, expected: string, ctx: FilterContext): IDataObject[] | undefined {
+function codeList(
+	raw: unknown,
+	format: keyof typeof CODE_FORMATS,
+	name: string,
+	expected: string,
+	ctx: FilterContext,
+): IDataObject[] | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const { pattern, normalise } = CODE_FORMATS[format];
 	const values = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[,;\s]+/);
@@ -89,7 +97,12 @@ function dateValue(raw: unknown, name: string, ctx: FilterContext): number | und
 }
 
 /** Refuses a range whose end is not later than its start, naming the end's parameter. */
-function checkOrder(from: number | undefined, to: number | undefined, endName: string, ctx: FilterContext): void {
+function checkOrder(
+	from: number | undefined,
+	to: number | undefined,
+	endName: string,
+	ctx: FilterContext,
+): void {
 	if (from === undefined || to === undefined || from < to) return;
 	throw invalidParameter(
 		ctx.node,
@@ -119,7 +132,9 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	if (ctx.scope !== 'live') {
 		let publishedFrom = dateValue(input.publishedAfter, 'Published After', ctx);
 		const publishedTo = dateValue(input.publishedBefore, 'Published Before', ctx);
-		const period = (input.publishedInLast as IDataObject | undefined)?.period as IDataObject | undefined;
+		const period = (input.publishedInLast as IDataObject | undefined)?.period as
+			| IDataObject
+			| undefined;
 		if (period && period.amount !== undefined && period.amount !== '') {
 			if (publishedFrom !== undefined) {
 				throw invalidParameter(
@@ -130,7 +145,13 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				);
 			}
 			// at least 1, as the field's own minimum: a fraction above it (1.5 days) is a period too
-			const amount = readNumber(period.amount, ctx.node, label('Published in the Last'), { min: 1, whole: false }, ctx.itemIndex);
+			const amount = readNumber(
+				period.amount,
+				ctx.node,
+				label('Published in the Last'),
+				{ min: 1, whole: false },
+				ctx.itemIndex,
+			);
 			const unit = period.unit === 'days' ? 'days' : 'hours';
 			const span = amount * (unit === 'days' ? DAY : HOUR);
 			if (ctx.scope === 'recent' && span > RECENT_WINDOW_MS) {
@@ -142,8 +163,13 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				);
 			}
 			// "the last 7 days" means the whole recent window: keep the safety margin (D-18)
-			publishedFrom = ctx.scope === 'recent' ? Math.max(ctx.now - span, earliestRecent) : ctx.now - span;
-		} else if (publishedFrom !== undefined && ctx.scope === 'recent' && publishedFrom < earliestRecent) {
+			publishedFrom =
+				ctx.scope === 'recent' ? Math.max(ctx.now - span, earliestRecent) : ctx.now - span;
+		} else if (
+			publishedFrom !== undefined &&
+			ctx.scope === 'recent' &&
+			publishedFrom < earliestRecent
+		) {
 			throw invalidParameter(
 				ctx.node,
 				label('Published After'),
@@ -193,7 +219,13 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	const sourceTypes = enumList(input.sourceTypes, SOURCE_TYPES, 'Source Types', 'source type', ctx);
 	if (sourceTypes) filters[F.source] = { [F.sourceType]: sourceTypes };
 
-	const mentionTypes = enumList(input.mentionTypes, MENTION_TYPES, 'Mention Types', 'mention type', ctx);
+	const mentionTypes = enumList(
+		input.mentionTypes,
+		MENTION_TYPES,
+		'Mention Types',
+		'mention type',
+		ctx,
+	);
 	if (mentionTypes) filters[F.mentionType] = mentionTypes;
 
 	const content: IDataObject = {};
@@ -202,7 +234,8 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	const query = readText(input.query, ctx.node, label('Content Query'), ctx.itemIndex);
 	if (query !== '') {
 		const problem = checkQuery(query);
-		if (problem) throw invalidParameter(ctx.node, label('Content Query'), `${problem}.`, ctx.itemIndex);
+		if (problem)
+			throw invalidParameter(ctx.node, label('Content Query'), `${problem}.`, ctx.itemIndex);
 		content[F.query] = query;
 	}
 	const languages = codeList(
@@ -215,7 +248,13 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 	if (languages) content[F.language] = languages;
 	if (Object.keys(content).length > 0) filters[F.content] = content;
 
-	const countries = codeList(input.countries, 'country', 'Countries', 'a two-letter country code (ISO 3166-1 alpha-2 such as PL)', ctx);
+	const countries = codeList(
+		input.countries,
+		'country',
+		'Countries',
+		'a two-letter country code (ISO 3166-1 alpha-2 such as PL)',
+		ctx,
+	);
 	if (countries) filters[F.location] = { [F.country]: countries };
 
 	return filters;

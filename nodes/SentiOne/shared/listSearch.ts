@@ -17,9 +17,18 @@ interface ProjectPage {
 function entry(value: unknown): { id: number; name: string } | undefined {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
 	const { id, name } = value as IDataObject;
-	const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+	const numeric =
+		typeof id === 'number'
+			? id
+			: typeof id === 'string' && /^\d{1,15}$/.test(id)
+				? Number(id)
+				: NaN;
 	if (!Number.isSafeInteger(numeric) || numeric < 1) return undefined;
-	return { id: numeric, name: typeof name === 'string' && name.trim() !== '' ? name.slice(0, 200) : `Project ${numeric}` };
+	return {
+		id: numeric,
+		name:
+			typeof name === 'string' && name.trim() !== '' ? name.slice(0, 200) : `Project ${numeric}`,
+	};
 }
 
 export async function searchProjects(
@@ -32,13 +41,20 @@ export async function searchProjects(
 	if (paginationToken) qs[QUERY_PARAMS.cursor] = paginationToken;
 	const { body } = await transport.request<ProjectPage>({ ...route('listProjects'), qs });
 	const needle = (filter ?? '').trim().toLowerCase();
-	const projects = (Array.isArray(body.data) ? body.data : []).map(entry).filter((p) => p !== undefined);
+	const projects = (Array.isArray(body.data) ? body.data : [])
+		.map(entry)
+		.filter((p) => p !== undefined);
 	const results = projects
-		.filter((p) => needle === '' || p.name.toLowerCase().includes(needle) || String(p.id) === needle)
+		.filter(
+			(p) => needle === '' || p.name.toLowerCase().includes(needle) || String(p.id) === needle,
+		)
 		.map((p) => ({ name: `${p.name} (${p.id})`, value: String(p.id) }));
 	const cursor = body.cursor;
 	const next =
-		typeof cursor === 'string' && cursor !== '' && cursor.length <= BOUNDS.maxCursorChars && cursor !== paginationToken
+		typeof cursor === 'string' &&
+		cursor !== '' &&
+		cursor.length <= BOUNDS.maxCursorChars &&
+		cursor !== paginationToken
 			? cursor
 			: undefined;
 	return { results, paginationToken: next };

@@ -124,7 +124,10 @@ export async function paginate<T = IDataObject>(
 	let dropped = 0;
 	let pagesWithoutProgress = 0;
 
-	const result = (complete: boolean, stopped?: PaginateResult<T>['stopped']): PaginateResult<T> => ({
+	const result = (
+		complete: boolean,
+		stopped?: PaginateResult<T>['stopped'],
+	): PaginateResult<T> => ({
 		items,
 		requests: transport.requestsSent - startRequests,
 		pages,
@@ -145,16 +148,21 @@ export async function paginate<T = IDataObject>(
 	const serverFault = (message: string) =>
 		new NodeOperationError(node, message, {
 			itemIndex: request.itemIndex,
-			description: 'This is a fault of the server. Nothing partial is returned. Try again later, or set a Limit.',
+			description:
+				'This is a fault of the server. Nothing partial is returned. Try again later, or set a Limit.',
 		});
 
 	while (items.length < limit) {
 		if (options.pageBudget !== undefined && pages >= options.pageBudget) return result(false);
 		if (pages >= maxPages) {
-			throw new NodeOperationError(node, `Stopped paging after ${maxPages} pages without reaching the end.`, {
-				itemIndex: request.itemIndex,
-				description: 'Set a Limit, or narrow the filters.',
-			});
+			throw new NodeOperationError(
+				node,
+				`Stopped paging after ${maxPages} pages without reaching the end.`,
+				{
+					itemIndex: request.itemIndex,
+					description: 'Set a Limit, or narrow the filters.',
+				},
+			);
 		}
 
 		// Act on the known budget before spending a request on a certain 429.

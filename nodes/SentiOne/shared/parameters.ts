@@ -10,7 +10,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import { redact } from './errors';
 
 /** Bad input found before any request was sent: names the parameter and what was expected. */
-export function invalidParameter(node: INode, parameter: string, problem: string, itemIndex?: number): NodeOperationError {
+export function invalidParameter(
+	node: INode,
+	parameter: string,
+	problem: string,
+	itemIndex?: number,
+): NodeOperationError {
 	return new NodeOperationError(node, `${parameter}: ${redact(problem)}`, {
 		itemIndex,
 		description: 'Nothing was sent to SentiOne, so no request budget was used.',
@@ -21,7 +26,10 @@ export function invalidParameter(node: INode, parameter: string, problem: string
 function shown(value: unknown): string {
 	let text: string;
 	try {
-		text = typeof value === 'string' || typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+		text =
+			typeof value === 'string' || typeof value === 'number'
+				? String(value)
+				: (JSON.stringify(value) ?? String(value));
 	} catch {
 		text = String(value);
 	}
@@ -35,8 +43,19 @@ function kindOf(value: unknown): string {
 }
 
 /** The refusal of a value that is not what the parameter takes. */
-function notValid(node: INode, parameter: string, value: unknown, expected: string, itemIndex?: number): NodeOperationError {
-	return invalidParameter(node, parameter, `"${shown(value)}" is not valid. Expected ${expected}.`, itemIndex);
+function notValid(
+	node: INode,
+	parameter: string,
+	value: unknown,
+	expected: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return invalidParameter(
+		node,
+		parameter,
+		`"${shown(value)}" is not valid. Expected ${expected}.`,
+		itemIndex,
+	);
 }
 
 export interface NumberRange {
@@ -52,7 +71,13 @@ export interface NumberRange {
  * it, reads as 0); anything else — a fraction where a whole number is expected, a list, an object,
  * text that is not a number, NaN, Infinity — is refused.
  */
-export function readNumber(value: unknown, node: INode, parameter: string, range: NumberRange, itemIndex?: number): number {
+export function readNumber(
+	value: unknown,
+	node: INode,
+	parameter: string,
+	range: NumberRange,
+	itemIndex?: number,
+): number {
 	const { min, max, whole = true } = range;
 	const n =
 		typeof value === 'number'
@@ -60,7 +85,12 @@ export function readNumber(value: unknown, node: INode, parameter: string, range
 			: typeof value === 'string' || value === undefined || value === null
 				? Number(String(value ?? '').trim())
 				: NaN;
-	if (!Number.isFinite(n) || (whole && !Number.isInteger(n)) || n < min || (max !== undefined && n > max)) {
+	if (
+		!Number.isFinite(n) ||
+		(whole && !Number.isInteger(n)) ||
+		n < min ||
+		(max !== undefined && n > max)
+	) {
 		const kind = whole ? 'a whole number' : 'a number';
 		const bounds = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
 		throw notValid(node, parameter, value, `${kind} ${bounds}`, itemIndex);
@@ -85,7 +115,13 @@ export function readNumberOption(
  * A switch. A boolean, or the text "true" / "false" an expression may give; nothing (the parameter
  * is not set) is `fallback`; anything else is refused rather than taken for true or false.
  */
-export function readBoolean(value: unknown, node: INode, parameter: string, fallback: boolean, itemIndex?: number): boolean {
+export function readBoolean(
+	value: unknown,
+	node: INode,
+	parameter: string,
+	fallback: boolean,
+	itemIndex?: number,
+): boolean {
 	if (value === undefined || value === null) return fallback;
 	if (typeof value === 'boolean') return value;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
@@ -98,7 +134,12 @@ export function readBoolean(value: unknown, node: INode, parameter: string, fall
  * Text (trimmed). A number is taken as its digits (an ID from an expression); a list, an object or
  * a boolean is refused rather than silently joined or stringified.
  */
-export function readText(value: unknown, node: INode, parameter: string, itemIndex?: number): string {
+export function readText(
+	value: unknown,
+	node: INode,
+	parameter: string,
+	itemIndex?: number,
+): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -124,18 +165,35 @@ export function readChoice<T extends string>(
 ): T {
 	const text = String(value ?? '');
 	if (!(allowed as readonly string[]).includes(text)) {
-		throw invalidParameter(node, parameter, `"${text}" is not ${what}. Expected one of: ${allowed.join(', ')}.`, itemIndex);
+		throw invalidParameter(
+			node,
+			parameter,
+			`"${text}" is not ${what}. Expected one of: ${allowed.join(', ')}.`,
+			itemIndex,
+		);
 	}
 	return text as T;
 }
 
 /** A project ID from a resource locator or an expression: a positive whole number. */
-export function parseProjectId(value: unknown, node: INode, itemIndex?: number, parameter = 'Project'): number {
+export function parseProjectId(
+	value: unknown,
+	node: INode,
+	itemIndex?: number,
+	parameter = 'Project',
+): number {
 	const raw =
-		value && typeof value === 'object' && 'value' in (value as IDataObject) ? (value as IDataObject).value : value;
+		value && typeof value === 'object' && 'value' in (value as IDataObject)
+			? (value as IDataObject).value
+			: value;
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') {
-		throw invalidParameter(node, parameter, 'no project is selected. Choose one from the list or enter its ID.', itemIndex);
+		throw invalidParameter(
+			node,
+			parameter,
+			'no project is selected. Choose one from the list or enter its ID.',
+			itemIndex,
+		);
 	}
 	if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
 		throw invalidParameter(

@@ -70,7 +70,11 @@ export function checkQuery(query: string): string | undefined {
 						? `")" at position ${t.at + 1}`
 						: `"${(t as { text: string }).text}" at position ${t.at + 1}`;
 	const startsOperand = (t: Token | undefined) =>
-		t !== undefined && (t.kind === 'term' || t.kind === 'phrase' || t.kind === 'open' || (t.kind === 'op' && t.op === 'NOT'));
+		t !== undefined &&
+		(t.kind === 'term' ||
+			t.kind === 'phrase' ||
+			t.kind === 'open' ||
+			(t.kind === 'op' && t.op === 'NOT'));
 
 	// Recursive descent over: or := and (OR and)* ; and := unary ((AND)? unary)* ; unary := NOT unary | primary
 	const parseOr = (): string | undefined => {
@@ -78,7 +82,8 @@ export function checkQuery(query: string): string | undefined {
 		if (left) return left;
 		while (tokens[pos]?.kind === 'op' && (tokens[pos] as { op: string }).op === 'OR') {
 			const op = tokens[pos++];
-			if (!startsOperand(tokens[pos])) return `${describe(op)} has nothing after it (found ${describe(tokens[pos])})`;
+			if (!startsOperand(tokens[pos]))
+				return `${describe(op)} has nothing after it (found ${describe(tokens[pos])})`;
 			const right = parseAnd();
 			if (right) return right;
 		}
@@ -91,7 +96,8 @@ export function checkQuery(query: string): string | undefined {
 			const t = tokens[pos];
 			if (t?.kind === 'op' && t.op === 'AND') {
 				pos++;
-				if (!startsOperand(tokens[pos])) return `${describe(t)} has nothing after it (found ${describe(tokens[pos])})`;
+				if (!startsOperand(tokens[pos]))
+					return `${describe(t)} has nothing after it (found ${describe(tokens[pos])})`;
 			} else if (!startsOperand(t)) {
 				return undefined;
 			}
@@ -103,7 +109,8 @@ export function checkQuery(query: string): string | undefined {
 		const t = tokens[pos];
 		if (t?.kind === 'op' && t.op === 'NOT') {
 			pos++;
-			if (!startsOperand(tokens[pos])) return `${describe(t)} has nothing after it (found ${describe(tokens[pos])})`;
+			if (!startsOperand(tokens[pos]))
+				return `${describe(t)} has nothing after it (found ${describe(tokens[pos])})`;
 			return parseUnary();
 		}
 		return parsePrimary();

@@ -29,7 +29,8 @@ export const anonymizationOption: INodeProperties = {
 		{
 			name: 'Author',
 			value: 'author',
-			description: "Author ID and name replaced by a hash (the same author gives the same hash), avatar removed",
+			description:
+				'Author ID and name replaced by a hash (the same author gives the same hash), avatar removed',
 		},
 		{ name: 'None', value: 'none', description: 'Mentions as collected' },
 	],
@@ -64,23 +65,59 @@ export const streamFormatOption: INodeProperties = {
 	default: 'sse',
 	description: 'How SentiOne frames the stream; both carry the same events',
 	options: [
-		{ name: 'JSON Lines', value: 'jsonLines', description: `One JSON object per line (${STREAM_ACCEPT.jsonLines})` },
-		{ name: 'Server-Sent Events', value: 'sse', description: `Events framed as ${STREAM_ACCEPT.sse}` },
+		{
+			name: 'JSON Lines',
+			value: 'jsonLines',
+			description: `One JSON object per line (${STREAM_ACCEPT.jsonLines})`,
+		},
+		{
+			name: 'Server-Sent Events',
+			value: 'sse',
+			description: `Events framed as ${STREAM_ACCEPT.sse}`,
+		},
 	],
 };
 
 /** The anonymization level to send, or undefined for none. */
-export function readAnonymization(value: unknown, node: INode, itemIndex?: number): AnonymizationLevel | undefined {
-	const level = readChoice(value ?? 'none', ['none', ...ANONYMIZATION_LEVELS], node, 'Options → Anonymization', itemIndex, 'a level');
+export function readAnonymization(
+	value: unknown,
+	node: INode,
+	itemIndex?: number,
+): AnonymizationLevel | undefined {
+	const level = readChoice(
+		value ?? 'none',
+		['none', ...ANONYMIZATION_LEVELS],
+		node,
+		'Options → Anonymization',
+		itemIndex,
+		'a level',
+	);
 	return level === 'none' ? undefined : level;
 }
 
 export function readStreamFormat(value: unknown, node: INode, itemIndex?: number): StreamFormat {
-	return readChoice(value ?? 'sse', STREAM_FORMATS, node, 'Options → Stream Format', itemIndex, 'a stream format');
+	return readChoice(
+		value ?? 'sse',
+		STREAM_FORMATS,
+		node,
+		'Options → Stream Format',
+		itemIndex,
+		'a stream format',
+	);
 }
 
 const NOT_ANONYMIZED: readonly NotAnonymizedChoice[] = ['fail', 'remove'];
 
-export function readNotAnonymized(value: unknown, node: INode, itemIndex?: number): NotAnonymizedChoice {
-	return readChoice(value ?? 'fail', NOT_ANONYMIZED, node, 'Options → If Not Anonymized', itemIndex);
+export function readNotAnonymized(
+	value: unknown,
+	node: INode,
+	itemIndex?: number,
+): NotAnonymizedChoice {
+	return readChoice(
+		value ?? 'fail',
+		NOT_ANONYMIZED,
+		node,
+		'Options → If Not Anonymized',
+		itemIndex,
+	);
 }

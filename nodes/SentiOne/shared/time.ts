@@ -20,7 +20,7 @@ const ISO_DATE =
 
 /** The forms every date refusal names. */
 export const DATE_FORMS =
-	'an ISO 8601 date and time such as 2026-11-21T10:00:00 (read in the workflow\'s time zone) or 2026-11-21T10:00:00Z, a Luxon DateTime such as {{ $now.minus(1, \'day\') }}, or epoch milliseconds';
+	"an ISO 8601 date and time such as 2026-11-21T10:00:00 (read in the workflow's time zone) or 2026-11-21T10:00:00Z, a Luxon DateTime such as {{ $now.minus(1, 'day') }}, or epoch milliseconds";
 
 /** Every part of a wall-clock time, in 24-hour form, as Intl.DateTimeFormat gives them. */
 const WALL_CLOCK_PARTS: Intl.DateTimeFormatOptions = {
@@ -35,9 +35,19 @@ const WALL_CLOCK_PARTS: Intl.DateTimeFormatOptions = {
 
 /** Offset (ms) of `zone` at the UTC instant `utcMs`: local = utc + offset. */
 function zoneOffset(utcMs: number, zone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, ...WALL_CLOCK_PARTS }).formatToParts(new Date(utcMs));
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone: zone,
+		...WALL_CLOCK_PARTS,
+	}).formatToParts(new Date(utcMs));
 	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	const asUtc = Date.UTC(
+		get('year'),
+		get('month') - 1,
+		get('day'),
+		get('hour'),
+		get('minute'),
+		get('second'),
+	);
 	return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -57,7 +67,8 @@ function daysInMonth(year: number, month: number): number {
 /** What reading a date gave: an instant, nothing (empty), or why it is not a date. */
 export type DateReading = { ms: number } | { empty: true } | { problem: string };
 
-const plausible = (ms: number) => ms >= BOUNDS.earliestPlausibleMs && ms <= BOUNDS.latestPlausibleMs;
+const plausible = (ms: number) =>
+	ms >= BOUNDS.earliestPlausibleMs && ms <= BOUNDS.latestPlausibleMs;
 const outOfRange = (ms: number) =>
 	`${Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString().slice(0, 10) : 'it'} is outside the years 1990 to 2100`;
 
@@ -78,7 +89,8 @@ function readIsoText(text: string, timezone: string, requireZone: boolean): Date
 	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
 		return { problem: 'that day does not exist' };
 	}
-	if (hour > 23 || minute > 59 || second > 59) return { problem: 'that time of day does not exist' };
+	if (hour > 23 || minute > 59 || second > 59)
+		return { problem: 'that time of day does not exist' };
 	const fraction = frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000);
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second, fraction);
 	let ms: number;
@@ -128,7 +140,11 @@ export function readDate(value: unknown, timezone = 'UTC'): DateReading {
 		return { problem: 'as epoch milliseconds it is outside the years 1990 to 2100' };
 	}
 	if (typeof value === 'object') {
-		const candidate = value as { isValid?: unknown; toMillis?: () => number; toISO?: () => string | null };
+		const candidate = value as {
+			isValid?: unknown;
+			toMillis?: () => number;
+			toISO?: () => string | null;
+		};
 		if (typeof candidate.toMillis === 'function') {
 			if (candidate.isValid === false) return { problem: 'it is an invalid DateTime' };
 			const ms = candidate.toMillis();
@@ -149,7 +165,8 @@ export function showValue(value: unknown): string {
 	let text: string;
 	if (typeof value === 'string') text = value;
 	else if (typeof value === 'number') text = String(value);
-	else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	else if (value instanceof Date)
+		text = Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 	else {
 		try {
 			text = JSON.stringify(value) ?? String(value);
@@ -183,7 +200,9 @@ export function toEpochMs(value: unknown, timezone = 'UTC'): number | undefined 
 
 /** UTC ISO 8601 with milliseconds; a value no Date can hold reads "an invalid instant" instead of throwing. */
 export function toIso(epochMs: number): string {
-	return Number.isFinite(epochMs) && Math.abs(epochMs) <= 8.64e15 ? new Date(epochMs).toISOString() : 'an invalid instant';
+	return Number.isFinite(epochMs) && Math.abs(epochMs) <= 8.64e15
+		? new Date(epochMs).toISOString()
+		: 'an invalid instant';
 }
 
 /**
@@ -193,7 +212,10 @@ export function toIso(epochMs: number): string {
 export function formatLocal(epochMs: number, zone = 'UTC'): string {
 	if (!Number.isFinite(epochMs) || Math.abs(epochMs) > 8.64e15) return 'an invalid instant';
 	const tz = zone && isValidZone(zone) ? zone : 'UTC';
-	const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, ...WALL_CLOCK_PARTS }).formatToParts(new Date(epochMs));
+	const parts = new Intl.DateTimeFormat('en-CA', {
+		timeZone: tz,
+		...WALL_CLOCK_PARTS,
+	}).formatToParts(new Date(epochMs));
 	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
 	const seconds = get('second');
 	const time = `${get('hour')}:${get('minute')}${seconds !== '00' ? `:${seconds}` : ''}`;

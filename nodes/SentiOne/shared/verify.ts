@@ -14,7 +14,13 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { attempt } from './attempt';
 import type { UnconfirmedFilter } from './contract';
-import { FILTER_FIELDS as F, FILTER_SHAPES, REFUSES_A_FUTURE_DATE, SEARCH_REQUEST_FIELDS, UNCONFIRMED_FILTERS } from './contract';
+import {
+	FILTER_FIELDS as F,
+	FILTER_SHAPES,
+	REFUSES_A_FUTURE_DATE,
+	SEARCH_REQUEST_FIELDS,
+	UNCONFIRMED_FILTERS,
+} from './contract';
 import { asNodeError, errorDetails } from './errors';
 import { readServerInstant, toIso } from './time';
 
@@ -36,7 +42,12 @@ type Check = (mention: IDataObject) => boolean;
 function at(value: unknown, ...path: string[]): unknown {
 	let current = value;
 	for (const key of path) {
-		if (current === null || current === undefined || typeof current !== 'object' || Array.isArray(current)) {
+		if (
+			current === null ||
+			current === undefined ||
+			typeof current !== 'object' ||
+			Array.isArray(current)
+		) {
 			return undefined;
 		}
 		current = (current as IDataObject)[key];
@@ -147,9 +158,12 @@ export class FilterVerifier {
 	 * filters the node did not send (SentiOne refused their shape: told separately).
 	 */
 	summary(except: readonly string[] = []): string | undefined {
-		const parts = (Object.keys(this.failed) as CheckedFilter[]).filter((name) => !except.includes(name)).map(
-			(name) => `${FILTER_LABELS[name]} (${this.failed[name]} mention${this.failed[name] === 1 ? '' : 's'})`,
-		);
+		const parts = (Object.keys(this.failed) as CheckedFilter[])
+			.filter((name) => !except.includes(name))
+			.map(
+				(name) =>
+					`${FILTER_LABELS[name]} (${this.failed[name]} mention${this.failed[name] === 1 ? '' : 's'})`,
+			);
 		return parts.length > 0 ? parts.join(', ') : undefined;
 	}
 
@@ -192,12 +206,18 @@ export function refusedFilters(error: unknown, body: IDataObject): UnconfirmedFi
 	return (Object.keys(UNCONFIRMED_FILTERS) as UnconfirmedFilter[]).filter((name) => {
 		const path = UNCONFIRMED_FILTERS[name].path;
 		if (at(sent, ...path.split('.').slice(1)) === undefined) return false;
-		return paths.some((p) => p === path || p.startsWith(`${path}.`) || p.startsWith(`${path}[`)) || message.includes(path);
+		return (
+			paths.some((p) => p === path || p.startsWith(`${path}.`) || p.startsWith(`${path}[`)) ||
+			message.includes(path)
+		);
 	});
 }
 
 /** A copy of a SearchRequest body (or a live stream's `{filters}`) without these filters. */
-export function withoutFilters(body: IDataObject, which: readonly UnconfirmedFilter[]): IDataObject {
+export function withoutFilters(
+	body: IDataObject,
+	which: readonly UnconfirmedFilter[],
+): IDataObject {
 	if (which.length === 0) return body;
 	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
 	const filters = (copy[SEARCH_REQUEST_FIELDS.filters] ?? {}) as IDataObject;

@@ -63,7 +63,11 @@ export class MentionFactory {
 		const textLanguage = language ? (TEXT_LANGUAGE[language] ?? 'en') : 'en';
 		const lang = TEXTS[textLanguage];
 		const profile = projectProfile(project);
-		const names = profile.names.length ? profile.names : project.keywords.length ? project.keywords : [project.name];
+		const names = profile.names.length
+			? profile.names
+			: project.keywords.length
+				? project.keywords
+				: [project.name];
 		const kw = r.pick(names);
 		const pt = projectText(project.name);
 		const mood: Mood = sentiment === 'Unspecified' ? 'Neutral' : sentiment;
@@ -81,18 +85,23 @@ export class MentionFactory {
 		};
 		const text = fill(r.pick(mood === 'Negative' ? pools.negative : pools.any), vars);
 
-		const orgLike = sourceType === 'Websites' || sourceType === 'Imported' || sourceType === 'Other';
+		const orgLike =
+			sourceType === 'Websites' || sourceType === 'Imported' || sourceType === 'Other';
 		const source = drawSource(r, sourceType, project, authorName, lang, profile.communities);
 		const author = {
 			id: r.chance(orgLike ? 0.6 : 0.08) ? null : r.digits(r.int(8, 18)),
 			name: r.chance(orgLike ? 0.3 : 0.03) ? null : authorName,
 			avatar: r.chance(0.3)
 				? null
-				: { url: `https://cdn.sentione-media.com/avatars/${r.hex(16)}.jpg`, type: 'Image' as const },
+				: {
+						url: `https://cdn.sentione-media.com/avatars/${r.hex(16)}.jpg`,
+						type: 'Image' as const,
+					},
 			gender,
 			influenceMetrics: {
 				followerCount: r.chance(0.2) ? null : Math.round(r.logNormal(800, 1.8)),
-				fanCount: sourceType === 'Facebook' && r.chance(0.5) ? Math.round(r.logNormal(3000, 1.5)) : null,
+				fanCount:
+					sourceType === 'Facebook' && r.chance(0.5) ? Math.round(r.logNormal(3000, 1.5)) : null,
 			},
 		};
 		const content: Mention['content'] = {
@@ -119,14 +128,24 @@ export class MentionFactory {
 
 		// Announced additions on some mentions.
 		const titled =
-			type === 'Article' || sourceType === 'Video' || sourceType === 'Blogs' || sourceType === 'Reviews';
+			type === 'Article' ||
+			sourceType === 'Video' ||
+			sourceType === 'Blogs' ||
+			sourceType === 'Reviews';
 		if (titled && r.chance(0.85)) mention.content.title = fill(r.pick(pools.titles), vars);
 		if (sourceType === 'Reviews' && r.chance(0.9)) {
 			const max = r.chance(0.7) ? 5 : 10;
 			const value =
-				mood === 'Positive' ? r.int(max - 1, max) : mood === 'Negative' ? r.int(1, 2) : r.int(2, max - 1);
+				mood === 'Positive'
+					? r.int(max - 1, max)
+					: mood === 'Negative'
+						? r.int(1, 2)
+						: r.int(2, max - 1);
 			mention.content.review = {
-				rating: { value, scale: { min: 1, max, percent: Math.round(((value - 1) / (max - 1)) * 100) } },
+				rating: {
+					value,
+					scale: { min: 1, max, percent: Math.round(((value - 1) / (max - 1)) * 100) },
+				},
 			};
 		}
 		const social = !orgLike && sourceType !== 'Reviews';
@@ -157,7 +176,12 @@ export class MentionFactory {
 	 * source and language, or a new one started from this mention's source. A copy: mentions of one
 	 * thread share no objects.
 	 */
-	private discussion(project: Project, thread: string, lang: LanguageText, source: Source): Discussion {
+	private discussion(
+		project: Project,
+		thread: string,
+		lang: LanguageText,
+		source: Source,
+	): Discussion {
 		const r = this.rng;
 		let pool = project.discussions.get(thread);
 		if (!pool) project.discussions.set(thread, (pool = []));

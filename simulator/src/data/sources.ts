@@ -28,7 +28,10 @@ export function drawSource(
 	switch (type) {
 		case 'Facebook':
 			return {
-				socialChannel: { id: r.digits(15), name: r.chance(0.6) ? `${project.name}` : `${project.name} Fans` },
+				socialChannel: {
+					id: r.digits(15),
+					name: r.chance(0.6) ? `${project.name}` : `${project.name} Fans`,
+				},
 				mentionUrl: `https://www.facebook.com/${page}/posts/${r.digits(16)}`,
 				type,
 			};
@@ -168,7 +171,9 @@ export function drawLocation(r: Rng, language: string | null): Location | null |
 	if (roll < 0.25) return null;
 	const country = r.chance(0.1)
 		? null
-		: r.pick(language && COUNTRY_BY_LANGUAGE[language] ? COUNTRY_BY_LANGUAGE[language] : ALL_COUNTRIES);
+		: r.pick(
+				language && COUNTRY_BY_LANGUAGE[language] ? COUNTRY_BY_LANGUAGE[language] : ALL_COUNTRIES,
+			);
 	const place = country && CITIES[country] && r.chance(0.7) ? r.pick(CITIES[country]) : null;
 	return {
 		coordinates:

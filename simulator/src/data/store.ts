@@ -53,7 +53,9 @@ export class Store {
 		for (let i = 0; i < opts.mentionsPerProject; i++) {
 			// About 40% within the last 7 days, the rest spread over the history.
 			const back =
-				r.chance(0.4) || history <= recent ? r.next() * recent : recent + r.next() * (history - recent);
+				r.chance(0.4) || history <= recent
+					? r.next() * recent
+					: recent + r.next() * (history - recent);
 			let pub = Math.floor((now - back) / 1000) * 1000; // platforms give seconds
 			if (i > 0 && r.chance(0.05)) pub = prevPub; // equal publishedAt
 			prevPub = pub;

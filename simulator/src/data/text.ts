@@ -4,7 +4,13 @@
 // are few, mentions are many).
 
 import type { Project } from '../types.ts';
-import { GENERIC_COMMUNITIES, GENERIC_TOPICS, PROJECT_TEMPLATES, type Communities, type Topics } from './brands.ts';
+import {
+	GENERIC_COMMUNITIES,
+	GENERIC_TOPICS,
+	PROJECT_TEMPLATES,
+	type Communities,
+	type Topics,
+} from './brands.ts';
 import { TEXTS, type TextLanguage } from './languages.ts';
 
 /** `f`, computed once per distinct argument. */
@@ -82,11 +88,19 @@ export interface TemplatePools {
 
 /** Each language's templates, with or without the ones naming a competitor. */
 function pools(withCompetitor: boolean): Record<TextLanguage, TemplatePools> {
-	const keep = (list: string[]) => (withCompetitor ? list : list.filter((t) => !t.includes('{competitor}')));
+	const keep = (list: string[]) =>
+		withCompetitor ? list : list.filter((t) => !t.includes('{competitor}'));
 	return Object.fromEntries(
 		(Object.keys(TEXTS) as TextLanguage[]).map((code) => {
 			const t = TEXTS[code];
-			return [code, { any: keep(t.templates), negative: keep([...t.templates, ...t.negative]), titles: keep(t.titles) }];
+			return [
+				code,
+				{
+					any: keep(t.templates),
+					negative: keep([...t.templates, ...t.negative]),
+					titles: keep(t.titles),
+				},
+			];
 		}),
 	) as Record<TextLanguage, TemplatePools>;
 }

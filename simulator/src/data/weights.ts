@@ -3,7 +3,13 @@
 
 import type { MentionType, Sentiment, SourceType } from '../constants.ts';
 
-export const OUTLETS = ['TechDaily', 'the Morning Post', 'City Herald', 'MarketWatchers', 'Gadget Review'];
+export const OUTLETS = [
+	'TechDaily',
+	'the Morning Post',
+	'City Herald',
+	'MarketWatchers',
+	'Gadget Review',
+];
 export const TAG_NAMES = ['complaint', 'lead', 'press', 'vip', 'follow-up', 'crisis', 'praise'];
 
 export const SOURCE_WEIGHTS: Array<readonly [SourceType, number]> = [
@@ -22,18 +28,60 @@ export const SOURCE_WEIGHTS: Array<readonly [SourceType, number]> = [
 ];
 
 export const TYPE_BY_SOURCE: Record<SourceType, Array<readonly [MentionType, number]>> = {
-	Facebook: [['Post', 35], ['Comment', 45], ['Share', 10], ['PrivateMessage', 10]],
-	X: [['Post', 55], ['Comment', 25], ['Share', 15], ['PrivateMessage', 5]],
-	Instagram: [['Post', 45], ['Comment', 45], ['PrivateMessage', 10]],
-	TikTok: [['Post', 50], ['Comment', 50]],
-	Reddit: [['Post', 35], ['Comment', 65]],
-	Forums: [['Post', 40], ['Comment', 60]],
-	Websites: [['Article', 85], ['Comment', 15]],
-	Blogs: [['Article', 80], ['Comment', 20]],
+	Facebook: [
+		['Post', 35],
+		['Comment', 45],
+		['Share', 10],
+		['PrivateMessage', 10],
+	],
+	X: [
+		['Post', 55],
+		['Comment', 25],
+		['Share', 15],
+		['PrivateMessage', 5],
+	],
+	Instagram: [
+		['Post', 45],
+		['Comment', 45],
+		['PrivateMessage', 10],
+	],
+	TikTok: [
+		['Post', 50],
+		['Comment', 50],
+	],
+	Reddit: [
+		['Post', 35],
+		['Comment', 65],
+	],
+	Forums: [
+		['Post', 40],
+		['Comment', 60],
+	],
+	Websites: [
+		['Article', 85],
+		['Comment', 15],
+	],
+	Blogs: [
+		['Article', 80],
+		['Comment', 20],
+	],
 	Reviews: [['Post', 100]],
-	Video: [['Post', 60], ['Comment', 40]],
-	Imported: [['Post', 30], ['Comment', 30], ['Article', 20], ['Share', 10], ['PrivateMessage', 10]],
-	Other: [['Post', 40], ['Article', 30], ['Comment', 30]],
+	Video: [
+		['Post', 60],
+		['Comment', 40],
+	],
+	Imported: [
+		['Post', 30],
+		['Comment', 30],
+		['Article', 20],
+		['Share', 10],
+		['PrivateMessage', 10],
+	],
+	Other: [
+		['Post', 40],
+		['Article', 30],
+		['Comment', 30],
+	],
 };
 
 export const GENDER_WEIGHTS = [
@@ -79,13 +127,40 @@ export const COUNTRY_BY_LANGUAGE: Record<string, string[]> = {
 	uk: ['UA'],
 };
 /** Countries of mentions whose language was not detected. */
-export const ALL_COUNTRIES = ['PL', 'US', 'GB', 'DE', 'FR', 'ES', 'IT', 'BR', 'IN', 'NL', 'SE', 'UA'];
+export const ALL_COUNTRIES = [
+	'PL',
+	'US',
+	'GB',
+	'DE',
+	'FR',
+	'ES',
+	'IT',
+	'BR',
+	'IN',
+	'NL',
+	'SE',
+	'UA',
+];
 
 export const CITIES: Record<string, Array<[string, string, number, number]>> = {
-	PL: [['Mazowieckie', 'Warszawa', 52.2297, 21.0122], ['Pomorskie', 'Gdańsk', 54.352, 18.6466], ['Małopolskie', 'Kraków', 50.0647, 19.945]],
-	US: [['New York', 'New York', 40.7128, -74.006], ['California', 'San Francisco', 37.7749, -122.4194], ['Texas', 'Austin', 30.2672, -97.7431]],
-	GB: [['England', 'London', 51.5072, -0.1276], ['Scotland', 'Edinburgh', 55.9533, -3.1883]],
-	DE: [['Berlin', 'Berlin', 52.52, 13.405], ['Bayern', 'München', 48.1351, 11.582]],
+	PL: [
+		['Mazowieckie', 'Warszawa', 52.2297, 21.0122],
+		['Pomorskie', 'Gdańsk', 54.352, 18.6466],
+		['Małopolskie', 'Kraków', 50.0647, 19.945],
+	],
+	US: [
+		['New York', 'New York', 40.7128, -74.006],
+		['California', 'San Francisco', 37.7749, -122.4194],
+		['Texas', 'Austin', 30.2672, -97.7431],
+	],
+	GB: [
+		['England', 'London', 51.5072, -0.1276],
+		['Scotland', 'Edinburgh', 55.9533, -3.1883],
+	],
+	DE: [
+		['Berlin', 'Berlin', 52.52, 13.405],
+		['Bayern', 'München', 48.1351, 11.582],
+	],
 	FR: [['Île-de-France', 'Paris', 48.8566, 2.3522]],
 	ES: [['Madrid', 'Madrid', 40.4168, -3.7038]],
 	IT: [['Lazio', 'Roma', 41.9028, 12.4964]],

@@ -48,10 +48,22 @@ const n8nHost = require('../../../scripts/n8n-host.js') as {
 	freePort(): Promise<number>;
 	ensureQueueBackends(): { pgBin: string; installed: string[]; seconds: number };
 	startRedis(options?: { port?: number }): Promise<Backend & { output(): string }>;
-	startPostgres(options?: { port?: number; database?: string; user?: string; password?: string }): Promise<Postgres>;
-	queueEnv(o: { redis: Backend; postgres: Postgres; encryptionKey: string }): Record<string, string>;
+	startPostgres(options?: {
+		port?: number;
+		database?: string;
+		user?: string;
+		password?: string;
+	}): Promise<Postgres>;
+	queueEnv(o: {
+		redis: Backend;
+		postgres: Postgres;
+		encryptionKey: string;
+	}): Record<string, string>;
 	workerEnv(healthPort: number): Record<string, string>;
-	startWorker(env: NodeJS.ProcessEnv, options?: { concurrency?: number; timeoutMs?: number }): Promise<Started>;
+	startWorker(
+		env: NodeJS.ProcessEnv,
+		options?: { concurrency?: number; timeoutMs?: number },
+	): Promise<Started>;
 };
 
 export const SHIFTED_CLOCK = join(__dirname, 'shifted-clock.js');
@@ -104,7 +116,11 @@ function keepLogs(): { add(text: string): void; all(current?: () => string): str
  * Redis, Postgres and main's and the workers' user folders, each with the package installed;
  * nothing of n8n runs yet (import workflows through `main.host`, then `main.start()`).
  */
-export async function createCluster(o: { workers: number; concurrency: number; logLevel?: string }): Promise<Cluster> {
+export async function createCluster(o: {
+	workers: number;
+	concurrency: number;
+	logLevel?: string;
+}): Promise<Cluster> {
 	const setup = n8nHost.ensureQueueBackends();
 	const cleanups: Array<() => Promise<void>> = [];
 	// When the test process ends without afterAll (a crash, a timeout), nothing may stay behind:
@@ -131,7 +147,10 @@ export async function createCluster(o: { workers: number; concurrency: number; l
 		cleanups.push(() => postgres.stop());
 		emergency.push(() => postgres.stopSync());
 		const encryptionKey = randomBytes(24).toString('hex');
-		const shared = { ...n8nHost.queueEnv({ redis, postgres, encryptionKey }), N8N_LOG_LEVEL: o.logLevel ?? 'info' };
+		const shared = {
+			...n8nHost.queueEnv({ redis, postgres, encryptionKey }),
+			N8N_LOG_LEVEL: o.logLevel ?? 'info',
+		};
 
 		const mainHost = await createHost(shared);
 		cleanups.push(async () => mainHost.dispose());
@@ -257,9 +276,15 @@ export interface ExecutionRow {
 const ms = (v: string) => (v === '' ? null : Math.round(Number(v)));
 
 /** Executions as Postgres has them (execution_entity), oldest first; optionally of some workflows or after an id. */
-export function executions(postgres: Postgres, o: { workflowIds?: string[]; afterId?: number } = {}): ExecutionRow[] {
+export function executions(
+	postgres: Postgres,
+	o: { workflowIds?: string[]; afterId?: number } = {},
+): ExecutionRow[] {
 	const where: string[] = [];
-	if (o.workflowIds) where.push(`"workflowId" IN (${o.workflowIds.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`);
+	if (o.workflowIds)
+		where.push(
+			`"workflowId" IN (${o.workflowIds.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`,
+		);
 	if (o.afterId !== undefined) where.push(`id > ${Math.floor(o.afterId)}`);
 	const rows = postgres.query(
 		`SELECT id, "workflowId", mode, status, extract(epoch from "createdAt") * 1000, coalesce((extract(epoch from "startedAt") * 1000)::text, ''), coalesce((extract(epoch from "stoppedAt") * 1000)::text, '') FROM execution_entity${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`,
@@ -282,10 +307,17 @@ export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
  * its data (the serialised run data holds them as "message" strings), at most 600 characters.
  */
 export function executionError(postgres: Postgres, id: string): string {
-	const rows = postgres.query(`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`);
+	const rows = postgres.query(
+		`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`,
+	);
 	const data = rows[0]?.[0] ?? '';
-	const messages = Array.from(data.matchAll(/"((?:[^"\\]|\\.){12,300})"/g), (m) => m[1]).filter((t) => /error|fail|refused|could not|timed out|ECONN|socket/i.test(t));
-	return Array.from(new Set(messages)).slice(0, 4).join(' | ').slice(0, 600) || '(no error message stored)';
+	const messages = Array.from(data.matchAll(/"((?:[^"\\]|\\.){12,300})"/g), (m) => m[1]).filter(
+		(t) => /error|fail|refused|could not|timed out|ECONN|socket/i.test(t),
+	);
+	return (
+		Array.from(new Set(messages)).slice(0, 4).join(' | ').slice(0, 600) ||
+		'(no error message stored)'
+	);
 }
 
 // ---------------------------------------------------------------- memory
@@ -310,7 +342,11 @@ export function childrenOf(pid: number): Array<{ pid: number; command: string }>
 			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
 			// "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'
 			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-			if (ppid === pid) out.push({ pid: Number(name), command: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+			if (ppid === pid)
+				out.push({
+					pid: Number(name),
+					command: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+				});
 		} catch {
 			// the process ended while we looked
 		}
@@ -330,5 +366,7 @@ export function n8nRss(pid: number | undefined): { process?: number; taskRunner?
 export function postgresRss(postgres: Postgres): number | undefined {
 	const pid = postgres.postmasterPid();
 	if (!pid) return undefined;
-	return [pid, ...childrenOf(pid).map((c) => c.pid)].map((p) => rssMb(p) ?? 0).reduce((a, b) => a + b, 0);
+	return [pid, ...childrenOf(pid).map((c) => c.pid)]
+		.map((p) => rssMb(p) ?? 0)
+		.reduce((a, b) => a + b, 0);
 }

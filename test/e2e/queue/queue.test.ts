@@ -41,7 +41,16 @@ import { join } from 'node:path';
 import { admin, startSim, type Loose, type Sim } from '../../../simulator/test/helpers';
 import { record } from '../../setup/secrets';
 import { ensureN8n, N8N_VERSION, type WorkflowJson } from '../host';
-import { CREDENTIALS, ROOT, sentiOneCredentials, slackIds, startInbox, templateForTest, withStreamTrigger, type Inbox } from '../workflows';
+import {
+	CREDENTIALS,
+	ROOT,
+	sentiOneCredentials,
+	slackIds,
+	startInbox,
+	templateForTest,
+	withStreamTrigger,
+	type Inbox,
+} from '../workflows';
 import {
 	createCluster,
 	enqueuedIn,
@@ -158,10 +167,15 @@ function writeFigures(): void {
 // ---------------------------------------------------------------- helpers
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const say = (message: string) => process.stderr.write(`[queue] ${Math.round((Date.now() - startedAt) / 1000)} s: ${message}\n`);
+const say = (message: string) =>
+	process.stderr.write(`[queue] ${Math.round((Date.now() - startedAt) / 1000)} s: ${message}\n`);
 
 /** Polls until the probe holds; false (not a throw) after timeoutMs, so the figures are still recorded. */
-async function waitFor(probe: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 500): Promise<boolean> {
+async function waitFor(
+	probe: () => Promise<boolean> | boolean,
+	timeoutMs: number,
+	everyMs = 500,
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (await probe()) return true;
@@ -184,18 +198,29 @@ interface Logged {
 	query: Record<string, string>;
 	body: Loose;
 }
-const requests = async (): Promise<Logged[]> => (await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests;
+const requests = async (): Promise<Logged[]> =>
+	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests;
 const liveRequests = async () => (await requests()).filter((r) => r.group === 'live');
-const openLive = async () => (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+const openLive = async () =>
+	(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
 /** Poll checks so far (search requests without an upper collectedAt bound), per key tier. */
 const pollChecks = async (tier: string) =>
-	(await requests()).filter((r) => r.group === 'search' && r.tier === tier && !r.body?.filters?.collectedAt?.to).length;
+	(await requests()).filter(
+		(r) => r.group === 'search' && r.tier === tier && !r.body?.filters?.collectedAt?.to,
+	).length;
 /** Stream gap fills (searches over a closed collectedAt range). */
-const gapSearches = async () => (await requests()).filter((r) => r.group === 'search' && r.body?.filters?.collectedAt?.to).length;
+const gapSearches = async () =>
+	(await requests()).filter((r) => r.group === 'search' && r.body?.filters?.collectedAt?.to).length;
 
 /** Ground truth: the mentions the simulator collected for a project in (from, to]. */
 async function collected(projectId: number, from: number, to: number): Promise<Loose[]> {
-	const all = (await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}&collectedFrom=${new Date(from).toISOString()}`)).mentions;
+	const all = (
+		await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=${projectId}&collectedFrom=${new Date(from).toISOString()}`,
+		)
+	).mentions;
 	return all.filter((m) => Date.parse(m.collectedAt) > from && Date.parse(m.collectedAt) <= to);
 }
 
@@ -226,8 +251,17 @@ async function expectedIn(from: number, to: number) {
 	const now = await simNow();
 	const p1001 = await collected(1001, from, to);
 	const p1002 = await collected(1002, from, to);
-	const negatives = p1001.filter((m) => m.sentiment === 'Negative' && Date.parse(m.publishedAt) >= now - 7 * DAY).map((m) => String(m.id));
-	return { slack: negatives, live: negatives, sheets: p1001.map((m) => String(m.id)), burst: p1002.map((m) => String(m.id)), p1001, p1002 };
+	const negatives = p1001
+		.filter((m) => m.sentiment === 'Negative' && Date.parse(m.publishedAt) >= now - 7 * DAY)
+		.map((m) => String(m.id));
+	return {
+		slack: negatives,
+		live: negatives,
+		sheets: p1001.map((m) => String(m.id)),
+		burst: p1002.map((m) => String(m.id)),
+		p1001,
+		p1002,
+	};
 }
 
 const hasAll = (have: string[], want: string[]) => {
@@ -236,19 +270,39 @@ const hasAll = (have: string[], want: string[]) => {
 };
 
 /** No execution of ours is waiting or running. */
-const quiet = () => executions(cluster.postgres, { workflowIds: OURS }).every((e) => FINISHED.has(e.status));
+const quiet = () =>
+	executions(cluster.postgres, { workflowIds: OURS }).every((e) => FINISHED.has(e.status));
 
 /**
  * After live collection stopped: waits until the poll triggers delivered what was collected (or
  * timeoutMs), then for two more checks of each, then for every execution to finish. By then a
  * stream trigger has had more than 30 s to deliver what it ever will.
  */
-async function settle(expected: { slack: string[]; sheets: string[]; live?: string[]; burst?: string[] }, timeoutMs = 180_000) {
-	await waitFor(() => hasAll(delivered.slack(), expected.slack) && hasAll(delivered.sheets(), expected.sheets), timeoutMs, 1000);
+async function settle(
+	expected: { slack: string[]; sheets: string[]; live?: string[]; burst?: string[] },
+	timeoutMs = 180_000,
+) {
+	await waitFor(
+		() => hasAll(delivered.slack(), expected.slack) && hasAll(delivered.sheets(), expected.sheets),
+		timeoutMs,
+		1000,
+	);
 	const [basic, enterprise] = [await pollChecks('basic'), await pollChecks('enterprise')];
-	await waitFor(async () => (await pollChecks('basic')) >= basic + 2 && (await pollChecks('enterprise')) >= enterprise + 2, 90_000, 1000);
+	await waitFor(
+		async () =>
+			(await pollChecks('basic')) >= basic + 2 &&
+			(await pollChecks('enterprise')) >= enterprise + 2,
+		90_000,
+		1000,
+	);
 	if (expected.live || expected.burst) {
-		await waitFor(() => hasAll(delivered.live(), expected.live ?? []) && hasAll(delivered.burst(), expected.burst ?? []), 10_000, 500);
+		await waitFor(
+			() =>
+				hasAll(delivered.live(), expected.live ?? []) &&
+				hasAll(delivered.burst(), expected.burst ?? []),
+			10_000,
+			500,
+		);
 	}
 	await waitFor(quiet, 120_000, 1000);
 }
@@ -285,7 +339,16 @@ beforeAll(async () => {
 	ensureN8n();
 	const n8nSeconds = Math.round((Date.now() - t0) / 1000);
 	inbox = await startInbox();
-	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString(), '--mentions', '1500', '--seed', '11']);
+	sim = await startSim([
+		'--clock',
+		'running',
+		'--now',
+		new Date().toISOString(),
+		'--mentions',
+		'1500',
+		'--seed',
+		'11',
+	]);
 	// The tier checks every 15 s for about 10 minutes: more than the 30 searches an hour a key has.
 	// The search budget is raised; the live-stream budget (5 connections an hour, 2 at a time) is the API's.
 	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000 } });
@@ -294,17 +357,36 @@ beforeAll(async () => {
 	cluster = await createCluster({ workers: 2, concurrency: CONCURRENCY });
 	[workerA, workerB] = cluster.workers;
 	const backendsSeconds = Math.round((Date.now() - t1) / 1000);
-	say(`Redis on ${cluster.redis.port}, Postgres on ${cluster.postgres.port}${cluster.installed.packages.length ? ` (apt-get: ${cluster.installed.seconds} s)` : ''}`);
+	say(
+		`Redis on ${cluster.redis.port}, Postgres on ${cluster.postgres.port}${cluster.installed.packages.length ? ` (apt-get: ${cluster.installed.seconds} s)` : ''}`,
+	);
 
 	const t2 = Date.now();
 	const workflows: WorkflowJson[] = [
 		templateForTest('negative-mention-slack-alert.json', WF.slack, CREDENTIALS.basic, inbox.base),
-		templateForTest('new-mentions-google-sheets.json', WF.sheets, CREDENTIALS.enterprise, inbox.base),
-		withStreamTrigger(templateForTest('negative-mention-slack-alert.json', WF.live, CREDENTIALS.basic, inbox.base), '#live-alerts'),
-		withStreamTrigger(templateForTest('negative-mention-slack-alert.json', WF.burst, CREDENTIALS.enterprise, inbox.base), '#burst', {
-			project: '1002',
-			filters: {},
-		}),
+		templateForTest(
+			'new-mentions-google-sheets.json',
+			WF.sheets,
+			CREDENTIALS.enterprise,
+			inbox.base,
+		),
+		withStreamTrigger(
+			templateForTest('negative-mention-slack-alert.json', WF.live, CREDENTIALS.basic, inbox.base),
+			'#live-alerts',
+		),
+		withStreamTrigger(
+			templateForTest(
+				'negative-mention-slack-alert.json',
+				WF.burst,
+				CREDENTIALS.enterprise,
+				inbox.base,
+			),
+			'#burst',
+			{
+				project: '1002',
+				filters: {},
+			},
+		),
 	];
 	workflows[3].name = 'SentiOne: every mention of project 1002 (live stream) → #burst';
 	const main = cluster.main.host;
@@ -319,8 +401,15 @@ beforeAll(async () => {
 	say(`worker A ready in ${workerStart.seconds} s`);
 
 	// activation: each poll trigger's first check, and both live streams open
-	const active = await waitFor(async () => (await pollChecks('basic')) > 0 && (await pollChecks('enterprise')) > 0 && (await openLive()) === 2, 120_000);
-	if (!active) throw new Error(`the triggers did not activate on main:\n${cluster.main.log().slice(-4000)}`);
+	const active = await waitFor(
+		async () =>
+			(await pollChecks('basic')) > 0 &&
+			(await pollChecks('enterprise')) > 0 &&
+			(await openLive()) === 2,
+		120_000,
+	);
+	if (!active)
+		throw new Error(`the triggers did not activate on main:\n${cluster.main.log().slice(-4000)}`);
 	activatedAt = await simNow();
 	figures.setup = {
 		n8nInstallSeconds: n8nSeconds,
@@ -350,10 +439,12 @@ beforeAll(async () => {
 afterAll(async () => {
 	if (sampler) clearInterval(sampler);
 	figures.wallSeconds = Math.round((Date.now() - startedAt) / 1000);
-	if (figures.machine) figures.machine.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
+	if (figures.machine)
+		figures.machine.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
 	if (cluster) {
 		// every instance's log goes through the secrets watch: no API key in n8n's logs in queue mode
-		for (const instance of [cluster.main, ...cluster.workers]) record('log', { instance: instance.name, log: instance.log() });
+		for (const instance of [cluster.main, ...cluster.workers])
+			record('log', { instance: instance.name, log: instance.log() });
 	}
 	writeFigures();
 	await cluster?.dispose();
@@ -373,7 +464,10 @@ async function burst(workers: Worker[], count = BURST) {
 	const t0 = Date.now();
 	const ids = (await inject(1002, count)).mentions.map((m) => String(m.id));
 	const done = await waitFor(
-		() => executions(cluster.postgres, { workflowIds: [WF.burst], afterId: before }).filter((e) => FINISHED.has(e.status)).length >= count,
+		() =>
+			executions(cluster.postgres, { workflowIds: [WF.burst], afterId: before }).filter((e) =>
+				FINISHED.has(e.status),
+			).length >= count,
 		10 * 60_000,
 		250,
 	);
@@ -384,7 +478,9 @@ async function burst(workers: Worker[], count = BURST) {
 	const lastCreated = Math.max(...runs.map((e) => e.createdAt));
 	const seconds = (Math.min(doneAt, lastStop || doneAt) - t0) / 1000;
 	const runIds = new Set(runs.map((e) => e.id));
-	const perWorker = Object.fromEntries(workers.map((w) => [w.name, startedIn(w.log()).filter((id) => runIds.has(id)).length]));
+	const perWorker = Object.fromEntries(
+		workers.map((w) => [w.name, startedIn(w.log()).filter((id) => runIds.has(id)).length]),
+	);
 	const result = {
 		workers: workers.length,
 		concurrencyEach: CONCURRENCY,
@@ -398,7 +494,9 @@ async function burst(workers: Worker[], count = BURST) {
 		perWorker,
 		loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
 	};
-	say(`burst of ${count} with ${workers.length} worker(s): ${result.seconds} s, ${result.executionsPerMinute}/min, per worker ${JSON.stringify(perWorker)}`);
+	say(
+		`burst of ${count} with ${workers.length} worker(s): ${result.seconds} s, ${result.executionsPerMinute}/min, per worker ${JSON.stringify(perWorker)}`,
+	);
 	return { done, ids, runs, result, tally: tally(ids, delivered.burst()) };
 }
 
@@ -447,7 +545,11 @@ test('executions per minute with two workers: the same bursts are shared by both
  * negative ones injected on purpose), starts again (with its clock moved when the simulated clock
  * was), live collection runs on; then the tally of what each workflow delivered.
  */
-async function restartMain(name: string, downMs: number, clockAdvanceMs = 0): Promise<RestartFigures> {
+async function restartMain(
+	name: string,
+	downMs: number,
+	clockAdvanceMs = 0,
+): Promise<RestartFigures> {
 	say(`restart of main: ${name}`);
 	const from = await simNow();
 	const liveBefore = await liveRequests();
@@ -463,10 +565,16 @@ async function restartMain(name: string, downMs: number, clockAdvanceMs = 0): Pr
 	if (clockAdvanceMs > 0) await admin(sim, 'POST', '/clock', { advanceMs: clockAdvanceMs });
 	await sleep(downMs);
 	const offset = (await simNow()) - Date.now();
-	const extraEnv: Record<string, string> = Math.abs(offset) > 5_000 ? { NODE_OPTIONS: `--require ${SHIFTED_CLOCK}`, SENTIONE_CLOCK_OFFSET_MS: String(offset) } : {};
+	const extraEnv: Record<string, string> =
+		Math.abs(offset) > 5_000
+			? { NODE_OPTIONS: `--require ${SHIFTED_CLOCK}`, SENTIONE_CLOCK_OFFSET_MS: String(offset) }
+			: {};
 	const logBefore = cluster.main.log().length;
 	const start = await cluster.main.start(extraEnv);
-	if (extraEnv.SENTIONE_CLOCK_OFFSET_MS && !/\[shifted-clock\] wall clock \+\d+ ms/.test(cluster.main.log().slice(logBefore))) {
+	if (
+		extraEnv.SENTIONE_CLOCK_OFFSET_MS &&
+		!/\[shifted-clock\] wall clock \+\d+ ms/.test(cluster.main.log().slice(logBefore))
+	) {
 		throw new Error('main did not start with the moved clock (test/e2e/queue/shifted-clock.js)');
 	}
 	const outageSeconds = Math.round((Date.now() - stopAt) / 100) / 10;
@@ -494,12 +602,20 @@ async function restartMain(name: string, downMs: number, clockAdvanceMs = 0): Pr
 			backfillMinutes: live.map((r) => `${r.tier}:${r.query?.backfillMinutes ?? '0'}`),
 		},
 		gapSearchRequests: (await gapSearches()) - gapBefore,
-		poll: { slack: tally(expected.slack, delivered.slack()), sheets: tally(expected.sheets, delivered.sheets()) },
-		stream: { live: tally(expected.live, delivered.live()), burst: tally(expected.burst, delivered.burst()) },
+		poll: {
+			slack: tally(expected.slack, delivered.slack()),
+			sheets: tally(expected.sheets, delivered.sheets()),
+		},
+		stream: {
+			live: tally(expected.live, delivered.live()),
+			burst: tally(expected.burst, delivered.burst()),
+		},
 	};
 	figures.restarts.push(result);
 	writeFigures();
-	say(`${name}: ${JSON.stringify({ poll: result.poll, stream: result.stream, live: result.liveConnections })}`);
+	say(
+		`${name}: ${JSON.stringify({ poll: result.poll, stream: result.stream, live: result.liveConnections })}`,
+	);
 	return result;
 }
 
@@ -509,7 +625,8 @@ const streamTest = STREAM_KEEPS_STATE_ACROSS_RESTARTS ? test : test.failing;
 function expectPollExact(r: RestartFigures) {
 	expect(r.poll.slack.expected).toBeGreaterThanOrEqual(5);
 	expect(r.poll.sheets.expected).toBeGreaterThan(r.poll.slack.expected);
-	for (const t of [r.poll.slack, r.poll.sheets]) expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
+	for (const t of [r.poll.slack, r.poll.sheets])
+		expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
 }
 
 function expectStreamExact(r: RestartFigures | undefined) {
@@ -528,18 +645,24 @@ test('restart of main, about 10 s down: the poll triggers lose nothing and repea
 	expect(restarts.short.liveConnections.enterprise).toBe(1);
 });
 
-streamTest('restart of main, about 10 s down: the stream triggers lose nothing and repeat nothing', () => {
-	expectStreamExact(restarts.short);
-});
+streamTest(
+	'restart of main, about 10 s down: the stream triggers lose nothing and repeat nothing',
+	() => {
+		expectStreamExact(restarts.short);
+	},
+);
 
 test('restart of main, about 70 s down: the poll triggers lose nothing and repeat nothing', async () => {
 	restarts.long = await restartMain('about 70 s down', 70_000);
 	expectPollExact(restarts.long);
 });
 
-streamTest('restart of main, about 70 s down: the stream triggers lose nothing and repeat nothing', () => {
-	expectStreamExact(restarts.long);
-});
+streamTest(
+	'restart of main, about 70 s down: the stream triggers lose nothing and repeat nothing',
+	() => {
+		expectStreamExact(restarts.long);
+	},
+);
 
 // ---------------------------------------------------------------- 3. a worker stops
 
@@ -563,7 +686,9 @@ test('a worker stops while executions flow: they continue on the other worker, n
 	const stop = await workerA.stop();
 	const stoppedAt = Number(executions(cluster.postgres).at(-1)?.id ?? 0);
 	// "Waiting for N active executions to finish... (execution IDs: …)": what the worker drained
-	const draining = /Waiting for (\d+) active executions to finish/.exec(workerA.log().slice(logBefore));
+	const draining = /Waiting for (\d+) active executions to finish/.exec(
+		workerA.log().slice(logBefore),
+	);
 	say(`worker A stopped in ${stop.seconds} s`);
 	await flow;
 	await inject(1001, 3, NEGATIVE);
@@ -588,10 +713,15 @@ test('a worker stops while executions flow: they continue on the other worker, n
 		ranOnB: runs.filter((e) => onB.has(e.id)).length,
 		afterTheStopOnB: after.filter((e) => onB.has(e.id)).length,
 		runningWhenStopped: draining ? Number(draining[1]) : 0,
-		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
+		notSucceeded: runs
+			.filter((e) => e.status !== 'success')
+			.map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
 		workerRestartSeconds: restart.seconds,
 		burst: tally(expected.burst, delivered.burst()),
-		poll: { slack: tally(expected.slack, delivered.slack()), sheets: tally(expected.sheets, delivered.sheets()) },
+		poll: {
+			slack: tally(expected.slack, delivered.slack()),
+			sheets: tally(expected.sheets, delivered.sheets()),
+		},
 		live: tally(expected.live, delivered.live()),
 	};
 	writeFigures();
@@ -599,7 +729,12 @@ test('a worker stops while executions flow: they continue on the other worker, n
 	expect(after.length).toBeGreaterThan(20);
 	expect(after.filter((e) => !onB.has(e.id)).map((e) => e.id)).toEqual([]);
 	expect(figures.workerStop.notSucceeded).toEqual([]);
-	for (const t of [figures.workerStop.burst, figures.workerStop.poll.slack, figures.workerStop.poll.sheets, figures.workerStop.live] as Tally[]) {
+	for (const t of [
+		figures.workerStop.burst,
+		figures.workerStop.poll.slack,
+		figures.workerStop.poll.sheets,
+		figures.workerStop.live,
+	] as Tally[]) {
 		expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
 	}
 	expect(figures.workerStop.burst.expected).toBeGreaterThanOrEqual(180);
@@ -613,9 +748,12 @@ test('an outage of main of 10 minutes (simulated clock): the poll triggers lose 
 	expect(restarts.tenMinutes.mentionsCollected.project1001).toBeGreaterThanOrEqual(100);
 });
 
-streamTest('an outage of main of 10 minutes (simulated clock): the stream triggers lose nothing and repeat nothing', () => {
-	expectStreamExact(restarts.tenMinutes);
-});
+streamTest(
+	'an outage of main of 10 minutes (simulated clock): the stream triggers lose nothing and repeat nothing',
+	() => {
+		expectStreamExact(restarts.tenMinutes);
+	},
+);
 
 // ---------------------------------------------------------------- 4. who ran what
 
@@ -624,16 +762,21 @@ test('every execution ran on a worker, exactly once, and succeeded; main only en
 	const enqueued = new Set(enqueuedIn(cluster.main.log()));
 	const byWorker = cluster.workers.map((w) => ({ name: w.name, ids: startedIn(w.log()) }));
 	const startedCount = new Map<string, number>();
-	for (const w of byWorker) for (const id of w.ids) startedCount.set(id, (startedCount.get(id) ?? 0) + 1);
+	for (const w of byWorker)
+		for (const id of w.ids) startedCount.set(id, (startedCount.get(id) ?? 0) + 1);
 	const logs = [cluster.main, ...cluster.workers].map((i) => i.log()).join('\n');
 	figures.executions = {
 		total: runs.length,
-		byWorkflow: Object.fromEntries(Object.entries(WF).map(([k, id]) => [k, runs.filter((e) => e.workflowId === id).length])),
+		byWorkflow: Object.fromEntries(
+			Object.entries(WF).map(([k, id]) => [k, runs.filter((e) => e.workflowId === id).length]),
+		),
 		byWorker: Object.fromEntries(byWorker.map((w) => [w.name, w.ids.length])),
 		enqueuedByMain: runs.filter((e) => enqueued.has(e.id)).length,
 		notOnAWorker: runs.filter((e) => !startedCount.has(e.id)).map((e) => e.id),
 		startedTwice: [...startedCount.entries()].filter(([, n]) => n > 1).map(([id]) => id),
-		notSucceeded: runs.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
+		notSucceeded: runs
+			.filter((e) => e.status !== 'success')
+			.map((e) => `${e.id}:${e.status}: ${executionError(cluster.postgres, e.id)}`),
 		unrecognizedNodeType: /Unrecognized node type/.test(logs),
 	};
 	writeFigures();
@@ -656,9 +799,18 @@ test('the whole run: the poll triggers delivered every mention once; the live st
 		enterprise: live.filter((r) => r.tier === 'enterprise').length,
 		refused: live.filter((r) => r.status !== 200).map((r) => `${r.tier}:${r.status}`),
 	};
-	figures.executions = { ...figures.executions, wholeRun: { slack, sheets, live: tally(all.live, delivered.live()), burst: tally(all.burst, delivered.burst()) } };
+	figures.executions = {
+		...figures.executions,
+		wholeRun: {
+			slack,
+			sheets,
+			live: tally(all.live, delivered.live()),
+			burst: tally(all.burst, delivered.burst()),
+		},
+	};
 	writeFigures();
-	for (const t of [slack, sheets]) expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
+	for (const t of [slack, sheets])
+		expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
 	// nothing reached Slack or the sheet that SentiOne did not collect for project 1001
 	const known = new Set(all.sheets);
 	expect(delivered.sheets().filter((id) => !known.has(id))).toEqual([]);

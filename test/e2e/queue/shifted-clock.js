@@ -18,10 +18,16 @@ if (Number.isFinite(offset) && offset !== 0) {
 	const realNow = RealDate.now.bind(RealDate);
 	RealDate.now = () => realNow() + offset;
 	// one line in the process' log: the test checks that main really started with the moved clock
-	process.stderr.write(`[shifted-clock] wall clock ${offset > 0 ? '+' : ''}${offset} ms: ${new RealDate(realNow() + offset).toISOString()}\n`);
+	process.stderr.write(
+		`[shifted-clock] wall clock ${offset > 0 ? '+' : ''}${offset} ms: ${new RealDate(realNow() + offset).toISOString()}\n`,
+	);
 	globalThis.Date = new Proxy(RealDate, {
 		construct(target, args, newTarget) {
-			return Reflect.construct(target, args.length === 0 ? [realNow() + offset] : args, newTarget === globalThis.Date ? target : newTarget);
+			return Reflect.construct(
+				target,
+				args.length === 0 ? [realNow() + offset] : args,
+				newTarget === globalThis.Date ? target : newTarget,
+			);
 		},
 		apply() {
 			// `Date()` called as a function returns the current time as text

@@ -1,10 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
 import type { Scope } from '../../shared/contract';
 import { QUERY_PARAMS, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { filtersCollection, optionsCollection, projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
+import {
+	filtersCollection,
+	optionsCollection,
+	projectLocator,
+	simplifyProperty,
+	sortProperty,
+} from '../../shared/descriptions';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { readChoice, readNumberOption } from '../../shared/parameters';
 import { mentionRow } from '../../shared/simplify';
@@ -61,7 +72,10 @@ const properties: INodeProperties[] = [
 		options: SCOPE_OPTIONS,
 	},
 	returnAllProperty,
-	{ ...limitProperty, description: 'Max number of results to return (sent to SentiOne as the export limit)' },
+	{
+		...limitProperty,
+		description: 'Max number of results to return (sent to SentiOne as the export limit)',
+	},
 	filtersCollection({
 		dates: true,
 		description: 'Narrow the mentions down; the same filters as the searches',
@@ -117,7 +131,13 @@ export async function execute(
 	const node = this.getNode();
 	// every parameter is read and checked before the stream is opened
 	const projectId = readProjectId.call(this, i);
-	const scope = readChoice(this.getNodeParameter('exportScope', i, 'recent'), SCOPES, node, 'Mentions From', i);
+	const scope = readChoice(
+		this.getNodeParameter('exportScope', i, 'recent'),
+		SCOPES,
+		node,
+		'Mentions From',
+		i,
+	);
 	const paging = readPaging.call(this, i);
 	const body = readSearchBody.call(this, i, scope);
 	const simplify = readSimplify.call(this, i);
@@ -126,7 +146,15 @@ export async function execute(
 	const notAnonymized = readNotAnonymized(options.notAnonymized, node, i);
 	const format = readStreamFormat(options.streamFormat, node, i);
 	const cap = (name: keyof Omit<typeof EXPORT_CAPS, 'idleMs'>, label: string) =>
-		readNumberOption(options, name, EXPORT_CAPS[name].default, node, label, { min: 1, max: EXPORT_CAPS[name].max }, i);
+		readNumberOption(
+			options,
+			name,
+			EXPORT_CAPS[name].default,
+			node,
+			label,
+			{ min: 1, max: EXPORT_CAPS[name].max },
+			i,
+		);
 	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
 	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
 	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * 60_000;
@@ -137,7 +165,11 @@ export async function execute(
 
 	const target = scopedEndpoint('export', scope);
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
-	const { value: stream, dropped, refusal } = await withFilterFallback(
+	const {
+		value: stream,
+		dropped,
+		refusal,
+	} = await withFilterFallback(
 		node,
 		widenCollectedAt(body),
 		async (sent) =>

@@ -7,14 +7,30 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Scope } from '../../shared/contract';
 import { route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { filtersCollection, projectLocator, simplifyProperty, sortProperty } from '../../shared/descriptions';
+import {
+	filtersCollection,
+	projectLocator,
+	simplifyProperty,
+	sortProperty,
+} from '../../shared/descriptions';
 import { paginate } from '../../shared/pager';
 import { mentionRow } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
 import { budgetShare, pageSize, tierBelow, tierLead, tierOf } from '../../shared/wording';
-import { limitProperty, operationNotice, returnAllProperty, searchOptions } from '../common.descriptions';
-import { readPaging, readProjectId, readRateLimitHandling, readSearchBody, readSimplify } from '../helpers';
+import {
+	limitProperty,
+	operationNotice,
+	returnAllProperty,
+	searchOptions,
+} from '../common.descriptions';
+import {
+	readPaging,
+	readProjectId,
+	readRateLimitHandling,
+	readSearchBody,
+	readSimplify,
+} from '../helpers';
 import type { RunNotes } from '../notes';
 
 function searchProperties(scope: Scope): INodeProperties[] {
@@ -23,7 +39,10 @@ function searchProperties(scope: Scope): INodeProperties[] {
 	const below = tierBelow(tierOf(name));
 	return [
 		scope === 'recent'
-			? operationNotice('searchRecentNotice', `${tierLead(name)}: mentions published in the last 7 days. ${cost}`)
+			? operationNotice(
+					'searchRecentNotice',
+					`${tierLead(name)}: mentions published in the last 7 days. ${cost}`,
+				)
 			: operationNotice(
 					'searchHistoricalNotice',
 					`${tierLead(name)}${below !== undefined ? ` (with a ${below} key, Search Recent covers the last 7 days)` : ''}. ${cost}`,
@@ -60,7 +79,11 @@ async function executeSearch(
 
 	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const before = transport.requestsSent;
-	const { value: result, dropped, refusal } = await withFilterFallback(
+	const {
+		value: result,
+		dropped,
+		refusal,
+	} = await withFilterFallback(
 		this.getNode(),
 		widenCollectedAt(body),
 		async (sent) =>
@@ -79,7 +102,8 @@ async function executeSearch(
 	notes.refusedFilters(dropped, refusal);
 	notes.verified(verifier, transport.requestsSent - before);
 	notes.paged(result);
-	if (result.stopped) notes.messages.push(`Incomplete result for input item ${i + 1}: ${result.stopped.message}`);
+	if (result.stopped)
+		notes.messages.push(`Incomplete result for input item ${i + 1}: ${result.stopped.message}`);
 	return result.items.map((mention) => mentionRow(mention, simplify));
 }
 
@@ -87,8 +111,16 @@ async function executeSearch(
 export function searchOperation(scope: Scope) {
 	const operation = scope === 'recent' ? 'searchRecent' : 'searchHistorical';
 	return {
-		description: updateDisplayOptions({ show: { resource: ['mention'], operation: [operation] } }, searchProperties(scope)),
-		async execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport, notes: RunNotes): Promise<IDataObject[]> {
+		description: updateDisplayOptions(
+			{ show: { resource: ['mention'], operation: [operation] } },
+			searchProperties(scope),
+		),
+		async execute(
+			this: IExecuteFunctions,
+			i: number,
+			transport: SentiOneTransport,
+			notes: RunNotes,
+		): Promise<IDataObject[]> {
 			return await executeSearch.call(this, i, transport, scope, notes);
 		},
 	};

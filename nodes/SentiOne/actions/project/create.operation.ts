@@ -12,8 +12,16 @@ export const description = updateDisplayOptions(displayOptions, [
 	...projectFieldProperties,
 ]);
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+): Promise<IDataObject> {
 	const body = readProjectBody.call(this, i);
-	const { body: project } = await transport.request<IDataObject>({ ...route('createProject'), body, itemIndex: i });
+	const { body: project } = await transport.request<IDataObject>({
+		...route('createProject'),
+		body,
+		itemIndex: i,
+	});
 	return project;
 }

@@ -14,7 +14,11 @@ export const description = updateDisplayOptions(displayOptions, [
 	{ ...projectLocator, description: 'The project to delete, with its mentions' },
 ]);
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+): Promise<IDataObject> {
 	const projectId = readProjectId.call(this, i);
 	await transport.request({ ...route('deleteProject', projectId), itemIndex: i });
 	return { deleted: true, id: projectId };

@@ -5,18 +5,29 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ENDPOINTS, PROJECT_FIELDS, PROJECT_NAME_MAX_LENGTH, QUERY_MAX_LENGTH } from '../../shared/contract';
+import {
+	ENDPOINTS,
+	PROJECT_FIELDS,
+	PROJECT_NAME_MAX_LENGTH,
+	QUERY_MAX_LENGTH,
+} from '../../shared/contract';
 import { invalidParameter, readText } from '../../shared/parameters';
 import { checkQuery } from '../../shared/queryLanguage';
 import { budgetShare, tierLead } from '../../shared/wording';
 import { operationNotice } from '../common.descriptions';
 
 /** The notice of Create, Update and Delete: the tier, the cost, and whether the route is only announced. */
-export function projectChangeNotice(name: string, endpoint: 'createProject' | 'updateProject' | 'deleteProject'): INodeProperties {
+export function projectChangeNotice(
+	name: string,
+	endpoint: 'createProject' | 'updateProject' | 'deleteProject',
+): INodeProperties {
 	const announced = ENDPOINTS[endpoint].confirmed
 		? ''
 		: ' Project create, update and delete are announced by SentiOne but not confirmed by its specification: a deployment without them says so.';
-	return operationNotice(name, `${tierLead(endpoint)}. Costs ${budgetShare(endpoint)}.${announced}`);
+	return operationNotice(
+		name,
+		`${tierLead(endpoint)}. Costs ${budgetShare(endpoint)}.${announced}`,
+	);
 }
 
 export const projectFieldProperties: INodeProperties[] = [

@@ -14,13 +14,22 @@ export const description = updateDisplayOptions(displayOptions, [
 	{ ...projectLocator, description: 'The project to change' },
 	...projectFieldProperties.map((field) => ({
 		...field,
-		description: `${field.description ?? ''} Both name and query are replaced, so give the current value of the one you keep.`.trim(),
+		description:
+			`${field.description ?? ''} Both name and query are replaced, so give the current value of the one you keep.`.trim(),
 	})),
 ]);
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+): Promise<IDataObject> {
 	const projectId = readProjectId.call(this, i);
 	const body = readProjectBody.call(this, i);
-	const { body: project } = await transport.request<IDataObject>({ ...route('updateProject', projectId), body, itemIndex: i });
+	const { body: project } = await transport.request<IDataObject>({
+		...route('updateProject', projectId),
+		body,
+		itemIndex: i,
+	});
 	return project;
 }

@@ -6,7 +6,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { hasControl } from '../../shared/bounds';
-import { route, TAG_NAME_MAX_LENGTH, TAGS_FIELD, TAGS_PER_REQUEST_MAX } from '../../shared/contract';
+import {
+	route,
+	TAG_NAME_MAX_LENGTH,
+	TAGS_FIELD,
+	TAGS_PER_REQUEST_MAX,
+} from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import { invalidParameter, readText } from '../../shared/parameters';
 import type { SentiOneTransport } from '../../shared/transport';
@@ -55,7 +60,12 @@ export function readMentionId(this: IExecuteFunctions, i: number): string {
 	const node = this.getNode();
 	const id = readText(this.getNodeParameter('mentionId', i, ''), node, 'Mention ID', i);
 	if (id === '') {
-		throw invalidParameter(node, 'Mention ID', 'no mention ID is given. Use the "id" field of a mention.', i);
+		throw invalidParameter(
+			node,
+			'Mention ID',
+			'no mention ID is given. Use the "id" field of a mention.',
+			i,
+		);
 	}
 	if (/^(\.|%2e){1,2}$/i.test(id)) {
 		throw invalidParameter(
@@ -86,7 +96,12 @@ export function readTagsBody(this: IExecuteFunctions, i: number): IDataObject {
 		: readText(raw, node, 'Tags', i).split(',');
 	const names = pieces.map((name) => name.trim());
 	if (names.every((name) => name === '')) {
-		throw invalidParameter(node, 'Tags', 'no tag name is given. Enter one or more names separated by commas.', i);
+		throw invalidParameter(
+			node,
+			'Tags',
+			'no tag name is given. Enter one or more names separated by commas.',
+			i,
+		);
 	}
 	names.forEach((name, index) => {
 		if (name === '') {

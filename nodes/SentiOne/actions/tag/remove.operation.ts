@@ -8,6 +8,10 @@ const displayOptions = { show: { resource: ['tag'], operation: ['remove'] } };
 
 export const description = updateDisplayOptions(displayOptions, tagFieldProperties('remove'));
 
-export async function execute(this: IExecuteFunctions, i: number, transport: SentiOneTransport): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	transport: SentiOneTransport,
+): Promise<IDataObject> {
 	return await changeTags.call(this, i, transport, 'remove');
 }

@@ -45,7 +45,9 @@ export function safeBaseUrlText(typed: string): string {
 export function resolveApiRoot(baseUrl: unknown): { root: string } | { error: string } {
 	const raw = typeof baseUrl === 'string' ? baseUrl.trim() : '';
 	if (baseUrl !== undefined && baseUrl !== null && typeof baseUrl !== 'string') {
-		return { error: `Base URL must be text such as ${DEFAULT_BASE_URL}, not a ${Array.isArray(baseUrl) ? 'list' : typeof baseUrl}.` };
+		return {
+			error: `Base URL must be text such as ${DEFAULT_BASE_URL}, not a ${Array.isArray(baseUrl) ? 'list' : typeof baseUrl}.`,
+		};
 	}
 	const typed = raw === '' ? DEFAULT_BASE_URL : raw;
 	const shown = safeBaseUrlText(typed);
@@ -54,10 +56,14 @@ export function resolveApiRoot(baseUrl: unknown): { root: string } | { error: st
 	try {
 		url = new URL(withScheme);
 	} catch {
-		return { error: `Base URL "${shown}" is not a valid URL. Expected something like ${DEFAULT_BASE_URL}.` };
+		return {
+			error: `Base URL "${shown}" is not a valid URL. Expected something like ${DEFAULT_BASE_URL}.`,
+		};
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { error: `Base URL "${shown}" must start with https:// (or http:// for a local server).` };
+		return {
+			error: `Base URL "${shown}" must start with https:// (or http:// for a local server).`,
+		};
 	}
 	if (url.username !== '' || url.password !== '') {
 		return {
@@ -65,7 +71,9 @@ export function resolveApiRoot(baseUrl: unknown): { root: string } | { error: st
 		};
 	}
 	if (url.search !== '' || url.hash !== '') {
-		return { error: `Base URL "${shown}" must be a plain host or API root, without a query string or fragment.` };
+		return {
+			error: `Base URL "${shown}" must be a plain host or API root, without a query string or fragment.`,
+		};
 	}
 	if (/\s/.test(typed)) {
 		return { error: `Base URL "${shown}" must not contain spaces.` };

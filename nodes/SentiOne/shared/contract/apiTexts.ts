@@ -24,7 +24,8 @@ export type UnauthorizedCause = (typeof UNAUTHORIZED_CAUSES)[number]['cause'];
 /** D-03: SentiOne's own 401 messages (the simulator's), which the credential test recognises word for word. */
 export const UNAUTHORIZED_TEXTS = {
 	notRecognised: 'API key is not recognised.',
-	lacksTier: (tier: Tier) => `API key does not have permission for this endpoint. It requires the ${tier} tier.`,
+	lacksTier: (tier: Tier) =>
+		`API key does not have permission for this endpoint. It requires the ${tier} tier.`,
 	badShape: `API key has an invalid format: it must start with the prefix ${HOSTED_KEY_PREFIX}.`,
 } as const;
 
@@ -37,10 +38,12 @@ const RATE_LIMIT_KINDS = {
 export type RateLimitKind = 'hourly' | keyof typeof RATE_LIMIT_KINDS;
 
 /** D-08: the reset a 429 message states ("Limits will reset at <ISO>." / "The cap resets at <ISO>."). */
-const RESET_IN_MESSAGE = /reset(?:s)?(?: will)? at (\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))/i;
+const RESET_IN_MESSAGE =
+	/reset(?:s)?(?: will)? at (\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))/i;
 
 /** D-08: the maximum a 429 message states (requests, connections, or the monthly cap). */
-const MAXIMUM_IN_MESSAGE = /(?:maximum number of (?:requests|concurrent connections) for this endpoint is|cap of) (\d{1,12})\b/i;
+const MAXIMUM_IN_MESSAGE =
+	/(?:maximum number of (?:requests|concurrent connections) for this endpoint is|cap of) (\d{1,12})\b/i;
 
 /** D-21, D-22: a 404 that names what it did not find: a missing resource, not an absent route. */
 export const NAMES_A_RESOURCE = /\b(project|mention|tag)\b/i;

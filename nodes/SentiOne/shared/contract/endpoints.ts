@@ -12,7 +12,8 @@
  */
 export function pathSegment(value: string | number): string {
 	if (typeof value === 'number') {
-		if (!Number.isSafeInteger(value) || value < 1) throw new Error(`"${value}" cannot be placed in a request path`);
+		if (!Number.isSafeInteger(value) || value < 1)
+			throw new Error(`"${value}" cannot be placed in a request path`);
 		return String(value);
 	}
 	const text = String(value);
@@ -171,7 +172,8 @@ const ENDPOINT_TABLE = {
 	},
 	addTags: {
 		method: 'POST',
-		path: (projectId: number, mentionId: string) => `/projects/${p(projectId)}/mentions/${p(mentionId)}/tags`,
+		path: (projectId: number, mentionId: string) =>
+			`/projects/${p(projectId)}/mentions/${p(mentionId)}/tags`,
 		group: 'tags',
 		tier: 'Enterprise',
 		read: false,
@@ -180,7 +182,8 @@ const ENDPOINT_TABLE = {
 	},
 	removeTags: {
 		method: 'DELETE',
-		path: (projectId: number, mentionId: string) => `/projects/${p(projectId)}/mentions/${p(mentionId)}/tags`,
+		path: (projectId: number, mentionId: string) =>
+			`/projects/${p(projectId)}/mentions/${p(mentionId)}/tags`,
 		group: 'tags',
 		tier: 'Enterprise',
 		read: false,
@@ -221,15 +224,26 @@ export interface Route {
 /** The request to an endpoint, to spread into a call: `{ ...route('recentSearch', projectId), body }`. */
 export function route<N extends EndpointName>(name: N, ...args: PathArgs<N>): Route {
 	const def = ENDPOINTS[name];
-	return { endpoint: name, method: def.method, path: pathOf(name, args), group: def.group, tier: def.tier, read: def.read };
+	return {
+		endpoint: name,
+		method: def.method,
+		path: pathOf(name, args),
+		group: def.group,
+		tier: def.tier,
+		read: def.read,
+	};
 }
 
 /** The endpoints that have a scope: the searches and the exports. */
-export type ScopedEndpoint = { [N in EndpointName]: Table[N] extends { scope: Scope } ? N : never }[EndpointName];
+export type ScopedEndpoint = {
+	[N in EndpointName]: Table[N] extends { scope: Scope } ? N : never;
+}[EndpointName];
 
 /** The endpoint of a group (search, export) for a scope: the row whose `scope` it is. */
 export function scopedEndpoint(group: 'search' | 'export', scope: Scope): ScopedEndpoint {
-	const name = ENDPOINT_NAMES.find((n) => ENDPOINTS[n].group === group && ENDPOINTS[n].scope === scope);
+	const name = ENDPOINT_NAMES.find(
+		(n) => ENDPOINTS[n].group === group && ENDPOINTS[n].scope === scope,
+	);
 	if (name === undefined) throw new Error(`no ${group} endpoint for the scope "${scope}"`);
 	return name as ScopedEndpoint;
 }

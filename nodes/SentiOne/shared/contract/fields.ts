@@ -147,14 +147,23 @@ export const FILTER_SHAPES = {
  * ISO 639-1, optionally with a region (`en`, `en-gb`), lower case; ISO 3166-1 alpha-2, upper case.
  */
 export const CODE_FORMATS = {
-	language: { pattern: /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, normalise: (code: string) => code.toLowerCase() },
+	language: {
+		pattern: /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/,
+		normalise: (code: string) => code.toLowerCase(),
+	},
 	country: { pattern: /^[A-Z]{2}$/, normalise: (code: string) => code.toUpperCase() },
 } as const;
 
 /** The filters whose shape is a guess: their request path, and how the user knows them. */
 export const UNCONFIRMED_FILTERS = {
 	collectedAt: { path: `filters.${FILTER_FIELDS.collectedAt}`, label: 'Collected After / Before' },
-	language: { path: `filters.${FILTER_FIELDS.content}.${FILTER_FIELDS.language}`, label: 'Languages' },
-	country: { path: `filters.${FILTER_FIELDS.location}.${FILTER_FIELDS.country}`, label: 'Countries' },
+	language: {
+		path: `filters.${FILTER_FIELDS.content}.${FILTER_FIELDS.language}`,
+		label: 'Languages',
+	},
+	country: {
+		path: `filters.${FILTER_FIELDS.location}.${FILTER_FIELDS.country}`,
+		label: 'Countries',
+	},
 } as const;
 export type UnconfirmedFilter = keyof typeof UNCONFIRMED_FILTERS;

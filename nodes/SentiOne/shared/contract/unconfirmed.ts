@@ -25,22 +25,27 @@ export const UNCONFIRMED = {
 	},
 	announcedRoutes: {
 		decision: 'D-11, D-22, D-23',
-		guess: 'project create/update/delete, the tag routes, the recent export and the engagement stream at the paths in PATHS',
-		whenWrong: 'A 404 or 405 that names no project or mention says the operation is not available on this SentiOne API (ENDPOINTS.confirmed = false).',
+		guess:
+			'project create/update/delete, the tag routes, the recent export and the engagement stream at the paths in PATHS',
+		whenWrong:
+			'A 404 or 405 that names no project or mention says the operation is not available on this SentiOne API (ENDPOINTS.confirmed = false).',
 	},
 	heartbeats: {
 		decision: 'D-28, D-29',
 		guess: 'heartbeats every 15 s on every stream, as {"date"} or a bare timestamp',
-		whenWrong: 'Any complete event keeps a stream alive; an export without heartbeats is judged stalled only after 120 s without any event; the live stream after its Stall Timeout (default 45 s).',
+		whenWrong:
+			'Any complete event keeps a stream alive; an export without heartbeats is judged stalled only after 120 s without any event; the live stream after its Stall Timeout (default 45 s).',
 	},
 	pagingCursor: {
 		decision: 'D-20',
 		guess: 'an opaque keyset cursor; null or absent on the last page',
-		whenWrong: 'Repeats across pages (an offset cursor) are dropped, pages without progress stop paging, an empty string ends it like null.',
+		whenWrong:
+			'Repeats across pages (an offset cursor) are dropped, pages without progress stop paging, an empty string ends it like null.',
 	},
 	rateLimitWindow: {
 		decision: 'D-07',
 		guess: 'hourly windows aligned to the top of the UTC hour',
-		whenWrong: 'The reset in x-rate-limit-reset is used when plausible, whatever the window; only an unusable reset falls back to the top of the next hour.',
+		whenWrong:
+			'The reset in x-rate-limit-reset is used when plausible, whatever the window; only an unusable reset falls back to the top of the next hour.',
 	},
 } as const;

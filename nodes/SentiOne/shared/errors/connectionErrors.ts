@@ -13,11 +13,16 @@ import { attach, redact } from './details';
 
 /** TLS failures in words: what the user has to type or fix, not the library's text. */
 function tlsProblem(code: string, text: string): string | undefined {
-	if (code === 'EPROTO' || /wrong version number|packet length too long|unknown protocol|http request/i.test(text)) {
+	if (
+		code === 'EPROTO' ||
+		/wrong version number|packet length too long|unknown protocol|http request/i.test(text)
+	) {
 		return 'the server at the Base URL does not speak https (TLS). If it is a plain-http server (a local one), type http:// in front of the Base URL; the node adds https:// only when no scheme is typed';
 	}
 	if (
-		/^(CERT_|ERR_TLS_CERT|UNABLE_TO_VERIFY|SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_GET_ISSUER)/.test(code) ||
+		/^(CERT_|ERR_TLS_CERT|UNABLE_TO_VERIFY|SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_GET_ISSUER)/.test(
+			code,
+		) ||
 		/certificate|self[- ]signed/i.test(text)
 	) {
 		return `the server's TLS certificate is not trusted (${code || 'certificate error'}): the Base URL may point at the wrong host, or the host presents a self-signed or expired certificate`;
@@ -29,8 +34,15 @@ function tlsProblem(code: string, text: string): string | undefined {
 }
 
 /** A request that never produced an HTTP answer (connection refused, reset, timeout, TLS). */
-export function mapNetworkError(node: INode, request: RequestInfo, cause: unknown, attempts: number): NodeApiError {
-	const raw = cause as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
+export function mapNetworkError(
+	node: INode,
+	request: RequestInfo,
+	cause: unknown,
+	attempts: number,
+): NodeApiError {
+	const raw = cause as
+		| { code?: unknown; message?: unknown; cause?: { code?: unknown } }
+		| undefined;
 	const code = String(raw?.code ?? raw?.cause?.code ?? '');
 	const text = typeof raw?.message === 'string' ? redact(raw.message) : '';
 	const what: Record<string, string> = {
@@ -42,7 +54,8 @@ export function mapNetworkError(node: INode, request: RequestInfo, cause: unknow
 		EPIPE: 'the connection broke while sending',
 	};
 	const tls = tlsProblem(code, text);
-	const reason = tls ?? what[code] ?? (text !== '' ? text : 'the request failed before an answer arrived');
+	const reason =
+		tls ?? what[code] ?? (text !== '' ? text : 'the request failed before an answer arrived');
 	const message = `Could not reach SentiOne: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}.`;
 	// the code goes under another key: NodeApiError would replace our message with its generic text
 	// for a known `code` ("The service refused the connection - perhaps it is offline")
@@ -55,7 +68,12 @@ export function mapNetworkError(node: INode, request: RequestInfo, cause: unknow
 }
 
 /** Something about the answer itself is unusable (not JSON, truncated, too large, stalled). */
-export function unusableAnswer(node: INode, request: RequestInfo, problem: string, itemIndex?: number): NodeApiError {
+export function unusableAnswer(
+	node: INode,
+	request: RequestInfo,
+	problem: string,
+	itemIndex?: number,
+): NodeApiError {
 	const message = `SentiOne's answer could not be used: ${redact(problem)}`;
 	return attach(
 		new NodeApiError(node, { message } as JsonObject, {
@@ -68,7 +86,11 @@ export function unusableAnswer(node: INode, request: RequestInfo, problem: strin
 }
 
 /** Errors raised by the credential before any request (missing or ill-shaped key, bad Base URL). */
-export function credentialProblem(node: INode, error: unknown, itemIndex?: number): NodeOperationError | undefined {
+export function credentialProblem(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeOperationError | undefined {
 	const message = (error as { message?: unknown })?.message;
 	if (typeof message !== 'string') return undefined;
 	const at = message.indexOf(CREDENTIAL_ERROR_PREFIX);
@@ -128,12 +150,15 @@ export function redirectRefused(
 	const target = location === undefined ? undefined : originOf(location, apiRoot);
 	const own = apiRoot ? originOf(apiRoot) : undefined;
 	let where: string;
-	if (location === undefined || location.trim() === '') where = 'without saying where (no Location header)';
-	else if (target === undefined) where = `to "${redact(quoted(location))}", which is not an http(s) address`;
-	else if (own !== undefined && target === own) where = `to another address on the same host (${target})`;
+	if (location === undefined || location.trim() === '')
+		where = 'without saying where (no Location header)';
+	else if (target === undefined)
+		where = `to "${redact(quoted(location))}", which is not an http(s) address`;
+	else if (own !== undefined && target === own)
+		where = `to another address on the same host (${target})`;
 	else where = `to another origin, ${target}${own ? ` (the Base URL is ${own})` : ''}`;
 	const message = `SentiOne answered with a redirect (${statusCode}) ${where}; the node does not follow redirects`;
-	const description = `${request.method} ${request.path}. The API key is only ever sent to the origin of the credential's Base URL, so it was not sent anywhere else and the answer was not used.${target && own !== undefined && target !== own ? ` If SentiOne has really moved, and you trust ${target}, change the Base URL to it.` : ' Check the credential\'s Base URL (the SentiOne API answers directly, without redirects).'}`;
+	const description = `${request.method} ${request.path}. The API key is only ever sent to the origin of the credential's Base URL, so it was not sent anywhere else and the answer was not used.${target && own !== undefined && target !== own ? ` If SentiOne has really moved, and you trust ${target}, change the Base URL to it.` : " Check the credential's Base URL (the SentiOne API answers directly, without redirects)."}`;
 	const error = new NodeApiError(node, { message, httpCode: String(statusCode) } as JsonObject, {
 		message,
 		description,

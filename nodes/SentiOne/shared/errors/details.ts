@@ -75,7 +75,11 @@ export function attach<T extends object>(error: T, details: SentiOneErrorDetails
 }
 
 /** Passes node errors through unchanged and wraps anything else, so nothing raw reaches n8n. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const message = redact(String((error as { message?: unknown })?.message ?? error));
 	return new NodeOperationError(node, message, { itemIndex });

@@ -38,7 +38,10 @@ export function describeBody(body: unknown, contentType?: string): string {
 	if (body === undefined || body === null || body === '') return 'an empty body';
 	if (typeof body !== 'string') return 'a JSON body without a message';
 	const text = body.replace(/\s+/g, ' ').trim();
-	const kind = /html/i.test(contentType ?? '') || /^<(!doctype|html)/i.test(text) ? 'an HTML page' : 'a non-JSON body';
+	const kind =
+		/html/i.test(contentType ?? '') || /^<(!doctype|html)/i.test(text)
+			? 'an HTML page'
+			: 'a non-JSON body';
 	const snippet = text.length > 160 ? `${text.slice(0, 160)}…` : text;
 	return `${kind} ("${redact(snippet)}")`;
 }
@@ -62,7 +65,12 @@ interface Wording {
 	details?: SentiOneErrorDetails;
 }
 
-function apiError(node: INode, request: RequestInfo, statusCode: number, wording: Wording): NodeApiError {
+function apiError(
+	node: INode,
+	request: RequestInfo,
+	statusCode: number,
+	wording: Wording,
+): NodeApiError {
 	const { message, description } = wording;
 	const error = new NodeApiError(node, { message, httpCode: String(statusCode) } as JsonObject, {
 		message,
@@ -98,7 +106,12 @@ function tierRefusal(def: EndpointDef, said: string): Wording {
 export function tierKnownRefused(node: INode, request: RequestInfo): NodeApiError | undefined {
 	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
 	if (!def) return undefined;
-	return apiError(node, request, 401, tierRefusal(def, 'refused for an earlier operation of this run; nothing was sent this time'));
+	return apiError(
+		node,
+		request,
+		401,
+		tierRefusal(def, 'refused for an earlier operation of this run; nothing was sent this time'),
+	);
 }
 
 /** What each cause of a 401 (apiTexts.ts) tells the user to do. */
@@ -115,7 +128,12 @@ function unauthorizedAdvice(cause: UnauthorizedCause, request: RequestInfo): str
 	}
 }
 
-function unauthorized(request: RequestInfo, said: string | undefined, saidOrBody: string, where: string): Wording {
+function unauthorized(
+	request: RequestInfo,
+	said: string | undefined,
+	saidOrBody: string,
+	where: string,
+): Wording {
 	const cause = unauthorizedCause(said);
 	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
 	if (cause === 'tier' && def) return tierRefusal(def, saidOrBody);
@@ -125,7 +143,13 @@ function unauthorized(request: RequestInfo, said: string | undefined, saidOrBody
 	};
 }
 
-function notFound(request: RequestInfo, statusCode: number, said: string | undefined, saidOrBody: string, where: string): Wording {
+function notFound(
+	request: RequestInfo,
+	statusCode: number,
+	said: string | undefined,
+	saidOrBody: string,
+	where: string,
+): Wording {
 	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
 	const namesResource = said !== undefined && NAMES_A_RESOURCE.test(said);
 	if (def && !def.confirmed && (statusCode === 405 || !namesResource)) {
@@ -160,7 +184,11 @@ function rejectedValues(body: unknown, saidOrBody: string, where: string): Wordi
 	};
 }
 
-function rateLimited(request: RequestInfo, response: ResponseInfo, said: string | undefined): Wording {
+function rateLimited(
+	request: RequestInfo,
+	response: ResponseInfo,
+	said: string | undefined,
+): Wording {
 	const kind = rateLimitKind(said);
 	const headerReset = response.rateLimit?.resetAt;
 	const written = resetFromMessage(said);
@@ -249,6 +277,10 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 }
 
 /** Maps an HTTP answer that is not a success to the error the user sees. */
-export function mapHttpError(node: INode, request: RequestInfo, response: ResponseInfo): NodeApiError {
+export function mapHttpError(
+	node: INode,
+	request: RequestInfo,
+	response: ResponseInfo,
+): NodeApiError {
 	return apiError(node, request, response.statusCode, wordingFor(request, response));
 }

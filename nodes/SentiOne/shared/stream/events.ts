@@ -53,7 +53,8 @@ export function errorMessage(error: unknown): string {
 }
 
 /** `2026-11-21T10:30:00.000Z`, `2026-11-21 10:30:00+00:00`, `2026-11-21T10:30Z`, … */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const TIMESTAMP =
+	/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * The events of one stream, whatever their framing, into {@link out}: the reader points it at a

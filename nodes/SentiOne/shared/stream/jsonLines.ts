@@ -87,7 +87,12 @@ export class JsonLinesParser {
 		if (end > start && s.charCodeAt(end - 1) === CR) end--;
 		if (end === start) return;
 		if (end - start > this.max) {
-			this.events.malformed('', undefined, s.slice(start, Math.min(end, start + this.sampleChars)), TOO_LARGE);
+			this.events.malformed(
+				'',
+				undefined,
+				s.slice(start, Math.min(end, start + this.sampleChars)),
+				TOO_LARGE,
+			);
 			return;
 		}
 		const line = s.slice(start, end);
@@ -99,7 +104,12 @@ export class JsonLinesParser {
 		} catch (error) {
 			// a line cut short: keep what can be read with confidence, so the event can be named
 			const salvaged = salvageEnvelope(line);
-			this.events.malformed(salvaged.event, salvaged.id, line, `invalid JSON: ${errorMessage(error)}`);
+			this.events.malformed(
+				salvaged.event,
+				salvaged.id,
+				line,
+				`invalid JSON: ${errorMessage(error)}`,
+			);
 			return;
 		}
 		if (!isObject(parsed)) {

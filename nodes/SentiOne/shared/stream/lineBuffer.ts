@@ -95,7 +95,11 @@ export class LineBuffer {
 		if (this.skipping) return false;
 		const length = this.length + n - pos;
 		if (length > this.limit) {
-			this.sample = prefixOf(this.parts, chunk.slice(pos, pos + this.sampleChars), this.sampleChars);
+			this.sample = prefixOf(
+				this.parts,
+				chunk.slice(pos, pos + this.sampleChars),
+				this.sampleChars,
+			);
 			this.parts = [];
 			this.length = 0;
 			this.skipping = true;

@@ -31,10 +31,14 @@ for (const format of ['sse', 'jsonLines'] as const) {
  * (`STREAM_MEDIA_TYPES`). Media type parameters (`; charset=utf-8`) and case are ignored.
  * `undefined` for anything else.
  */
-export function streamFormatFromContentType(contentType: string | undefined): StreamFormat | undefined {
+export function streamFormatFromContentType(
+	contentType: string | undefined,
+): StreamFormat | undefined {
 	if (typeof contentType !== 'string') return undefined;
 	const semicolon = contentType.indexOf(';');
-	const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+	const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon))
+		.trim()
+		.toLowerCase();
 	return FORMAT_OF_MEDIA_TYPE.get(mediaType);
 }
 
@@ -50,7 +54,8 @@ export class StreamReader {
 	private readonly framing: SseParser | JsonLinesParser;
 
 	constructor(format: StreamFormat, options?: StreamReaderOptions) {
-		if (format !== 'sse' && format !== 'jsonLines') throw new TypeError(`Unknown stream format: ${String(format)}`);
+		if (format !== 'sse' && format !== 'jsonLines')
+			throw new TypeError(`Unknown stream format: ${String(format)}`);
 		this.format = format;
 		const limit = eventLimit(options);
 		const events = this.events;

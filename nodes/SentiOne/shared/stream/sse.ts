@@ -104,7 +104,12 @@ export class SseParser {
 
 	/** Characters held for the unterminated line and the event being read */
 	get bufferedLength(): number {
-		return this.partial.length + this.data.length + this.eventName.length + (this.id === undefined ? 0 : this.id.length);
+		return (
+			this.partial.length +
+			this.data.length +
+			this.eventName.length +
+			(this.id === undefined ? 0 : this.id.length)
+		);
 	}
 
 	/**
@@ -231,7 +236,8 @@ export class SseParser {
 
 	private lineOrCheck(s: string, start: number, end: number, checkLength: boolean): void {
 		if (start === end) this.dispatch();
-		else if (checkLength && end - start > this.max) this.trip(s.slice(start, Math.min(end, start + this.sampleChars)));
+		else if (checkLength && end - start > this.max)
+			this.trip(s.slice(start, Math.min(end, start + this.sampleChars)));
 		else this.line(s, start, end);
 	}
 
@@ -295,7 +301,8 @@ export class SseParser {
 				this.setId(value);
 				break;
 			case 'retry':
-				if (ASCII_DIGITS.test(value) && this.onRetry !== undefined) this.onRetry(parseInt(value, 10));
+				if (ASCII_DIGITS.test(value) && this.onRetry !== undefined)
+					this.onRetry(parseInt(value, 10));
 				break;
 			default:
 				// Unknown fields are ignored.

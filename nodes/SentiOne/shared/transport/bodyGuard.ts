@@ -40,14 +40,18 @@ export interface Guard {
  * dripping bytes, an endless line or comments alone cannot keep a stream alive). Uses one
  * cancellable sleep at a time (no timers are left behind) and a fresh promise per wait.
  */
-export async function* guardedChunks(body: Chunked, guard: Guard): AsyncGenerator<Uint8Array | string> {
+export async function* guardedChunks(
+	body: Chunked,
+	guard: Guard,
+): AsyncGenerator<Uint8Array | string> {
 	const iterator = body[Symbol.asyncIterator]();
 	const watchdog = new AbortController();
 	let failWait: ((error: Error) => void) | undefined;
 	const step = Math.max(10, Math.min(1000, Math.floor(guard.idleMs / 4)));
 	const verdict = (): Error | undefined => {
 		const now = Date.now();
-		if (guard.deadlineAt !== undefined && now >= guard.deadlineAt) return new DeadlineError('deadline');
+		if (guard.deadlineAt !== undefined && now >= guard.deadlineAt)
+			return new DeadlineError('deadline');
 		if (now - guard.liveness.at >= guard.idleMs) {
 			return new StallError(
 				guard.progress === 'events'
@@ -79,7 +83,8 @@ export async function* guardedChunks(body: Chunked, guard: Guard): AsyncGenerato
 			failWait = undefined;
 			if (next.done) return;
 			if (guard.progress === 'bytes') guard.liveness.at = Date.now();
-			if (guard.deadlineAt !== undefined && Date.now() >= guard.deadlineAt) throw new DeadlineError('deadline');
+			if (guard.deadlineAt !== undefined && Date.now() >= guard.deadlineAt)
+				throw new DeadlineError('deadline');
 			yield next.value;
 		}
 	} finally {
@@ -119,7 +124,11 @@ export interface BodyLimits {
 export type BodyRead = { text: string } | { broken: string } | { unusable: string };
 
 /** Reads a whole (non-stream) body within the size cap, the stall guard and the deadline. */
-export async function readWholeBody(stream: unknown, limits: BodyLimits, abort: () => void): Promise<BodyRead> {
+export async function readWholeBody(
+	stream: unknown,
+	limits: BodyLimits,
+	abort: () => void,
+): Promise<BodyRead> {
 	if (typeof stream === 'string') return { text: stream };
 	if (stream === undefined || stream === null) return { text: '' };
 	if (!(Symbol.asyncIterator in (stream as object))) return { text: JSON.stringify(stream) };
@@ -167,7 +176,9 @@ export async function readWholeBody(stream: unknown, limits: BodyLimits, abort: 
 }
 
 /** An answer's text as JSON when it is JSON, else the text itself (an empty text is not JSON). */
-export function parseJsonOrText(text: string): { json: true; value: unknown } | { json: false; value: string } {
+export function parseJsonOrText(
+	text: string,
+): { json: true; value: unknown } | { json: false; value: string } {
 	if (text.trim() === '') return { json: false, value: text };
 	try {
 		return { json: true, value: JSON.parse(text) as unknown };

@@ -51,9 +51,21 @@ export class SentiOneTransport extends Connection {
 			let raw: IN8nHttpFullResponse;
 			let abort: () => void;
 			try {
-				({ raw, abort } = await this.send(req.method, req.path, req.qs, req.body, JSON_MEDIA_TYPE, req.signal));
+				({ raw, abort } = await this.send(
+					req.method,
+					req.path,
+					req.qs,
+					req.body,
+					JSON_MEDIA_TYPE,
+					req.signal,
+				));
 			} catch (error) {
-				if (mayRetry() && !isCancelled(error) && !credentialProblem(this.node, error) && isTransientNetwork(error)) {
+				if (
+					mayRetry() &&
+					!isCancelled(error) &&
+					!credentialProblem(this.node, error) &&
+					isTransientNetwork(error)
+				) {
 					await backoff();
 					continue;
 				}
@@ -95,7 +107,11 @@ export class SentiOneTransport extends Connection {
 			}
 			const error = this.refusal(request, statusCode, parsed.value, contentType, rateLimit);
 			const details = errorDetails(error);
-			if (statusCode === 429 && details?.rateLimitKind === 'hourly' && policy.maxRateLimitWaitMs > 0) {
+			if (
+				statusCode === 429 &&
+				details?.rateLimitKind === 'hourly' &&
+				policy.maxRateLimitWaitMs > 0
+			) {
 				// bounded whatever the server says: a reset far ahead, in the past, or missing (bounds.ts)
 				const wait = rateLimitWait(details.resetAt, clock.now(), rateLimitWaits);
 				if (waitedMs + wait <= policy.maxRateLimitWaitMs) {
@@ -132,7 +148,14 @@ export class SentiOneTransport extends Connection {
 		const openedAt = Date.now();
 		let raw: IN8nHttpFullResponse;
 		try {
-			({ raw } = await this.send('POST', req.path, req.qs, req.body, STREAM_ACCEPT[req.format], connection.signal));
+			({ raw } = await this.send(
+				'POST',
+				req.path,
+				req.qs,
+				req.body,
+				STREAM_ACCEPT[req.format],
+				connection.signal,
+			));
 		} catch (error) {
 			release();
 			throw this.failure(error, request, 1);
@@ -150,7 +173,13 @@ export class SentiOneTransport extends Connection {
 		if (statusCode < 200 || statusCode >= 300) {
 			release();
 			const read = await shortRead();
-			throw this.refusal(request, statusCode, parseJsonOrText('text' in read ? read.text : '').value, contentType, rateLimit);
+			throw this.refusal(
+				request,
+				statusCode,
+				parseJsonOrText('text' in read ? read.text : '').value,
+				contentType,
+				rateLimit,
+			);
 		}
 		if (contentType !== undefined && streamFormatFromContentType(contentType) === undefined) {
 			// a proxy page or a plain document where the stream should be: never an empty stream

@@ -4,7 +4,13 @@
  * becomes the error the user sees — remembering per run the rate-limit state of every group and
  * the tiers SentiOne refused, so an operation needing a refused tier fails without a request.
  */
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointGroup, Tier } from '../contract';
@@ -91,7 +97,9 @@ export class Connection {
 		const executionCancel = (
 			this.ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
 		).getExecutionCancelSignal?.();
-		const signals = [own.signal, executionCancel, signal].filter((s): s is AbortSignal => s !== undefined);
+		const signals = [own.signal, executionCancel, signal].filter(
+			(s): s is AbortSignal => s !== undefined,
+		);
 		const combined = signals.length === 1 ? own.signal : AbortSignal.any(signals);
 		const options: IHttpRequestOptions = {
 			method,
@@ -177,9 +185,17 @@ export class Connection {
 		abort: () => void,
 	): Promise<never> {
 		const headers = raw.headers as IDataObject;
-		await this.readBody(raw.body, request, abort, Date.now() + 5_000, 64 * 1024).catch(() => undefined);
+		await this.readBody(raw.body, request, abort, Date.now() + 5_000, 64 * 1024).catch(
+			() => undefined,
+		);
 		abort();
-		throw redirectRefused(this.node, request, Number(raw.statusCode), headerValue(headers, 'location'), await this.apiRoot());
+		throw redirectRefused(
+			this.node,
+			request,
+			Number(raw.statusCode),
+			headerValue(headers, 'location'),
+			await this.apiRoot(),
+		);
 	}
 
 	/** The API root requests go to (from the credential's Base URL), for messages; undefined if unknown. */
@@ -194,7 +210,13 @@ export class Connection {
 	}
 
 	/** The error of an answer that is not a success (a tier refusal is remembered for the run). */
-	protected refusal(request: RequestInfo, statusCode: number, body: unknown, contentType: string | undefined, rateLimit: RateLimitState | undefined) {
+	protected refusal(
+		request: RequestInfo,
+		statusCode: number,
+		body: unknown,
+		contentType: string | undefined,
+		rateLimit: RateLimitState | undefined,
+	) {
 		const error = mapHttpError(this.node, request, { statusCode, body, contentType, rateLimit });
 		this.learn(error);
 		return error;

@@ -3,7 +3,14 @@
  * the list searches goes through `SentiOneTransport`; the body guard, the retry rules and the
  * rate-limit headers each have a file of their own here.
  */
-export type { ApiContext, ApiRequest, ApiResult, OpenStream, StreamRequest, TransportOptions } from './requests';
+export type {
+	ApiContext,
+	ApiRequest,
+	ApiResult,
+	OpenStream,
+	StreamRequest,
+	TransportOptions,
+} from './requests';
 export { SentiOneTransport } from './client';
 export { readRateLimit } from './rateLimitHeaders';
 export type { RetryPolicy } from './retry';

@@ -40,8 +40,10 @@ export function readRateLimit(
 	const rawLimit = int(RATE_LIMIT_HEADERS.limit);
 	const rawRemaining = int(RATE_LIMIT_HEADERS.remaining);
 	const rawReset = int(RATE_LIMIT_HEADERS.reset);
-	if (rawLimit === undefined && rawRemaining === undefined && rawReset === undefined) return undefined;
-	const limit = rawLimit !== undefined && rawLimit >= 1 && rawLimit <= MAX_BUDGET ? rawLimit : undefined;
+	if (rawLimit === undefined && rawRemaining === undefined && rawReset === undefined)
+		return undefined;
+	const limit =
+		rawLimit !== undefined && rawLimit >= 1 && rawLimit <= MAX_BUDGET ? rawLimit : undefined;
 	const remaining =
 		rawRemaining === undefined || rawRemaining > MAX_BUDGET
 			? undefined

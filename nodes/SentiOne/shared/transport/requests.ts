@@ -18,7 +18,11 @@ import type { RateLimitState } from '../errors';
 import type { StreamFormat, StreamItem, StreamStats } from '../stream';
 import type { RetryPolicy } from './retry';
 
-export type ApiContext = IExecuteFunctions | IPollFunctions | ITriggerFunctions | ILoadOptionsFunctions;
+export type ApiContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ITriggerFunctions
+	| ILoadOptionsFunctions;
 
 export interface TransportOptions {
 	retry?: Partial<RetryPolicy>;

@@ -42,7 +42,11 @@ const TRANSIENT_CODES = new Set([
 
 /** A connection failure that may not happen again: worth a retry of a read. */
 export function isTransientNetwork(error: unknown): boolean {
-	const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const e = error as {
+		code?: unknown;
+		message?: unknown;
+		cause?: { code?: unknown; message?: unknown };
+	};
 	const code = String(e?.cause?.code ?? e?.code ?? '');
 	if (TRANSIENT_CODES.has(code)) return true;
 	const message = String(e?.cause?.message ?? e?.message ?? '');

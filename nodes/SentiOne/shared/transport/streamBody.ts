@@ -11,7 +11,14 @@ import type { RequestInfo } from '../errors';
 import { streamInterrupted, unusableAnswer } from '../errors';
 import type { StreamItem, StreamReader } from '../stream';
 import type { Chunked, Guard } from './bodyGuard';
-import { DeadlineError, formatBytes, guardedChunks, minutesText, SizeError, StallError } from './bodyGuard';
+import {
+	DeadlineError,
+	formatBytes,
+	guardedChunks,
+	minutesText,
+	SizeError,
+	StallError,
+} from './bodyGuard';
 
 /** The connection a stream's items come over. */
 export interface StreamConnection {
@@ -46,7 +53,9 @@ export async function* streamItems(
 			for await (const chunk of guardedChunks(source, guard)) {
 				const items = reader.push(chunk);
 				if (limits.maxBytes !== undefined && reader.stats.bytes > limits.maxBytes) {
-					throw new SizeError(`${formatBytes(reader.stats.bytes)} arrived, more than the ${formatBytes(limits.maxBytes)} allowed`);
+					throw new SizeError(
+						`${formatBytes(reader.stats.bytes)} arrived, more than the ${formatBytes(limits.maxBytes)} allowed`,
+					);
 				}
 				for (const item of items) {
 					// liveness is complete, readable events (heartbeats included), never bytes alone
@@ -56,7 +65,8 @@ export async function* streamItems(
 			}
 		} catch (error) {
 			if (connection.closed) return;
-			if (error instanceof SizeError) throw streamInterrupted(node, 'oversize', error.message, limits.itemIndex);
+			if (error instanceof SizeError)
+				throw streamInterrupted(node, 'oversize', error.message, limits.itemIndex);
 			if (error instanceof DeadlineError) {
 				throw streamInterrupted(
 					node,
@@ -67,7 +77,12 @@ export async function* streamItems(
 			}
 			throw error instanceof StallError
 				? streamInterrupted(node, 'stalled', error.message, limits.itemIndex)
-				: streamInterrupted(node, 'dropped', String((error as Error)?.message ?? 'connection lost'), limits.itemIndex);
+				: streamInterrupted(
+						node,
+						'dropped',
+						String((error as Error)?.message ?? 'connection lost'),
+						limits.itemIndex,
+					);
 		}
 		if (connection.closed) return;
 		for (const item of reader.end()) yield item;

@@ -4,9 +4,19 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-export function triggerHeader(budgetNotice: string, events: INodePropertyOptions[]): INodeProperties[] {
+export function triggerHeader(
+	budgetNotice: string,
+	events: INodePropertyOptions[],
+): INodeProperties[] {
 	return [
 		{ displayName: budgetNotice, name: 'budgetNotice', type: 'notice', default: '' },
-		{ displayName: 'Event', name: 'event', type: 'options', noDataExpression: true, options: events, default: 'newMention' },
+		{
+			displayName: 'Event',
+			name: 'event',
+			type: 'options',
+			noDataExpression: true,
+			options: events,
+			default: 'newMention',
+		},
 	];
 }

@@ -13,9 +13,16 @@ import { hourlyLimit } from '../../shared/wording';
 import type { PollSettings } from './pollSettings';
 import type { PollBudget } from './pollState';
 
-export function budgetError(ctx: IPollFunctions, budget: PollBudget, requestSent: boolean): NodeApiError {
+export function budgetError(
+	ctx: IPollFunctions,
+	budget: PollBudget,
+	requestSent: boolean,
+): NodeApiError {
 	const limit = budget.limit ?? hourlyLimit('recentSearch');
-	const reset = budget.resetAt !== undefined ? ` It resets at ${formatInstant(budget.resetAt, clock.now(), ctx.getTimezone())}.` : '';
+	const reset =
+		budget.resetAt !== undefined
+			? ` It resets at ${formatInstant(budget.resetAt, clock.now(), ctx.getTimezone())}.`
+			: '';
 	const message = `SentiOne's search budget is used up (429): at most ${limit} requests an hour for this API key.${reset}`;
 	const description = `${requestSent ? '' : 'No request was sent this time. '}The watermark was kept, so nothing is lost: the first check after the reset continues from the last mention passed on. Recent and historical search share this budget with every workflow using the key; poll less often, lower Max Requests per Poll, or use the SentiOne Stream Trigger for busy projects. This is reported once per hourly window.`;
 	return new NodeApiError(ctx.getNode(), { message, httpCode: '429' } as JsonObject, {
@@ -38,7 +45,10 @@ export function repairNotice(repairs: string[], restarted: boolean): string {
 }
 
 export function behindNotice(settings: PollSettings, share: number): string {
-	const limit = share > 0 ? `Search Requests per Hour: ${share}, at most ${settings.maxRequestsPerPoll} per check` : `Max Requests per Poll: ${settings.maxRequestsPerPoll}`;
+	const limit =
+		share > 0
+			? `Search Requests per Hour: ${share}, at most ${settings.maxRequestsPerPoll} per check`
+			: `Max Requests per Poll: ${settings.maxRequestsPerPoll}`;
 	return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. Raise those options (Search Requests per Hour at most ${hourlyLimit('recentSearch')}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy.`;
 }
 

@@ -4,7 +4,12 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../../shared/contract';
-import { filtersCollection, optionsCollection, projectLocator, simplifyProperty } from '../../shared/descriptions';
+import {
+	filtersCollection,
+	optionsCollection,
+	projectLocator,
+	simplifyProperty,
+} from '../../shared/descriptions';
 import { hourlyLimit, tierBelow, tierOf } from '../../shared/wording';
 import { triggerHeader } from '../common/descriptions';
 import {
@@ -37,8 +42,7 @@ const SOURCE_OPTIONS: INodePropertyOptions[] = [
 ];
 
 /** What the trigger spends, first among its fields. */
-const BUDGET_NOTICE =
-	`This trigger spends at most ${POLL_DEFAULTS.requestsPerHour} of the ${SEARCHES} search requests an hour your API key shares with every workflow using it (Options → Search Requests per Hour): at most one check every ${minutesApart(POLL_DEFAULTS.requestsPerHour)} minutes, whatever Poll Times says — sooner checks return quietly, so the default "every minute" is safe. A check with nothing new costs 1 request; each request brings up to ${PAGE_SIZES.search} mentions. For busy projects or alerts within seconds, use the SentiOne Stream Trigger.`;
+const BUDGET_NOTICE = `This trigger spends at most ${POLL_DEFAULTS.requestsPerHour} of the ${SEARCHES} search requests an hour your API key shares with every workflow using it (Options → Search Requests per Hour): at most one check every ${minutesApart(POLL_DEFAULTS.requestsPerHour)} minutes, whatever Poll Times says — sooner checks return quietly, so the default "every minute" is safe. A check with nothing new costs 1 request; each request brings up to ${PAGE_SIZES.search} mentions. For busy projects or alerts within seconds, use the SentiOne Stream Trigger.`;
 
 const EVENTS: INodePropertyOptions[] = [
 	{
@@ -75,11 +79,13 @@ export const pollProperties: INodeProperties[] = [
 			{
 				name: 'Backfill',
 				value: 'backfill',
-				description: 'The first check also passes on the mentions collected in the last hours you set',
+				description:
+					'The first check also passes on the mentions collected in the last hours you set',
 			},
 		],
 		default: 'now',
-		description: 'Where the trigger starts when it is activated for the first time (or for another project)',
+		description:
+			'Where the trigger starts when it is activated for the first time (or for another project)',
 	},
 	{
 		displayName: 'Backfill (Hours)',
@@ -88,8 +94,7 @@ export const pollProperties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_BACKFILL_HOURS },
 		default: 24, // POLL_DEFAULTS.backfillHours
 		displayOptions: { show: { startFrom: ['backfill'] } },
-		description:
-			`How far back the first check reaches, by collection time (at most ${MAX_BACKFILL_HOURS} hours, the ${MAX_BACKFILL_HOURS / 24} days recent search covers). A large backfill is spread over several checks, Max Requests per Poll at a time.`,
+		description: `How far back the first check reaches, by collection time (at most ${MAX_BACKFILL_HOURS} hours, the ${MAX_BACKFILL_HOURS / 24} days recent search covers). A large backfill is spread over several checks, Max Requests per Poll at a time.`,
 	},
 	filtersCollection({
 		dates: false,

@@ -26,9 +26,22 @@ import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
 import { clock, formatLocal } from '../../shared/time';
 import { SentiOneTransport } from '../../shared/transport';
-import { FilterVerifier, refusedFilters, refusedNotice, verificationNotice, withoutFilters } from '../../shared/verify';
+import {
+	FilterVerifier,
+	refusedFilters,
+	refusedNotice,
+	verificationNotice,
+	withoutFilters,
+} from '../../shared/verify';
 import { idAndCollectedAt } from '../common/identity';
-import { behindNotice, budgetError, descendingNotice, noIdNotice, noticeError, repairNotice } from './notices';
+import {
+	behindNotice,
+	budgetError,
+	descendingNotice,
+	noIdNotice,
+	noticeError,
+	repairNotice,
+} from './notices';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './pollShare';
@@ -43,7 +56,10 @@ const HOUR_MS = 3_600_000;
 const BEHIND_CHECKS = 6;
 
 /** The mentions in hand, with the id and collectedAt the state needs; those without an id are counted. */
-function collect(mentions: IDataObject[], fallbackAt: number): { collected: Collected[]; keptAt: number[]; noId: number } {
+function collect(
+	mentions: IDataObject[],
+	fallbackAt: number,
+): { collected: Collected[]; keptAt: number[]; noId: number } {
 	const collected: Collected[] = [];
 	const keptAt: number[] = [];
 	let noId = 0;
@@ -62,12 +78,19 @@ function collect(mentions: IDataObject[], fallbackAt: number): { collected: Coll
 /** "Fetch test event": the latest matching mentions, one request, state untouched. */
 async function sample(transport: SentiOneTransport, settings: PollSettings) {
 	const { value: result } = await newestPage(transport, settings);
-	const rows = result.items.slice().reverse().map((m) => mentionRow(m, settings.simplify));
+	const rows = result.items
+		.slice()
+		.reverse()
+		.map((m) => mentionRow(m, settings.simplify));
 	return rows.length > 0 ? [toItems(rows)] : null;
 }
 
 /** "Start From: Now" (or a state that could not be read): note the newest matching mention, pass nothing on. */
-async function seed(transport: SentiOneTransport, settings: PollSettings, now: number): Promise<PollState> {
+async function seed(
+	transport: SentiOneTransport,
+	settings: PollSettings,
+	now: number,
+): Promise<PollState> {
 	const { value: result, dropped, refusal } = await newestPage(transport, settings);
 	const state = newState(settings.projectId, null);
 	const unsent = dropped.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
@@ -96,7 +119,9 @@ function saveAndReport(ctx: IPollFunctions, staticData: IDataObject, state: Poll
 	return null;
 }
 
-export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollNewMentions(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const settings = readPollSettings(this);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
 	const node = this.getNode();
@@ -116,7 +141,8 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	// Start From: Backfill, first check: the watermark starts the backfill hours back
 	const backfillFrom = now - settings.backfillHours * HOUR_MS;
 	const state = loaded.state ?? newState(settings.projectId, backfillFrom, backfillFrom - 1);
-	if (loaded.state && loaded.repairs.length > 0) addNotice(state, '', repairNotice(loaded.repairs, false));
+	if (loaded.state && loaded.repairs.length > 0)
+		addNotice(state, '', repairNotice(loaded.repairs, false));
 
 	const check = shareOfCheck(state, settings, now);
 	if (!check) return null;
@@ -133,12 +159,21 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 
 	const verifier = new FilterVerifier(settings.filters);
 	// the filters sent: those SentiOne refused the shape of stay out (the verifier applies them)
-	const sentFilters = withoutFilters({ [SEARCH_REQUEST_FIELDS.filters]: settings.filters }, state.unsent ?? [])[
-		SEARCH_REQUEST_FIELDS.filters
-	] as IDataObject;
+	const sentFilters = withoutFilters(
+		{ [SEARCH_REQUEST_FIELDS.filters]: settings.filters },
+		state.unsent ?? [],
+	)[SEARCH_REQUEST_FIELDS.filters] as IDataObject;
 	const watermarkBefore = state.watermark;
 	const from = scanFrom(state, settings.lateWindowMs, rereadAllowance(state, now));
-	const scan = new Scan(transport, settings, state, verifier, from, now, Math.min(pagesThisPoll(this, settings), check.left));
+	const scan = new Scan(
+		transport,
+		settings,
+		state,
+		verifier,
+		from,
+		now,
+		Math.min(pagesThisPoll(this, settings), check.left),
+	);
 
 	const mode: ScanMode = state.mode ?? 'collectedAt';
 	const key = roundKey(settings, mode);
@@ -146,9 +181,16 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (state.round && !resume) delete state.round;
 
 	let scanMode = mode;
-	let sentBody = resume ? (JSON.parse(resume.body) as IDataObject) : scan.body(scanMode, sentFilters);
+	let sentBody = resume
+		? (JSON.parse(resume.body) as IDataObject)
+		: scan.body(scanMode, sentFilters);
 	let outcome = await scan.run(scanMode, sentBody, resume?.cursor);
-	if (!outcome.ok && resume && errorDetails(outcome.error)?.statusCode === 400 && refusedFilters(outcome.error, sentBody).length === 0) {
+	if (
+		!outcome.ok &&
+		resume &&
+		errorDetails(outcome.error)?.statusCode === 400 &&
+		refusedFilters(outcome.error, sentBody).length === 0
+	) {
 		// The server no longer accepts the saved cursor: start the round again from the watermark.
 		delete state.round;
 		sentBody = scan.body(scanMode, sentFilters);
@@ -172,7 +214,8 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 				`it returned mentions collected before ${formatLocal(requestedFrom(from ?? now, now), this.getTimezone())}, the earliest the check asked for`,
 			);
 		} else {
-			if (refused.includes('collectedAt')) switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
+			if (refused.includes('collectedAt'))
+				switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
 			const others = refused.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
 			if (others.length > 0) {
 				state.unsent = Array.from(new Set([...(state.unsent ?? []), ...others]));
@@ -211,7 +254,12 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	const holdWatermark = scanMode === 'descending' && !done;
 	if (holdWatermark) {
 		const top = state.round?.top;
-		state.round = { body: JSON.stringify(body), key: roundKey(settings, scanMode), cursor: result.nextCursor ?? '', top };
+		state.round = {
+			body: JSON.stringify(body),
+			key: roundKey(settings, scanMode),
+			cursor: result.nextCursor ?? '',
+			top,
+		};
 	}
 	const admitted = admit(state, collected, now, holdWatermark);
 	if (scanMode === 'descending' && done && state.round?.top !== undefined) {
@@ -220,12 +268,17 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 	if (scanMode === 'descending') {
 		if (done || !result.nextCursor) delete state.round;
 	} else {
-		state.round = result.nextCursor ? { body: JSON.stringify(body), key, cursor: result.nextCursor } : undefined;
+		state.round = result.nextCursor
+			? { body: JSON.stringify(body), key, cursor: result.nextCursor }
+			: undefined;
 		if (!state.round) delete state.round;
 	}
-	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore)) state.lateAt = now;
+	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore))
+		state.lateAt = now;
 	// new mentions per check, averaged over the last checks (sizes the next re-read and paging)
-	state.lastNew = Math.round(state.lastNew === undefined ? admitted.length : (state.lastNew + admitted.length) / 2);
+	state.lastNew = Math.round(
+		state.lastNew === undefined ? admitted.length : (state.lastNew + admitted.length) / 2,
+	);
 	if (scan.tail !== undefined && state.round) state.tail = scan.tail;
 	else delete state.tail;
 
@@ -234,18 +287,31 @@ export async function pollNewMentions(this: IPollFunctions): Promise<INodeExecut
 		'The trigger keeps checking every mention, so only matching ones are passed on; the requests that fetched the others were counted against the search budget all the same.',
 		state.unsent,
 	);
-	if (told) addNotice(state, `filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told);
+	if (told)
+		addNotice(state, `filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told);
 	if (noId > 0) addNotice(state, 'noId', noIdNotice(noId));
 	if (result.skipped > 0) {
-		addNotice(state, 'skipped', `SentiOne sent ${result.skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`);
+		addNotice(
+			state,
+			'skipped',
+			`SentiOne sent ${result.skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`,
+		);
 	}
 	// Check after check ends with more to read, and what waits was collected over an hour ago: a
 	// project busier than the trigger's requests carry (not a backlog a few checks clear, as after
 	// a wait for the budget). Said once a day while it lasts.
 	state.behindChecks = state.round ? Math.min((state.behindChecks ?? 0) + 1, 10_000) : 0;
 	if (state.behindChecks === 0) delete state.behindChecks;
-	if ((state.behindChecks ?? 0) >= BEHIND_CHECKS && state.watermark !== null && now - state.watermark > HOUR_MS) {
-		addNotice(state, `behind:${Math.floor(now / 86_400_000)}`, behindNotice(settings, settings.requestsPerHour));
+	if (
+		(state.behindChecks ?? 0) >= BEHIND_CHECKS &&
+		state.watermark !== null &&
+		now - state.watermark > HOUR_MS
+	) {
+		addNotice(
+			state,
+			`behind:${Math.floor(now / 86_400_000)}`,
+			behindNotice(settings, settings.requestsPerHour),
+		);
 	}
 	prune(state, settings.lateWindowMs);
 	const rows = admitted.map((i) => mentionRow(inOrder[keptAt[i]], settings.simplify));

@@ -6,7 +6,13 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { Scope } from '../../shared/contract';
 import { RECENT_WINDOW_MS } from '../../shared/contract';
 import { buildFilters } from '../../shared/filters';
-import { parseProjectId, readBoolean, readChoice, readNumber, readNumberOption } from '../../shared/parameters';
+import {
+	parseProjectId,
+	readBoolean,
+	readChoice,
+	readNumber,
+	readNumberOption,
+} from '../../shared/parameters';
 import { clock } from '../../shared/time';
 import { hourlyLimit } from '../../shared/wording';
 
@@ -47,7 +53,10 @@ const START_FROM = ['now', 'backfill'] as const;
 
 export function readPollSettings(ctx: IPollFunctions): PollSettings {
 	const node = ctx.getNode();
-	const projectId = parseProjectId(ctx.getNodeParameter('project', '', { extractValue: true }), node);
+	const projectId = parseProjectId(
+		ctx.getNodeParameter('project', '', { extractValue: true }),
+		node,
+	);
 	const source = readChoice(ctx.getNodeParameter('source', 'recent'), POLL_SOURCES, node, 'Search');
 	const filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
@@ -56,20 +65,45 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		scope: source,
 	});
 	const simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);
-	const startFrom = readChoice(ctx.getNodeParameter('startFrom', 'now'), START_FROM, node, 'Start From');
+	const startFrom = readChoice(
+		ctx.getNodeParameter('startFrom', 'now'),
+		START_FROM,
+		node,
+		'Start From',
+	);
 	const backfillHours =
 		startFrom === 'backfill'
-			? readNumber(ctx.getNodeParameter('backfillHours', POLL_DEFAULTS.backfillHours), node, 'Backfill (Hours)', {
-					min: 1,
-					max: MAX_BACKFILL_HOURS,
-				})
+			? readNumber(
+					ctx.getNodeParameter('backfillHours', POLL_DEFAULTS.backfillHours),
+					node,
+					'Backfill (Hours)',
+					{
+						min: 1,
+						max: MAX_BACKFILL_HOURS,
+					},
+				)
 			: 0;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const option = (name: keyof typeof POLL_DEFAULTS, label: string, min: number, max: number) =>
 		readNumberOption(options, name, POLL_DEFAULTS[name], node, label, { min, max });
-	const maxRequestsPerPoll = option('maxRequestsPerPoll', 'Max Requests per Poll', 1, MAX_REQUESTS_PER_POLL);
-	const requestsPerHour = option('requestsPerHour', 'Search Requests per Hour', 0, MAX_REQUESTS_PER_HOUR);
-	const lateWindowMinutes = option('lateWindowMinutes', 'Late Mention Window (Minutes)', 0, MAX_LATE_WINDOW_MINUTES);
+	const maxRequestsPerPoll = option(
+		'maxRequestsPerPoll',
+		'Max Requests per Poll',
+		1,
+		MAX_REQUESTS_PER_POLL,
+	);
+	const requestsPerHour = option(
+		'requestsPerHour',
+		'Search Requests per Hour',
+		0,
+		MAX_REQUESTS_PER_HOUR,
+	);
+	const lateWindowMinutes = option(
+		'lateWindowMinutes',
+		'Late Mention Window (Minutes)',
+		0,
+		MAX_LATE_WINDOW_MINUTES,
+	);
 	return {
 		projectId,
 		source,

@@ -36,21 +36,31 @@ export function hourOf(now: number): number {
 }
 
 /** What this check may spend; undefined when it comes too soon or the share is spent (it returns quietly). */
-export function shareOfCheck(state: PollState, settings: PollSettings, now: number): CheckShare | undefined {
+export function shareOfCheck(
+	state: PollState,
+	settings: PollSettings,
+	now: number,
+): CheckShare | undefined {
 	const hour = hourOf(now);
 	if (state.spent?.hour !== hour) state.spent = { hour, count: 0 };
 	const share = settings.requestsPerHour;
 	// (bounded: a saved cost beyond what a check may send, or a wait beyond the hour, is not obeyed)
 	const cost = Math.min(Math.max(1, state.lastCost ?? 1), settings.maxRequestsPerPoll);
 	const spacing = Math.min((HOUR_MS / share) * cost * SPACING_TOLERANCE, HOUR_MS);
-	if (share > 0 && state.checkedAt !== undefined && now - state.checkedAt < spacing) return undefined;
+	if (share > 0 && state.checkedAt !== undefined && now - state.checkedAt < spacing)
+		return undefined;
 	const left = share > 0 ? share - state.spent.count : Infinity;
 	if (left <= 0) return undefined;
 	return { hour, spentBefore: state.spent.count, left };
 }
 
 /** Counts what a check sent against the share (before every save that follows a request). */
-export function account(state: PollState, check: Pick<CheckShare, 'hour' | 'spentBefore'>, sent: number, now: number): void {
+export function account(
+	state: PollState,
+	check: Pick<CheckShare, 'hour' | 'spentBefore'>,
+	sent: number,
+	now: number,
+): void {
 	if (sent === 0) return;
 	state.spent = { hour: check.hour, count: check.spentBefore + sent };
 	state.checkedAt = now;
@@ -61,8 +71,12 @@ export function account(state: PollState, check: Pick<CheckShare, 'hour' | 'spen
 export function pagesThisPoll(ctx: IPollFunctions, settings: PollSettings): number {
 	const budgetOf = (ctx as { getPollBudgetMs?: () => number }).getPollBudgetMs;
 	const budgetMs = typeof budgetOf === 'function' ? budgetOf.call(ctx) : undefined;
-	if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0) return settings.maxRequestsPerPoll;
-	return Math.max(1, Math.min(settings.maxRequestsPerPoll, Math.floor(budgetMs / MS_PER_PAGE_OF_BUDGET)));
+	if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0)
+		return settings.maxRequestsPerPoll;
+	return Math.max(
+		1,
+		Math.min(settings.maxRequestsPerPoll, Math.floor(budgetMs / MS_PER_PAGE_OF_BUDGET)),
+	);
 }
 
 /** The search budget SentiOne last stated, to keep in the state (its exhaustion reported once per window). */
@@ -73,7 +87,12 @@ export function rememberBudget(
 ): PollBudget | undefined {
 	const seen = transport.rateLimits[ENDPOINTS[scopedEndpoint('search', settings.source)].group];
 	if (!seen) return previous;
-	const budget: PollBudget = { limit: seen.limit, remaining: seen.remaining, resetAt: seen.resetAt };
-	if (previous?.reported !== undefined && previous.reported === seen.resetAt) budget.reported = previous.reported;
+	const budget: PollBudget = {
+		limit: seen.limit,
+		remaining: seen.remaining,
+		resetAt: seen.resetAt,
+	};
+	if (previous?.reported !== undefined && previous.reported === seen.resetAt)
+		budget.reported = previous.reported;
 	return budget;
 }

@@ -45,7 +45,9 @@ function wholeIn(v: unknown, min: number, max: number): number | undefined {
 
 function shortStrings(v: unknown, maxCount: number): string[] | undefined {
 	if (!Array.isArray(v)) return undefined;
-	return v.filter((s): s is string => typeof s === 'string' && s.length <= MAX_NOTICE_CHARS).slice(-maxCount);
+	return v
+		.filter((s): s is string => typeof s === 'string' && s.length <= MAX_NOTICE_CHARS)
+		.slice(-maxCount);
 }
 
 export interface Loaded {
@@ -66,11 +68,15 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const repairs: string[] = [];
 	if (raw === undefined) return { repairs };
 	if (!isObject(raw)) {
-		return { repairs: ['the saved state is not an object, so where the trigger had got to is unknown'] };
+		return {
+			repairs: ['the saved state is not an object, so where the trigger had got to is unknown'],
+		};
 	}
 	if (typeof raw.projectId === 'number' && raw.projectId !== projectId) return { repairs };
-	if (raw.projectId !== projectId) repairs.push('the project of the saved state was unreadable; it was taken as this project');
-	if (raw.v !== 1 && raw.v !== STATE_VERSION) repairs.push(`the state version (${JSON.stringify(raw.v)}) was unknown`);
+	if (raw.projectId !== projectId)
+		repairs.push('the project of the saved state was unreadable; it was taken as this project');
+	if (raw.v !== 1 && raw.v !== STATE_VERSION)
+		repairs.push(`the state version (${JSON.stringify(raw.v)}) was unknown`);
 
 	const ceiling = now + BOUNDS.futureAllowanceMs;
 	const instant = (v: unknown) => (plausibleInstant(v) ? v : undefined);
@@ -82,7 +88,12 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	if (Array.isArray(raw.seen)) {
 		let bad = 0;
 		for (const entry of raw.seen) {
-			if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || entry[0] === '') {
+			if (
+				!Array.isArray(entry) ||
+				entry.length !== 2 ||
+				typeof entry[0] !== 'string' ||
+				entry[0] === ''
+			) {
 				bad++;
 			} else if (instant(entry[1]) === undefined) {
 				timeless.push(idKey(entry[0]));
@@ -92,7 +103,8 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 				seen.push([idKey(entry[0]), entry[1] as number]);
 			}
 		}
-		if (bad > 0) repairs.push(`${bad} remembered id${bad === 1 ? ' was' : 's were'} unreadable and dropped`);
+		if (bad > 0)
+			repairs.push(`${bad} remembered id${bad === 1 ? ' was' : 's were'} unreadable and dropped`);
 	} else if (raw.seen !== undefined) {
 		seenReadable = false;
 		repairs.push('the list of mentions already passed on was unreadable');
@@ -104,26 +116,38 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	else if (instant(raw.watermark) !== undefined) {
 		watermark = raw.watermark as number;
 		if (watermark > ceiling) {
-			repairs.push(`the watermark (${new Date(watermark).toISOString()}) was ahead of the clock; it was moved back to ${new Date(ceiling).toISOString()}`);
+			repairs.push(
+				`the watermark (${new Date(watermark).toISOString()}) was ahead of the clock; it was moved back to ${new Date(ceiling).toISOString()}`,
+			);
 			watermark = ceiling;
 		}
 	} else {
-		const newest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at > m ? at : m), undefined);
+		const newest = seen.reduce<number | undefined>(
+			(m, [, at]) => (m === undefined || at > m ? at : m),
+			undefined,
+		);
 		const floorValue = instant(raw.floor);
 		const candidate = newest ?? floorValue;
 		watermark = candidate === undefined ? null : Math.min(candidate, ceiling);
 		if (watermark === null) {
 			return {
-				repairs: [...repairs, `the watermark (${JSON.stringify(raw.watermark)?.slice(0, 40)}) was unreadable and nothing else tells where the trigger had got to`],
+				repairs: [
+					...repairs,
+					`the watermark (${JSON.stringify(raw.watermark)?.slice(0, 40)}) was unreadable and nothing else tells where the trigger had got to`,
+				],
 			};
 		}
-		repairs.push(`the watermark was unreadable; it was taken from the newest mention remembered (${new Date(watermark).toISOString()})`);
+		repairs.push(
+			`the watermark was unreadable; it was taken from the newest mention remembered (${new Date(watermark).toISOString()})`,
+		);
 	}
 	if (timeless.length > 0) {
 		// still remembered (so never passed on twice), at the watermark: kept through the late window
 		const at = watermark ?? Math.min(now, ceiling);
 		for (const id of timeless) seen.push([id, at]);
-		repairs.push(`${timeless.length} remembered id${timeless.length === 1 ? ' had' : 's had'} an unreadable time and ${timeless.length === 1 ? 'is' : 'are'} kept at the watermark`);
+		repairs.push(
+			`${timeless.length} remembered id${timeless.length === 1 ? ' had' : 's had'} an unreadable time and ${timeless.length === 1 ? 'is' : 'are'} kept at the watermark`,
+		);
 	}
 
 	// floor: below the watermark by definition
@@ -133,13 +157,20 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 		floor = raw.floor as number;
 		const highest = watermark ?? ceiling;
 		if (floor > highest) {
-			repairs.push(`the floor (${new Date(floor).toISOString()}) was ahead of the watermark; it was lowered to it`);
+			repairs.push(
+				`the floor (${new Date(floor).toISOString()}) was ahead of the watermark; it was lowered to it`,
+			);
 			floor = highest;
 		}
 	} else {
-		const oldest = seen.reduce<number | undefined>((m, [, at]) => (m === undefined || at < m ? at : m), undefined);
+		const oldest = seen.reduce<number | undefined>(
+			(m, [, at]) => (m === undefined || at < m ? at : m),
+			undefined,
+		);
 		floor = oldest ?? watermark;
-		repairs.push('the floor (below which ids may have been forgotten) was unreadable; it was raised to the oldest id remembered');
+		repairs.push(
+			'the floor (below which ids may have been forgotten) was unreadable; it was raised to the oldest id remembered',
+		);
 	}
 	if (!seenReadable && watermark !== null) {
 		// what was passed on within the late window is unknown: scan only after the watermark
@@ -172,14 +203,18 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 				round = undefined;
 			}
 		}
-		if (!round) repairs.push('the unfinished backlog round was unreadable; the next check starts again from the watermark');
+		if (!round)
+			repairs.push(
+				'the unfinished backlog round was unreadable; the next check starts again from the watermark',
+			);
 	}
 
 	// budget: re-checked against the clock, never trusted forever
 	let budget: PollBudget | undefined;
 	if (isObject(raw.budget)) {
 		const b = raw.budget;
-		const resetAt = typeof b.resetAt === 'number' ? plausibleReset(b.resetAt, now, 'ms') : undefined;
+		const resetAt =
+			typeof b.resetAt === 'number' ? plausibleReset(b.resetAt, now, 'ms') : undefined;
 		budget = {};
 		const limit = wholeIn(b.limit, 1, 10_000_000);
 		const remaining = wholeIn(b.remaining, 0, 10_000_000);
@@ -191,7 +226,9 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 
 	const mode: ScanMode | undefined = raw.mode === 'descending' ? 'descending' : undefined;
 	if (raw.mode !== undefined && raw.mode !== 'descending' && raw.mode !== 'collectedAt') {
-		repairs.push('how the trigger finds new mentions was unreadable; it uses the collectedAt filter again (and checks it)');
+		repairs.push(
+			'how the trigger finds new mentions was unreadable; it uses the collectedAt filter again (and checks it)',
+		);
 	}
 
 	const state: PollState = { v: STATE_VERSION, projectId, watermark, seen, floor };
@@ -205,12 +242,15 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const lateAt = instant(raw.lateAt);
 	if (lateAt !== undefined && lateAt <= ceiling) state.lateAt = lateAt;
 	if (Array.isArray(raw.unsent)) {
-		const unsent = raw.unsent.filter((f): f is 'language' | 'country' => f === 'language' || f === 'country');
+		const unsent = raw.unsent.filter(
+			(f): f is 'language' | 'country' => f === 'language' || f === 'country',
+		);
 		if (unsent.length > 0) state.unsent = Array.from(new Set(unsent));
 	}
 	if (isObject(raw.spent) && instant(raw.spent.hour) !== undefined) {
 		const count = wholeIn(raw.spent.count, 0, 10_000);
-		if (count !== undefined && (raw.spent.hour as number) <= ceiling) state.spent = { hour: raw.spent.hour as number, count };
+		if (count !== undefined && (raw.spent.hour as number) <= ceiling)
+			state.spent = { hour: raw.spent.hour as number, count };
 	}
 	const checkedAt = instant(raw.checkedAt);
 	// a check time ahead of the clock would silence the trigger: dropped
@@ -232,7 +272,11 @@ export function saveState(staticData: IDataObject, state: PollState): void {
 	staticData[STATE_KEY] = JSON.parse(JSON.stringify(state)) as IDataObject;
 }
 
-export function newState(projectId: number, watermark: number | null, floor: number | null = null): PollState {
+export function newState(
+	projectId: number,
+	watermark: number | null,
+	floor: number | null = null,
+): PollState {
 	return { v: STATE_VERSION, projectId, watermark, seen: [], floor };
 }
 

@@ -9,7 +9,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SortType } from '../../shared/contract';
-import { FILTER_FIELDS, FILTER_SHAPES, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import {
+	FILTER_FIELDS,
+	FILTER_SHAPES,
+	route,
+	scopedEndpoint,
+	SEARCH_REQUEST_FIELDS,
+} from '../../shared/contract';
 import type { PaginateResult } from '../../shared/pager';
 import { paginate } from '../../shared/pager';
 import { readServerInstant, toIso } from '../../shared/time';
@@ -35,7 +41,11 @@ export function searchRequest(settings: PollSettings, body: IDataObject): ApiReq
 	};
 }
 
-function searchBody(filters: IDataObject, collectedFrom: number | undefined, sort: SortType): IDataObject {
+function searchBody(
+	filters: IDataObject,
+	collectedFrom: number | undefined,
+	sort: SortType,
+): IDataObject {
 	const withRange: IDataObject = { ...filters };
 	if (collectedFrom !== undefined) {
 		withRange[FILTER_FIELDS.collectedAt] = FILTER_SHAPES.collectedAt(toIso(collectedFrom));
@@ -109,19 +119,32 @@ export class Scan {
 	body(mode: ScanMode, filters: IDataObject): IDataObject {
 		return mode === 'descending'
 			? searchBody(filters, undefined, DESCENDING)
-			: searchBody(filters, this.from === undefined ? undefined : requestedFrom(this.from, this.now), ASCENDING);
+			: searchBody(
+					filters,
+					this.from === undefined ? undefined : requestedFrom(this.from, this.now),
+					ASCENDING,
+				);
 	}
 
-	async run(mode: ScanMode, body: IDataObject, cursor: string | undefined): Promise<Outcome<ScanResult>> {
+	async run(
+		mode: ScanMode,
+		body: IDataObject,
+		cursor: string | undefined,
+	): Promise<Outcome<ScanResult>> {
 		return await attempt(async () =>
-			mode === 'descending' ? await this.descending(body, cursor) : await this.ascending(body, cursor),
+			mode === 'descending'
+				? await this.descending(body, cursor)
+				: await this.ascending(body, cursor),
 		);
 	}
 
 	/** A mention the scan must not pass on whatever it is: older than the scan or below the floor. */
 	private outside(at: number | undefined): boolean {
 		const floor = this.state.floor;
-		return at !== undefined && ((this.from !== undefined && at < this.from) || (floor !== null && at <= floor));
+		return (
+			at !== undefined &&
+			((this.from !== undefined && at < this.from) || (floor !== null && at <= floor))
+		);
 	}
 
 	/**
@@ -137,13 +160,18 @@ export class Scan {
 		// short by no more than the slots mentions read again took; over by no more than the tail
 		// the last check left for this one (a burst goes on paging)
 		const short = Math.max(TAIL_SLACK, stale);
-		if (fresh < expected - short || fresh > expected + Math.max(TAIL_SLACK, this.state.tail ?? 0)) return false;
+		if (fresh < expected - short || fresh > expected + Math.max(TAIL_SLACK, this.state.tail ?? 0))
+			return false;
 		this.tail = Math.max(short, expected - fresh);
 		return true;
 	}
 
 	private async ascending(body: IDataObject, cursor: string | undefined): Promise<ScanResult> {
-		const sent = ((body[SEARCH_REQUEST_FIELDS.filters] as IDataObject)?.[FILTER_FIELDS.collectedAt] as IDataObject)?.[FILTER_FIELDS.from];
+		const sent = (
+			(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject)?.[
+				FILTER_FIELDS.collectedAt
+			] as IDataObject
+		)?.[FILTER_FIELDS.from];
 		const lowest = typeof sent === 'string' ? readServerInstant(sent) : undefined;
 		let ignored = false;
 		let fresh = 0;
@@ -179,7 +207,8 @@ export class Scan {
 			onRateLimit: 'stop',
 			cursor,
 			pageBudget: this.pageBudget,
-			keep: (mention) => !this.outside(readServerInstant(mention.collectedAt)) && this.verifier.keep(mention),
+			keep: (mention) =>
+				!this.outside(readServerInstant(mention.collectedAt)) && this.verifier.keep(mention),
 			stopAfter: (page) => {
 				crossed = page.some((m) => this.outside(readServerInstant(m.collectedAt)));
 				return crossed;

@@ -40,10 +40,16 @@ export function rereadAllowance(state: PollState, now: number): number {
  * nothing new costs one request; the ids at the watermark instant itself are always read), and
  * never at or below the floor. Undefined: no lower bound.
  */
-export function scanFrom(state: PollState, lateWindowMs: number, maxReread = MAX_REREAD): number | undefined {
+export function scanFrom(
+	state: PollState,
+	lateWindowMs: number,
+	maxReread = MAX_REREAD,
+): number | undefined {
 	if (state.watermark === null) return state.floor === null ? undefined : state.floor + 1;
 	let from = state.watermark - lateWindowMs;
-	const inWindow = state.seen.map(([, at]) => at).filter((at) => at >= from && at <= (state.watermark as number));
+	const inWindow = state.seen
+		.map(([, at]) => at)
+		.filter((at) => at >= from && at <= (state.watermark as number));
 	if (inWindow.length > maxReread) {
 		// start just after the (maxReread + 1)-th newest, but always include the watermark instant
 		inWindow.sort((a, b) => a - b);
@@ -65,7 +71,12 @@ export interface Collected {
  * unfinished newest-first round) the watermark stays and the round's `top` records the newest.
  * Mutates `state`.
  */
-export function admit(state: PollState, mentions: Collected[], now: number, holdWatermark = false): number[] {
+export function admit(
+	state: PollState,
+	mentions: Collected[],
+	now: number,
+	holdWatermark = false,
+): number[] {
 	const seen = new Map<string, number>(state.seen);
 	const ceiling = now + BOUNDS.futureAllowanceMs;
 	const fresh: number[] = [];
@@ -84,7 +95,8 @@ export function admit(state: PollState, mentions: Collected[], now: number, hold
 	state.seen = Array.from(seen.entries());
 	if (newest !== undefined) {
 		if (holdWatermark && state.round) state.round.top = Math.max(state.round.top ?? newest, newest);
-		else if (!holdWatermark && (state.watermark === null || newest > state.watermark)) state.watermark = newest;
+		else if (!holdWatermark && (state.watermark === null || newest > state.watermark))
+			state.watermark = newest;
 	}
 	return fresh;
 }
@@ -101,8 +113,14 @@ export function wasSeen(state: PollState, id: string): boolean {
  * middle of its backlog (between the old watermark and the late window below the round's top);
  * then the oldest, raising the floor past the forgotten ones.
  */
-export function prune(state: PollState, lateWindowMs: number, max = MAX_REMEMBERED_IDS, capOnly = false): void {
-	const byAge = (a: [string, number], b: [string, number]) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+export function prune(
+	state: PollState,
+	lateWindowMs: number,
+	max = MAX_REMEMBERED_IDS,
+	capOnly = false,
+): void {
+	const byAge = (a: [string, number], b: [string, number]) =>
+		a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 	if (state.watermark === null) {
 		state.seen = state.seen.slice(-max);
 		return;

@@ -65,7 +65,11 @@ export class Delivery {
 			this.session.stats.uncertainAtResume = uncertain.size;
 		}
 		if (!options.manual && options.store) {
-			this.persisted = { target: options.memoryTarget ?? '', lastAliveAt: saved?.lastAliveAt ?? this.session.lastAliveAt, ids: saved?.ids ?? [] };
+			this.persisted = {
+				target: options.memoryTarget ?? '',
+				lastAliveAt: saved?.lastAliveAt ?? this.session.lastAliveAt,
+				ids: saved?.ids ?? [],
+			};
 			options.store.save(this.persisted);
 		}
 		return saved;
@@ -86,7 +90,10 @@ export class Delivery {
 			// saved with this emit (n8n starts the save and the execution side by side)
 			const at = clock.now();
 			this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, at);
-			for (const key of keys.map(idKey)) this.persisted.ids.push(alone !== undefined && hooks.deduplicates ? [key, at, 1] : [key, at]);
+			for (const key of keys.map(idKey))
+				this.persisted.ids.push(
+					alone !== undefined && hooks.deduplicates ? [key, at, 1] : [key, at],
+				);
 			options.store.save(this.persisted);
 		}
 		if (options.manual) {
@@ -104,7 +111,8 @@ export class Delivery {
 	mention(id: string, mention: IDataObject): void {
 		const admitted = this.admissible(id, mention);
 		if (admitted === undefined) return;
-		if (this.memory.add(id)) this.pass([mentionRow(admitted, this.session.settings.simplify)], [id]);
+		if (this.memory.add(id))
+			this.pass([mentionRow(admitted, this.session.settings.simplify)], [id]);
 		else this.session.stats.duplicates++;
 	}
 
@@ -132,7 +140,10 @@ export class Delivery {
 			const mention = this.admissible(id, candidate);
 			if (mention === undefined) continue;
 			if (id === undefined || this.memory.add(id)) {
-				this.pass([mentionRow(mention, this.session.settings.simplify)], id === undefined ? [] : [id]);
+				this.pass(
+					[mentionRow(mention, this.session.settings.simplify)],
+					id === undefined ? [] : [id],
+				);
 			} else this.session.stats.duplicates++;
 		}
 	}
@@ -162,10 +173,14 @@ export class Delivery {
 			if ('clear' in checked || checked.removed) stats.notAnonymized++;
 			if ('clear' in checked) {
 				this.session.fail(
-					new NodeOperationError(node, inClearMessage(settings.anonymization, id ?? '(no id)', checked.clear), {
-						description:
-							'The trigger stopped, and this mention was not passed on, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on the live stream. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.',
-					}),
+					new NodeOperationError(
+						node,
+						inClearMessage(settings.anonymization, id ?? '(no id)', checked.clear),
+						{
+							description:
+								'The trigger stopped, and this mention was not passed on, so no author in clear reaches the workflow. SentiOne may not apply its (experimental) anonymization switch on the live stream. To go on without it, set Options → If Not Anonymized to Remove Identifying Fields (they become null), or turn Anonymization off.',
+						},
+					),
 				);
 				return undefined;
 			}

@@ -43,8 +43,16 @@ export interface GapSearchResult {
 }
 
 /** A recent search of the stream's project (the live stream covers what recent search covers). */
-function searchRequest(search: Pick<GapSearch, 'projectId' | 'signal'>, body: IDataObject): ApiRequest {
-	return { ...route('recentSearch', search.projectId), body, retry: { maxRateLimitWaitMs: 0 }, signal: search.signal };
+function searchRequest(
+	search: Pick<GapSearch, 'projectId' | 'signal'>,
+	body: IDataObject,
+): ApiRequest {
+	return {
+		...route('recentSearch', search.projectId),
+		body,
+		retry: { maxRateLimitWaitMs: 0 },
+		signal: search.signal,
+	};
 }
 
 /**
@@ -56,7 +64,10 @@ function searchRequest(search: Pick<GapSearch, 'projectId' | 'signal'>, body: ID
 export async function searchCollected(search: GapSearch): Promise<GapSearchResult> {
 	const filters: IDataObject = {
 		...search.filters,
-		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(toIso(search.range.from), toIso(search.range.to)),
+		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(
+			toIso(search.range.from),
+			toIso(search.range.to),
+		),
 	};
 	const verifier = new FilterVerifier(filters);
 	const request = (body: IDataObject) => searchRequest(search, body);
@@ -66,7 +77,12 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 	let before = false;
 	const ascending = await paginate<IDataObject>(
 		search.transport,
-		request(widenCollectedAt({ [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: ASCENDING })),
+		request(
+			widenCollectedAt({
+				[SEARCH_REQUEST_FIELDS.filters]: filters,
+				[SEARCH_REQUEST_FIELDS.sortType]: ASCENDING,
+			}),
+		),
 		{
 			returnAll: true,
 			onRateLimit: 'stop',
@@ -85,7 +101,10 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 		let crossed = false;
 		result = await paginate<IDataObject>(
 			search.transport,
-			request({ [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING }),
+			request({
+				[SEARCH_REQUEST_FIELDS.filters]: search.filters,
+				[SEARCH_REQUEST_FIELDS.sortType]: DESCENDING,
+			}),
 			{
 				returnAll: true,
 				onRateLimit: 'stop',
@@ -101,7 +120,11 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 			},
 		);
 		requests += result.requests;
-		result = { ...result, complete: result.complete || crossed, items: result.items.slice().reverse() };
+		result = {
+			...result,
+			complete: result.complete || crossed,
+			items: result.items.slice().reverse(),
+		};
 	} else if (before) {
 		result = { ...ascending, items: ascending.items, complete: false };
 	}
@@ -115,11 +138,16 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 }
 
 /** The newest mentions matching the stream's filters, by one recent search (a test event's sample). */
-export async function searchLatest(search: Omit<GapSearch, 'range' | 'maxRequests'>): Promise<IDataObject[]> {
+export async function searchLatest(
+	search: Omit<GapSearch, 'range' | 'maxRequests'>,
+): Promise<IDataObject[]> {
 	const verifier = new FilterVerifier(search.filters);
 	const result = await paginate<IDataObject>(
 		search.transport,
-		searchRequest(search, { [SEARCH_REQUEST_FIELDS.filters]: search.filters, [SEARCH_REQUEST_FIELDS.sortType]: DESCENDING }),
+		searchRequest(search, {
+			[SEARCH_REQUEST_FIELDS.filters]: search.filters,
+			[SEARCH_REQUEST_FIELDS.sortType]: DESCENDING,
+		}),
 		{ returnAll: true, onRateLimit: 'fail', pageBudget: 1, keep: verifier.keep },
 	);
 	return result.items;

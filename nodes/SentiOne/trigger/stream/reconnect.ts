@@ -37,15 +37,26 @@ export interface ReconnectWait {
 	budget: boolean;
 }
 
-export function reconnectWait(level: number, budget: RateLimitState | undefined, now: number): ReconnectWait {
+export function reconnectWait(
+	level: number,
+	budget: RateLimitState | undefined,
+	now: number,
+): ReconnectWait {
 	const delay = backoffDelay(level);
 	const remaining = budget?.remaining;
 	const resetAt = budget?.resetAt;
 	if (remaining !== undefined && remaining <= 0 && (resetAt === undefined || resetAt <= now)) {
 		// no connection left and no usable reset: the top of the next hour (D-07), not a loop
-		return { waitMs: Math.max(delay, boundedDelay(nextHourStart(now) - now + 1000, 0, BOUNDS.rateLimitMaxWaitMs)), budget: true };
+		return {
+			waitMs: Math.max(
+				delay,
+				boundedDelay(nextHourStart(now) - now + 1000, 0, BOUNDS.rateLimitMaxWaitMs),
+			),
+			budget: true,
+		};
 	}
-	if (remaining === undefined || resetAt === undefined || resetAt <= now) return { waitMs: delay, budget: false };
+	if (remaining === undefined || resetAt === undefined || resetAt <= now)
+		return { waitMs: delay, budget: false };
 	// resetAt is plausible (transport.readRateLimit): within the hour; bounded again all the same
 	const untilReset = boundedDelay(resetAt - now, 0, BOUNDS.rateLimitMaxWaitMs);
 	if (remaining <= 0) return { waitMs: Math.max(delay, untilReset + 1000), budget: true };
@@ -83,7 +94,9 @@ export function failureKind(error: unknown): FailureKind {
 	const status = details?.statusCode;
 	if (status === undefined) {
 		const message = (error as { message?: unknown })?.message;
-		return typeof message === 'string' && message.includes(CREDENTIAL_ERROR_PREFIX) ? 'permanent' : 'transient';
+		return typeof message === 'string' && message.includes(CREDENTIAL_ERROR_PREFIX)
+			? 'permanent'
+			: 'transient';
 	}
 	if (status === 429) {
 		if (details?.rateLimitKind === 'monthlyCap') return 'permanent';

@@ -86,7 +86,12 @@ export class Recovery {
 		const { settings, transport, signal, hooks } = this.session;
 		const outcome = await attempt(
 			async () =>
-				await searchLatest({ transport, projectId: settings.projectId as number, filters: settings.filters, signal }),
+				await searchLatest({
+					transport,
+					projectId: settings.projectId as number,
+					filters: settings.filters,
+					signal,
+				}),
 		);
 		if (this.session.stopped) return;
 		if (!outcome.ok) {
@@ -94,7 +99,9 @@ export class Recovery {
 			return;
 		}
 		if (this.delivery.sample(outcome.value)) return;
-		hooks.log('SentiOne stream: no matching mention found by search for the test event; opening the live stream');
+		hooks.log(
+			'SentiOne stream: no matching mention found by search for the test event; opening the live stream',
+		);
 	}
 
 	/** Looks malformed mentions up by the moments they arrived in. */
@@ -105,7 +112,10 @@ export class Recovery {
 		let from = Infinity;
 		let to = -Infinity;
 		for (const [, at] of pending) {
-			const burst = at - this.session.connectedAt < BACKFILL_BURST_MS ? this.session.connectedBackfill * 60_000 : 0;
+			const burst =
+				at - this.session.connectedAt < BACKFILL_BURST_MS
+					? this.session.connectedBackfill * 60_000
+					: 0;
 			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);
 			to = Math.max(to, at + RECONNECT.marginMs);
 		}
@@ -116,7 +126,11 @@ export class Recovery {
 		const missing = known.filter((id) => !this.delivery.passedOn(id));
 		const found = stats.emitted - emittedBefore;
 		stats.repaired += known.length - missing.length;
-		if (unreadable > 0 && !this.session.stopped && found < unreadable + known.length - missing.length) {
+		if (
+			unreadable > 0 &&
+			!this.session.stopped &&
+			found < unreadable + known.length - missing.length
+		) {
 			// fewer mentions came back than unreadable events arrived: say so, never stay silent
 			hooks.report(
 				new NodeOperationError(
@@ -172,9 +186,10 @@ export class Recovery {
 				await searchCollected({
 					transport,
 					projectId: settings.projectId as number,
-					filters: withoutFilters({ [SEARCH_REQUEST_FIELDS.filters]: settings.filters }, this.session.unsent)[
-						SEARCH_REQUEST_FIELDS.filters
-					] as IDataObject,
+					filters: withoutFilters(
+						{ [SEARCH_REQUEST_FIELDS.filters]: settings.filters },
+						this.session.unsent,
+					)[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
 					range,
 					maxRequests: settings.maxGapRequests,
 					signal: this.session.signal,
@@ -183,9 +198,14 @@ export class Recovery {
 		if (this.session.stopped) return;
 		if (!outcome.ok) {
 			hooks.report(
-				new NodeOperationError(node, `Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`, {
-					description: 'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
-				}),
+				new NodeOperationError(
+					node,
+					`Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`,
+					{
+						description:
+							'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
+					},
+				),
 			);
 			return;
 		}
@@ -194,11 +214,15 @@ export class Recovery {
 		this.delivery.searched(result.mentions, (id) => this.arrived(id));
 		if (!result.complete && !options.manual) {
 			hooks.report(
-				new NodeOperationError(node, `Only part of the ${what} could be searched for after the SentiOne stream was interrupted`, {
-					description: result.budgetStopped
-						? `The search budget (${hourlyLimit('recentSearch')} requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt, clock.now(), zone)}` : ''}. Mentions of that range after the last one passed on may be missing.`
-						: `The search stopped after ${result.requests} requests (Options → Max Search Requests per Gap). Mentions of that range after the last one passed on may be missing.`,
-				}),
+				new NodeOperationError(
+					node,
+					`Only part of the ${what} could be searched for after the SentiOne stream was interrupted`,
+					{
+						description: result.budgetStopped
+							? `The search budget (${hourlyLimit('recentSearch')} requests an hour, shared by every workflow using the key) is used up${result.budgetResetAt !== undefined ? ` until ${formatInstant(result.budgetResetAt, clock.now(), zone)}` : ''}. Mentions of that range after the last one passed on may be missing.`
+							: `The search stopped after ${result.requests} requests (Options → Max Search Requests per Gap). Mentions of that range after the last one passed on may be missing.`,
+					},
+				),
 			);
 		}
 	}

@@ -4,8 +4,17 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { BACKFILL_MINUTES_MAX, HEARTBEAT_INTERVAL_MS, PAGE_SIZES } from '../../shared/contract';
-import { filtersCollection, optionsCollection, projectLocator, simplifyProperty } from '../../shared/descriptions';
-import { anonymizationOption, notAnonymizedOption, streamFormatOption } from '../../shared/streamOptions';
+import {
+	filtersCollection,
+	optionsCollection,
+	projectLocator,
+	simplifyProperty,
+} from '../../shared/descriptions';
+import {
+	anonymizationOption,
+	notAnonymizedOption,
+	streamFormatOption,
+} from '../../shared/streamOptions';
 import { budgetShare, concurrentLimit, hourlyLimit, tierOf } from '../../shared/wording';
 import { triggerHeader } from '../common/descriptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
@@ -13,20 +22,19 @@ import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 const forMentions = { show: { event: ['newMention'] } };
 
 /** What the trigger spends, first among its fields. */
-const BUDGET_NOTICE =
-	`Keeps one connection open to SentiOne while the workflow is active. Each connection, reconnects and test events included, spends ${budgetShare('liveStream')} your API key allows (${concurrentLimit('liveStream')} may be open at once; the engagement stream allows ${concurrentLimit('engagementStream')}).`;
+const BUDGET_NOTICE = `Keeps one connection open to SentiOne while the workflow is active. Each connection, reconnects and test events included, spends ${budgetShare('liveStream')} your API key allows (${concurrentLimit('liveStream')} may be open at once; the engagement stream allows ${concurrentLimit('engagementStream')}).`;
 
 const EVENTS: INodePropertyOptions[] = [
 	{
 		name: 'New Mention',
 		value: 'newMention',
-		description: 'Each mention of the project as SentiOne collects it, within seconds (live stream)',
+		description:
+			'Each mention of the project as SentiOne collects it, within seconds (live stream)',
 	},
 	{
 		name: 'Engagement Update',
 		value: 'engagementUpdate',
-		description:
-			`${tierOf('engagementStream')} tier: each change of likes, shares, comments or views of a mention published in the last month, across all projects`,
+		description: `${tierOf('engagementStream')} tier: each change of likes, shares, comments or views of a mention published in the last month, across all projects`,
 	},
 ];
 
@@ -51,8 +59,7 @@ export const streamProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: BACKFILL_MINUTES_MAX },
 			default: 0,
-			description:
-				`On activation, also pass on what was collected in the last minutes (0–${BACKFILL_MINUTES_MAX}). Reconnects always ask for the minutes they missed. A test event asks for ${BACKFILL_MINUTES_MAX} so a recent mention shows up at once.`,
+			description: `On activation, also pass on what was collected in the last minutes (0–${BACKFILL_MINUTES_MAX}). Reconnects always ask for the minutes they missed. A test event asks for ${BACKFILL_MINUTES_MAX} so a recent mention shows up at once.`,
 		},
 		{
 			displayName: 'Fill Gaps with Search',
@@ -60,8 +67,7 @@ export const streamProperties: INodeProperties[] = [
 			type: 'boolean',
 			displayOptions: { show: { '/event': ['newMention'] } },
 			default: true,
-			description:
-				`Whether to search for the mentions of an outage longer than the ${BACKFILL_MINUTES_MAX} minutes a reconnect can backfill, and for mentions that arrived malformed. Uses the search budget (${hourlyLimit('recentSearch')} requests an hour, shared).`,
+			description: `Whether to search for the mentions of an outage longer than the ${BACKFILL_MINUTES_MAX} minutes a reconnect can backfill, and for mentions that arrived malformed. Uses the search budget (${hourlyLimit('recentSearch')} requests an hour, shared).`,
 		},
 		{
 			displayName: 'Max Search Requests per Gap',
@@ -78,8 +84,7 @@ export const streamProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0.1, maxValue: MAX_STALL_TIMEOUT_SECONDS, numberPrecision: 1 },
 			default: 45, // STREAM_DEFAULTS.stallTimeoutSeconds
-			description:
-				`Silence after which the connection is judged dead and replaced. SentiOne sends a heartbeat every ${HEARTBEAT_INTERVAL_MS / 1000} seconds, so the default is three missed heartbeats.`,
+			description: `Silence after which the connection is judged dead and replaced. SentiOne sends a heartbeat every ${HEARTBEAT_INTERVAL_MS / 1000} seconds, so the default is three missed heartbeats.`,
 		},
 		streamFormatOption,
 	]),

@@ -135,10 +135,17 @@ export class StreamSession implements SessionContext {
 				throw asNodeError(this.node, first.error);
 			} else {
 				this.stats.failedOpens++;
-				this.hooks.log(`SentiOne stream: first connection failed, retrying: ${String((first.error as Error)?.message)}`);
+				this.hooks.log(
+					`SentiOne stream: first connection failed, retrying: ${String((first.error as Error)?.message)}`,
+				);
 			}
 		}
-		this.loop = this.run(first.ok ? first.value : undefined, first.ok ? resume?.gap : undefined, false, waitForBudget).then(
+		this.loop = this.run(
+			first.ok ? first.value : undefined,
+			first.ok ? resume?.gap : undefined,
+			false,
+			waitForBudget,
+		).then(
 			() => undefined,
 			(error: unknown) => this.fail(error),
 		);
@@ -146,7 +153,12 @@ export class StreamSession implements SessionContext {
 
 	/** A manual test of new mentions without anonymization starts with a search for a sample. */
 	private sampleFirst(): boolean {
-		return this.options.manual && this.settings.event === 'newMention' && !this.settings.anonymization && this.settings.projectId !== undefined;
+		return (
+			this.options.manual &&
+			this.settings.event === 'newMention' &&
+			!this.settings.anonymization &&
+			this.settings.projectId !== undefined
+		);
 	}
 
 	/** What the user is told when activation found the stream budget spent: when it connects. */
@@ -158,10 +170,14 @@ export class StreamSession implements SessionContext {
 				: resetAt !== undefined
 					? `at ${formatInstant(resetAt, clock.now(), this.transport.zone)}, when the budget resets`
 					: 'at the top of the next hour, when the budget resets';
-		return new NodeOperationError(this.node, `${(error as Error).message} The trigger is active and connects ${when}.`, {
-			description:
-				'Mentions collected until it connects are fetched then with a search (Options → Fill Gaps with Search), so nothing is lost. Testing the trigger ("Listen for test event") does not spend a live connection when a search can show a sample. Each activation of a workflow with this trigger opens one connection; the budget is per API key, shared by every workflow using it.',
-		});
+		return new NodeOperationError(
+			this.node,
+			`${(error as Error).message} The trigger is active and connects ${when}.`,
+			{
+				description:
+					'Mentions collected until it connects are fetched then with a search (Options → Fill Gaps with Search), so nothing is lost. Testing the trigger ("Listen for test event") does not spend a live connection when a search can show a sample. Each activation of a workflow with this trigger opens one connection; the budget is per API key, shared by every workflow using it.',
+			},
+		);
 	}
 
 	/** Stops everything and resolves once the connection, waits and searches are gone. */
@@ -186,19 +202,28 @@ export class StreamSession implements SessionContext {
 
 	private async connect(backfillMinutes: number): Promise<OpenStream> {
 		// a filter whose shape SentiOne refuses is left out from then on and applied by the verifier
-		const { value: open, dropped, refusal } = await withFilterFallback(
+		const {
+			value: open,
+			dropped,
+			refusal,
+		} = await withFilterFallback(
 			this.node,
 			{ [SEARCH_REQUEST_FIELDS.filters]: this.settings.filters },
 			async (body) =>
 				await this.transport.openStream(
-					this.target.request(backfillMinutes, this.abort.signal, body[SEARCH_REQUEST_FIELDS.filters] as IDataObject),
+					this.target.request(
+						backfillMinutes,
+						this.abort.signal,
+						body[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
+					),
 				),
 			this.unsent,
 		);
 		const fresh = dropped.filter((name) => !this.unsent.includes(name));
 		if (fresh.length > 0) {
 			this.unsent = dropped;
-			if (!this.options.manual) this.hooks.report(new NodeOperationError(this.node, refusedNotice(fresh, refusal)));
+			if (!this.options.manual)
+				this.hooks.report(new NodeOperationError(this.node, refusedNotice(fresh, refusal)));
 		}
 		if (this.stopped) {
 			open.close();
@@ -230,7 +255,9 @@ export class StreamSession implements SessionContext {
 		}
 		if (wait.budget) {
 			this.stats.budgetWaits++;
-			this.hooks.log(`SentiOne stream: waiting ${Math.round(wait.waitMs / 1000)} s for the stream budget (${group})`);
+			this.hooks.log(
+				`SentiOne stream: waiting ${Math.round(wait.waitMs / 1000)} s for the stream budget (${group})`,
+			);
 		}
 		return wait.waitMs;
 	}
@@ -259,7 +286,9 @@ export class StreamSession implements SessionContext {
 		if (sample) {
 			await this.recovery.sample();
 			if (this.stopped) return;
-			const opened = await attempt(async () => await this.connect(this.settings.startBackfillMinutes));
+			const opened = await attempt(
+				async () => await this.connect(this.settings.startBackfillMinutes),
+			);
 			if (!opened.ok) {
 				this.fail(opened.error);
 				return;

@@ -5,7 +5,13 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import type { NotAnonymizedChoice } from '../../shared/anonymization';
 import type { AnonymizationLevel, EndpointName } from '../../shared/contract';
-import { BACKFILL_MINUTES_MAX, HEARTBEAT_INTERVAL_MS, QUERY_PARAMS, route, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import {
+	BACKFILL_MINUTES_MAX,
+	HEARTBEAT_INTERVAL_MS,
+	QUERY_PARAMS,
+	route,
+	SEARCH_REQUEST_FIELDS,
+} from '../../shared/contract';
 import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
@@ -49,33 +55,57 @@ const STREAM_EVENTS: readonly StreamEvent[] = ['newMention', 'engagementUpdate']
 
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const node = ctx.getNode();
-	const event = readChoice(ctx.getNodeParameter('event', 'newMention'), STREAM_EVENTS, node, 'Event');
+	const event = readChoice(
+		ctx.getNodeParameter('event', 'newMention'),
+		STREAM_EVENTS,
+		node,
+		'Event',
+	);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const manual = ctx.getMode() === 'manual';
 	const format = readStreamFormat(options.streamFormat, node);
-	const configuredBackfill = readNumberOption(options, 'backfillMinutes', 0, node, 'Backfill at Start (Minutes)', {
-		min: 0,
-		max: BACKFILL_MINUTES_MAX,
-	});
-	const stallTimeoutSeconds = readNumberOption(options, 'stallTimeout', STREAM_DEFAULTS.stallTimeoutSeconds, node, 'Stall Timeout (Seconds)', {
-		min: 0.1,
-		max: MAX_STALL_TIMEOUT_SECONDS,
-		whole: false,
-	});
+	const configuredBackfill = readNumberOption(
+		options,
+		'backfillMinutes',
+		0,
+		node,
+		'Backfill at Start (Minutes)',
+		{
+			min: 0,
+			max: BACKFILL_MINUTES_MAX,
+		},
+	);
+	const stallTimeoutSeconds = readNumberOption(
+		options,
+		'stallTimeout',
+		STREAM_DEFAULTS.stallTimeoutSeconds,
+		node,
+		'Stall Timeout (Seconds)',
+		{
+			min: 0.1,
+			max: MAX_STALL_TIMEOUT_SECONDS,
+			whole: false,
+		},
+	);
 	const settings: StreamSettings = {
 		event,
 		filters: {},
 		simplify: true,
 		notAnonymized: 'fail',
 		format,
-		startBackfillMinutes: manual ? Math.max(configuredBackfill, STREAM_DEFAULTS.manualBackfillMinutes) : configuredBackfill,
+		startBackfillMinutes: manual
+			? Math.max(configuredBackfill, STREAM_DEFAULTS.manualBackfillMinutes)
+			: configuredBackfill,
 		fillGaps: false,
 		maxGapRequests: 0,
 		stallTimeoutMs: Math.round(stallTimeoutSeconds * 1000),
 	};
 	if (event === 'engagementUpdate') return settings;
 
-	settings.projectId = parseProjectId(ctx.getNodeParameter('project', '', { extractValue: true }), node);
+	settings.projectId = parseProjectId(
+		ctx.getNodeParameter('project', '', { extractValue: true }),
+		node,
+	);
 	settings.filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
@@ -86,10 +116,17 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	settings.anonymization = readAnonymization(options.anonymization, node);
 	settings.notAnonymized = readNotAnonymized(options.notAnonymized, node);
 	settings.fillGaps = readBoolean(options.fillGaps, node, 'Options → Fill Gaps with Search', true);
-	settings.maxGapRequests = readNumberOption(options, 'maxGapRequests', STREAM_DEFAULTS.maxGapRequests, node, 'Max Search Requests per Gap', {
-		min: 1,
-		max: MAX_GAP_REQUESTS,
-	});
+	settings.maxGapRequests = readNumberOption(
+		options,
+		'maxGapRequests',
+		STREAM_DEFAULTS.maxGapRequests,
+		node,
+		'Max Search Requests per Gap',
+		{
+			min: 1,
+			max: MAX_GAP_REQUESTS,
+		},
+	);
 	return settings;
 }
 

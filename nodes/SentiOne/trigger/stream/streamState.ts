@@ -57,7 +57,11 @@ function isObject(value: unknown): value is IDataObject {
 }
 
 /** The saved memory for `target`, checked field by field; undefined when absent, unusable or for another stream. */
-export function loadStreamMemory(staticData: IDataObject, target: string, now: number): StreamMemory | undefined {
+export function loadStreamMemory(
+	staticData: IDataObject,
+	target: string,
+	now: number,
+): StreamMemory | undefined {
 	const raw = staticData[STREAM_STATE_KEY];
 	if (!isObject(raw) || raw.v !== VERSION || raw.target !== target) return undefined;
 	const ceiling = now + BOUNDS.futureAllowanceMs;
@@ -85,7 +89,12 @@ export function saveStreamMemory(staticData: IDataObject, memory: StreamMemory):
 	const horizon = memory.lastAliveAt - REMEMBER_MS;
 	const ids = memory.ids.filter(([, at]) => at >= horizon).slice(-MAX_SAVED_IDS);
 	memory.ids = ids;
-	staticData[STREAM_STATE_KEY] = { v: VERSION, target: memory.target, lastAliveAt: memory.lastAliveAt, ids: ids.map((entry) => [...entry]) };
+	staticData[STREAM_STATE_KEY] = {
+		v: VERSION,
+		target: memory.target,
+		lastAliveAt: memory.lastAliveAt,
+		ids: ids.map((entry) => [...entry]),
+	};
 }
 
 /**
@@ -94,7 +103,11 @@ export function saveStreamMemory(staticData: IDataObject, memory: StreamMemory):
  */
 export function uncertainIds(memory: StreamMemory): Set<string> {
 	const newest = memory.ids.reduce((max, [, at]) => Math.max(max, at), -Infinity);
-	return new Set(memory.ids.filter((entry) => entry[2] === 1 && entry[1] >= newest - UNCERTAIN_MS).map(([id]) => id));
+	return new Set(
+		memory.ids
+			.filter((entry) => entry[2] === 1 && entry[1] >= newest - UNCERTAIN_MS)
+			.map(([id]) => id),
+	);
 }
 
 /** The key a stream's memory is filed under: its event and project. */

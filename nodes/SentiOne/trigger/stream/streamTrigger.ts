@@ -22,8 +22,15 @@ import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './stream
  * (streamState.ts, uncertain ids) is refused by n8n if its execution exists. 71 characters (n8n
  * stores up to 255).
  */
-export function executionKey(workflowId: string, nodeId: string, target: string, id: string): string {
-	return `sentione:${createHash('sha256').update(`${workflowId}\n${nodeId}\n${target}\n${idKey(id)}`).digest('hex')}`;
+export function executionKey(
+	workflowId: string,
+	nodeId: string,
+	target: string,
+	id: string,
+): string {
+	return `sentione:${createHash('sha256')
+		.update(`${workflowId}\n${nodeId}\n${target}\n${idKey(id)}`)
+		.digest('hex')}`;
 }
 
 /**
@@ -56,13 +63,20 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 			deduplicates,
 			emit: (rows: IDataObject[], id?: string) => {
 				if (deduplicates && id !== undefined) {
-					this.emit([toItems(rows)], undefined, undefined, executionKey(workflowId, nodeId, target, id));
+					this.emit(
+						[toItems(rows)],
+						undefined,
+						undefined,
+						executionKey(workflowId, nodeId, target, id),
+					);
 				} else this.emit([toItems(rows)]);
 			},
 			fatal: (error: Error) => this.emitError(error),
 			report: (error) => {
 				if (!manual && typeof this.saveFailedExecution === 'function') {
-					this.saveFailedExecution(error as Parameters<ITriggerFunctions['saveFailedExecution']>[0]);
+					this.saveFailedExecution(
+						error as Parameters<ITriggerFunctions['saveFailedExecution']>[0],
+					);
 				}
 			},
 			log: (message: string) => this.logger.info(message),
