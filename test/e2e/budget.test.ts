@@ -15,7 +15,14 @@
  * simulator's hourly windows follow the same clock. About 3 real minutes in all.
  */
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
+import {
+	createHost,
+	ensureN8n,
+	type Host,
+	type RunningN8n,
+	type WorkflowJson,
+	sleep,
+} from './host';
 import { CREDENTIALS, sentiOneCredentials } from './workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -163,7 +170,6 @@ const WORKFLOWS = {
 	controlOther: otherWorkflow('e2eBudgetCtlOth1', PROJECTS.controlOther, CREDENTIALS.enterprise),
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const searchesOf = (log: Logged[], projectId: number) =>
 	log.filter(
 		(r) =>

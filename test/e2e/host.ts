@@ -382,3 +382,22 @@ export function nodeOutput(
 
 /** A stack trace ("    at fn (file:line)") inside a text meant for the user. */
 export const STACK_FRAME = /\n\s+at \S+.*\(?\S+:\d+:\d+\)?/;
+
+export const sleep = (ms: number): Promise<void> =>
+	new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` every 500 ms until it gives a value; throws naming `what` after `timeoutMs`. */
+export async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false>,
+	timeoutMs: number,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(500);
+	}
+}

@@ -12,7 +12,15 @@
 import { join } from 'path';
 
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
+import {
+	createHost,
+	ensureN8n,
+	type Host,
+	type RunningN8n,
+	type WorkflowJson,
+	sleep,
+	until,
+} from './host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -33,21 +41,6 @@ let live: WorkflowJson;
 /** the simulator's clock when the trigger was first active: the ground truth starts there */
 let startedAt: number;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined | false>,
-	timeoutMs: number,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(500);
-	}
-}
 const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
 const inject = (count: number) =>
 	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, ...NEGATIVE });

@@ -28,6 +28,8 @@ import {
 	type Host,
 	type RunningN8n,
 	type WorkflowJson,
+	sleep,
+	until,
 } from './host';
 import { CREDENTIALS, node, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
 
@@ -35,22 +37,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined | false>,
-	timeoutMs: number,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(500);
-	}
-}
 
 interface Logged {
 	seq: number;

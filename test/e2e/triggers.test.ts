@@ -26,7 +26,15 @@
  */
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { createHost, ensureN8n, type Host, type RunningN8n, type WorkflowJson } from './host';
+import {
+	createHost,
+	ensureN8n,
+	type Host,
+	type RunningN8n,
+	type WorkflowJson,
+	sleep,
+	until,
+} from './host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -61,22 +69,6 @@ const searches = async (tier: string): Promise<Logged[]> =>
 	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests.filter(
 		(r) => r.path.endsWith('/search') && r.tier === tier,
 	);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined | false>,
-	timeoutMs: number,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(500);
-	}
-}
 
 const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
 const inject = (projectId: number, count: number, extra: Record<string, unknown>) =>

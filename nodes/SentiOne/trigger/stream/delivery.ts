@@ -62,7 +62,6 @@ export class Delivery {
 			const uncertain = hooks.deduplicates ? uncertainIds(saved) : new Set<string>();
 			saved.ids = saved.ids.filter(([id]) => !uncertain.has(id));
 			for (const [id] of saved.ids) this.memory.add(id);
-			this.session.stats.uncertainAtResume = uncertain.size;
 		}
 		if (!options.manual && options.store) {
 			this.persisted = {
@@ -80,39 +79,33 @@ export class Delivery {
 		return this.memory.has(id);
 	}
 
-	/** One execution with these rows (one, except a test event's); `keys` are the ids they are remembered by. */
-	private pass(rows: IDataObject[], keys: string[] = []): void {
+	/**
+	 * One execution with this row; `id`: the id (or engagement key) it is remembered by, from which
+	 * the host derives the execution's deduplication key.
+	 */
+	private pass(row: IDataObject, id?: string): void {
 		const { hooks, options, stats } = this.session;
-		if (rows.length === 0 || this.session.stopped) return;
-		// one mention alone: n8n can refuse a second execution of it (deduplication key)
-		const alone = rows.length === 1 && keys.length === 1 ? keys[0] : undefined;
+		if (this.session.stopped) return;
 		if (this.persisted && options.store) {
 			// saved with this emit (n8n starts the save and the execution side by side)
 			const at = clock.now();
 			this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, at);
-			for (const key of keys.map(idKey))
-				this.persisted.ids.push(
-					alone !== undefined && hooks.deduplicates ? [key, at, 1] : [key, at],
-				);
+			if (id !== undefined) {
+				this.persisted.ids.push(hooks.deduplicates ? [idKey(id), at, 1] : [idKey(id), at]);
+			}
 			options.store.save(this.persisted);
 		}
-		if (options.manual) {
-			hooks.emit(rows.slice(0, 1));
-			stats.emitted++;
-			// A test event is one item: stop listening.
-			this.session.finishTest();
-			return;
-		}
-		hooks.emit(rows, alone);
-		stats.emitted += rows.length;
+		hooks.emit(row, id);
+		stats.emitted++;
+		// A test event is one item: stop listening.
+		if (options.manual) this.session.finishTest();
 	}
 
 	/** A mention of the live stream: passed on once, when admissible. */
 	mention(id: string, mention: IDataObject): void {
 		const admitted = this.admissible(id, mention);
 		if (admitted === undefined) return;
-		if (this.memory.add(id))
-			this.pass([mentionRow(admitted, this.session.settings.simplify)], [id]);
+		if (this.memory.add(id)) this.pass(mentionRow(admitted, this.session.settings.simplify), id);
 		else this.session.stats.duplicates++;
 	}
 
@@ -123,7 +116,7 @@ export class Delivery {
 		// exactly, while two changes of one mention in the same millisecond differ in their metrics.
 		const key = `${item.id ?? `${String(update.mentionId)}:${String(update.updatedAt)}`}#${fingerprint(JSON.stringify(update.engagementMetrics ?? null))}`;
 		// as the stream sends it: `{ mentionId, engagementMetrics, updatedAt }` (D-28)
-		if (this.memory.add(key)) this.pass([{ ...update }], [key]);
+		if (this.memory.add(key)) this.pass({ ...update }, key);
 		else this.session.stats.duplicates++;
 	}
 
@@ -140,10 +133,7 @@ export class Delivery {
 			const mention = this.admissible(id, candidate);
 			if (mention === undefined) continue;
 			if (id === undefined || this.memory.add(id)) {
-				this.pass(
-					[mentionRow(mention, this.session.settings.simplify)],
-					id === undefined ? [] : [id],
-				);
+				this.pass(mentionRow(mention, this.session.settings.simplify), id);
 			} else this.session.stats.duplicates++;
 		}
 	}
@@ -153,7 +143,7 @@ export class Delivery {
 		for (const candidate of mentions) {
 			const mention = this.admissible(idAndCollectedAt(candidate).id, candidate);
 			if (mention !== undefined) {
-				this.pass([mentionRow(mention, this.session.settings.simplify)]);
+				this.pass(mentionRow(mention, this.session.settings.simplify));
 				return true;
 			}
 		}

@@ -12,10 +12,10 @@ import type { StreamMemory } from './streamState';
 
 export interface SessionHooks {
 	/**
-	 * One execution with these items. `id`: the id key of the one mention (or update) it carries,
-	 * from which the host derives the execution's deduplication key when it has one.
+	 * One execution with this item. `id`: the id of the mention (or the key of the update) it
+	 * carries, from which the host derives the execution's deduplication key when it has one.
 	 */
-	emit(rows: IDataObject[], id?: string): void;
+	emit(row: IDataObject, id?: string): void;
 	/**
 	 * True when n8n refuses a second execution with the same deduplication key (n8n 2.41+, active
 	 * workflows): ids a restart leaves uncertain can then be passed on again (streamState.ts).
@@ -70,8 +70,6 @@ export interface SessionStats {
 	lastBackfillMinutes: number;
 	/** the session resumed from the memory a previous run of n8n left */
 	resumed: boolean;
-	/** saved ids a resume took as uncertain (passed on again if the backfill brings them) */
-	uncertainAtResume: number;
 }
 
 export function newStats(): SessionStats {
@@ -94,7 +92,6 @@ export function newStats(): SessionStats {
 		gapRequests: 0,
 		lastBackfillMinutes: 0,
 		resumed: false,
-		uncertainAtResume: 0,
 	};
 }
 

@@ -61,15 +61,15 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 		streamTarget(settings),
 		{
 			deduplicates,
-			emit: (rows: IDataObject[], id?: string) => {
+			emit: (row: IDataObject, id?: string) => {
 				if (deduplicates && id !== undefined) {
 					this.emit(
-						[toItems(rows)],
+						[toItems([row])],
 						undefined,
 						undefined,
 						executionKey(workflowId, nodeId, target, id),
 					);
-				} else this.emit([toItems(rows)]);
+				} else this.emit([toItems([row])]);
 			},
 			fatal: (error: Error) => this.emitError(error),
 			report: (error) => {
