@@ -781,6 +781,41 @@ describe('the stream trigger reconnecting after hourly 429s with a broken reset:
 		});
 	});
 
+	test("the hour's last connection outlives its reset, then ends: the next one opens at once, not an hour later", async () => {
+		const resetAt = START + 30 * MINUTE;
+		// remaining 0 with a reset 30 minutes ahead; heartbeats while the clock passes the reset
+		const lastOfHour = stream({
+			everyMs: 10,
+			headers: rateHeaders({ limit: 5, remaining: 0, reset: Math.floor(resetAt / 1000) }),
+			frame: (i) => {
+				if (i === 3) clock.now = resetAt + MINUTE;
+				return i < 6 ? sse.heartbeat() : null;
+			},
+		});
+		const holds = stream({ everyMs: 50, frame: () => sse.heartbeat() });
+		server.route('POST', LIVE, [lastOfHour, holds]);
+		const trigger = await activateStreamTrigger(
+			streamParameters(
+				{ project: projectParam(1001) } as INodeParameters,
+				{ stallTimeout: 30, fillGaps: false } as IDataObject,
+			),
+			credentials(),
+		);
+		opened.push(trigger);
+		await waitFor('the second connection', () => server.on(LIVE).length >= 2, 10_000);
+		const [, second] = server.on(LIVE).map((r) => r.at);
+		// the headers spoke of the window that has ended: plain backoff (≤ 1 s), no budget wait
+		expect(second - (resetAt + MINUTE)).toBeLessThan(5_000);
+		expect(trigger.errors).toEqual([]);
+		expect(trigger.failures).toEqual([]);
+		rows.push({
+			fault: 'live stream: remaining 0 with a reset ahead, connection outlives the reset',
+			through: 'SentiOne Stream Trigger',
+			cases: 1,
+			outcome: `reconnected ${Math.round((second - resetAt - MINUTE) / 1000)} s after it ended (the stated count belonged to the window that had ended)`,
+		});
+	});
+
 	test.each([
 		{
 			name: 'remaining 0, reset in the year 3000',

@@ -116,14 +116,27 @@ describe('rate-limit headers', () => {
 				};
 			}),
 		);
-		expect(result.first).toEqual({ group: 'projects', limit: 300, remaining: 299, resetAt: reset });
+		expect(result.first).toEqual({
+			group: 'projects',
+			limit: 300,
+			remaining: 299,
+			resetAt: reset,
+			readAt: expect.any(Number),
+		});
 		expect(result.second).toEqual({
 			group: 'projects',
 			limit: 300,
 			remaining: 298,
 			resetAt: reset,
+			readAt: expect.any(Number),
 		});
-		expect(result.search).toEqual({ group: 'search', limit: 30, remaining: 29, resetAt: reset });
+		expect(result.search).toEqual({
+			group: 'search',
+			limit: 30,
+			remaining: 29,
+			resetAt: reset,
+			readAt: expect.any(Number),
+		});
 		// the 404 is counted (D-05) and its headers are read before the error is mapped
 		expect(result.notFound).toMatch(/\(404\)/);
 		expect(result.afterError).toEqual({
@@ -131,12 +144,37 @@ describe('rate-limit headers', () => {
 			limit: 30,
 			remaining: 28,
 			resetAt: reset,
+			readAt: expect.any(Number),
 		});
-		expect(result.stream).toEqual({ group: 'export', limit: 5, remaining: 4, resetAt: reset });
+		expect(result.stream).toEqual({
+			group: 'export',
+			limit: 5,
+			remaining: 4,
+			resetAt: reset,
+			readAt: expect.any(Number),
+		});
 		expect(result.all).toEqual({
-			projects: { group: 'projects', limit: 300, remaining: 298, resetAt: reset },
-			search: { group: 'search', limit: 30, remaining: 28, resetAt: reset },
-			export: { group: 'export', limit: 5, remaining: 4, resetAt: reset },
+			projects: {
+				group: 'projects',
+				limit: 300,
+				remaining: 298,
+				resetAt: reset,
+				readAt: expect.any(Number),
+			},
+			search: {
+				group: 'search',
+				limit: 30,
+				remaining: 28,
+				resetAt: reset,
+				readAt: expect.any(Number),
+			},
+			export: {
+				group: 'export',
+				limit: 5,
+				remaining: 4,
+				resetAt: reset,
+				readAt: expect.any(Number),
+			},
 		});
 		expect(result.sent).toBe(5);
 		expect(await requestLog(sim)).toHaveLength(5);
@@ -171,6 +209,7 @@ describe('rate-limit headers', () => {
 		expect(readRateLimit(headers, 'search', 1795258800000 - 1_800_000)).toEqual({
 			group: 'search',
 			...expected,
+			readAt: 1795258800000 - 1_800_000,
 		});
 	});
 

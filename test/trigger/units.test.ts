@@ -284,6 +284,29 @@ describe('reconnect plan', () => {
 		expect(reconnectWait(1, undefined, now)).toEqual({ waitMs: 1000, budget: false });
 	});
 
+	test('a reset that has passed since the headers were read ends their window; one already past when read is unusable', () => {
+		const now = 1_000_000 + 2 * 60 * MIN;
+		const nextHour = Math.ceil(now / (60 * MIN)) * 60 * MIN;
+		// stated 20 minutes ahead 30 minutes ago: a new window, the stated 0 is of the old one
+		expect(
+			reconnectWait(
+				0,
+				{ group: 'live', remaining: 0, resetAt: now - 10 * MIN, readAt: now - 30 * MIN },
+				now,
+			),
+		).toEqual({ waitMs: 500, budget: false });
+		// already past when stated (a stuck reset), or none at all: the top of the next hour
+		for (const state of [
+			{ group: 'live' as const, remaining: 0, resetAt: now - 2 * MIN, readAt: now - MIN },
+			{ group: 'live' as const, remaining: 0, readAt: now - MIN },
+			{ group: 'live' as const, remaining: 0, resetAt: now - MIN },
+		])
+			expect(reconnectWait(0, state, now)).toEqual({
+				waitMs: nextHour - now + 1000,
+				budget: true,
+			});
+	});
+
 	test('backfill covers the outage (1–5 minutes); a longer outage leaves a gap for the search', () => {
 		const t = 10 * MIN;
 		expect(recoveryPlan(t, t + 5_000)).toEqual({ backfillMinutes: 1 });

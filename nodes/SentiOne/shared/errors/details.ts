@@ -21,6 +21,8 @@ export interface RateLimitState {
 	remaining?: number;
 	/** epoch milliseconds */
 	resetAt?: number;
+	/** when the headers were read (epoch milliseconds, the node's clock) */
+	readAt?: number;
 }
 
 export interface ResponseInfo {

@@ -48,5 +48,5 @@ export function readRateLimit(
 		rawRemaining === undefined || rawRemaining > MAX_BUDGET
 			? undefined
 			: Math.max(0, limit !== undefined ? Math.min(rawRemaining, limit) : rawRemaining);
-	return { group, limit, remaining, resetAt: plausibleReset(rawReset, now) };
+	return { group, limit, remaining, resetAt: plausibleReset(rawReset, now), readAt: now };
 }

@@ -3,7 +3,8 @@
  * - backoff: 0.5 s after a healthy connection ends, doubling per failure in a row, at most 60 s;
  * - the stream budget (5 connections an hour for the live stream, from the rate-limit headers):
  *   none left → wait for the reset; two or fewer left while failing → spread them over the rest
- *   of the hour instead of spending them in seconds;
+ *   of the hour instead of spending them in seconds; once a reset stated ahead has passed, the
+ *   stated count is of an old window and ignored (none left and no usable reset → next hour);
  * - recovery: `backfillMinutes` covering the outage (at most 5) and, for a longer outage, the
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
@@ -45,8 +46,19 @@ export function reconnectWait(
 	const delay = backoffDelay(level);
 	const remaining = budget?.remaining;
 	const resetAt = budget?.resetAt;
+	// a reset that was still ahead when the headers were read and has passed since: the window
+	// they spoke of is over, so their count says nothing about the budget now (plain backoff; a
+	// refusal would be an hourly 429, waited for by the caller)
+	if (
+		resetAt !== undefined &&
+		resetAt <= now &&
+		budget?.readAt !== undefined &&
+		resetAt > budget.readAt
+	)
+		return { waitMs: delay, budget: false };
 	if (remaining !== undefined && remaining <= 0 && (resetAt === undefined || resetAt <= now)) {
-		// no connection left and no usable reset: the top of the next hour (D-07), not a loop
+		// no connection left and no usable reset (none, or already past when it was stated): the top
+		// of the next hour (D-07), not a loop
 		return {
 			waitMs: Math.max(
 				delay,
