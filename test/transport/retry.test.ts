@@ -273,7 +273,13 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 				statusCode: 200,
 				attempts: 2,
 				waitedMs: 6_000,
-				rateLimit: { group: 'projects', limit: 1, remaining: 0, resetAt: top + 3_600_000 },
+				rateLimit: {
+					group: 'projects',
+					limit: 1,
+					remaining: 0,
+					resetAt: top + 3_600_000,
+					readAt: expect.any(Number),
+				},
 			});
 			expect(await statuses()).toEqual([200, 429, 200]);
 		} finally {
