@@ -2,8 +2,10 @@
 /**
  * Renders the figures of the queue-mode tier (test/e2e/queue/.results/queue-mode.json, written by
  * `jest -c jest.queue.config.js`) into docs/queue-mode.md, between the markers
- * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`; the rest of the page is
- * written by hand. A test run never touches the page: run this after it.
+ * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`, and the single-process restart
+ * figures (test/e2e/.results/restart.json, written by test/e2e/restart.test.ts in `npm test`)
+ * between `<!-- restart-figures:start -->` and `<!-- restart-figures:end -->`; the rest of the page
+ * is written by hand. A test run never touches the page: run this after it.
  *
  *   npm run docs:queue-mode         (node scripts/queue-report.js [results.json])
  */
@@ -16,6 +18,10 @@ const ROOT = path.resolve(__dirname, '..');
 const DOC = path.join(ROOT, 'docs', 'queue-mode.md');
 const START = '<!-- queue-figures:start -->';
 const END = '<!-- queue-figures:end -->';
+/** the single-process restart figures (test/e2e/restart.test.ts), rendered when present */
+const RESTART = path.join(ROOT, 'test', 'e2e', '.results', 'restart.json');
+const RESTART_START = '<!-- restart-figures:start -->';
+const RESTART_END = '<!-- restart-figures:end -->';
 
 const cell = (v) =>
 	v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|');
@@ -164,25 +170,71 @@ function render(f) {
 	return out.join('\n');
 }
 
+function renderRestarts(f) {
+	const out = [
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, n8n ${f.n8n}, single process (SQLite), the live Slack template active. Counts are of every negative mention collected since activation (cumulative over the outages), compared with what reached Slack.`,
+		'',
+		row([
+			'Outage',
+			'Down',
+			'Collected',
+			'In Slack',
+			'Lost',
+			'Duplicated',
+			'Live connections',
+			'Backfill asked',
+		]),
+		row(['---', '---', '---', '---', '---', '---', '---', '---']),
+	];
+	for (const r of f.rows ?? [])
+		out.push(
+			row([
+				r.outage,
+				`${r.downSeconds} s`,
+				r.collected,
+				r.delivered,
+				r.lost,
+				r.duplicated,
+				r.connections,
+				`${r.backfillMinutes} min`,
+			]),
+		);
+	return out.join('\n');
+}
+
+function between(doc, start, end, body) {
+	const from = doc.indexOf(start);
+	const to = doc.indexOf(end);
+	if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers ${start} … ${end}`);
+	return `${doc.slice(0, from + start.length)}\n${body}\n${doc.slice(to)}`;
+}
+
 function main() {
 	const file =
 		process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
-	if (!fs.existsSync(file)) {
+	let doc = fs.readFileSync(DOC, 'utf8');
+	let rendered = 0;
+	if (fs.existsSync(file)) {
+		const figures = JSON.parse(fs.readFileSync(file, 'utf8'));
+		doc = between(doc, START, END, render(figures));
+		process.stdout.write(`docs/queue-mode.md: queue-mode figures of ${figures.runAt}\n`);
+		rendered++;
+	} else process.stdout.write(`no queue-mode figures at ${file}: that part left as it was\n`);
+	if (fs.existsSync(RESTART)) {
+		const restarts = JSON.parse(fs.readFileSync(RESTART, 'utf8'));
+		doc = between(doc, RESTART_START, RESTART_END, renderRestarts(restarts));
+		process.stdout.write(`docs/queue-mode.md: single-process restarts of ${restarts.runAt}\n`);
+		rendered++;
+	} else process.stdout.write(`no restart figures at ${RESTART}: that part left as it was\n`);
+	if (rendered === 0) {
 		process.stderr.write(
-			`no figures at ${file}: run the tier first (./dev npx jest -c jest.queue.config.js)\n`,
+			'nothing to render: run the queue tier (./dev npx jest -c jest.queue.config.js) or test/e2e/restart.test.ts first\n',
 		);
 		process.exit(1);
 	}
-	const figures = JSON.parse(fs.readFileSync(file, 'utf8'));
-	const doc = fs.readFileSync(DOC, 'utf8');
-	const from = doc.indexOf(START);
-	const to = doc.indexOf(END);
-	if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers ${START} … ${END}`);
-	const next = `${doc.slice(0, from + START.length)}\n${render(figures)}\n${doc.slice(to)}`;
-	fs.writeFileSync(DOC, next);
-	process.stdout.write(`docs/queue-mode.md: figures of ${figures.runAt} rendered\n`);
+	fs.writeFileSync(DOC, doc);
 }
 
 if (require.main === module) main();
 
-module.exports = { render };
+module.exports = { render, renderRestarts };

@@ -9,6 +9,7 @@
  * with its wall clock moved by the same amount: test/e2e/queue/shifted-clock.js), so the test does
  * not wait for them. Every negative mention of the project reaches Slack exactly once.
  */
+import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
@@ -18,6 +19,7 @@ import {
 	type Host,
 	type RunningN8n,
 	type WorkflowJson,
+	N8N_VERSION,
 	sleep,
 	until,
 } from './host';
@@ -31,6 +33,8 @@ import {
 } from './workflows';
 
 const SHIFTED_CLOCK = join(__dirname, 'queue', 'shifted-clock.js');
+/** the figures `npm run docs:queue-mode` renders into docs/queue-mode.md (a test run never edits docs) */
+const RESULTS = join(__dirname, '.results', 'restart.json');
 const NEGATIVE = { overrides: { content: { sentiment: 'Negative' } } };
 
 let sim: Sim;
@@ -108,7 +112,27 @@ beforeAll(async () => {
 	await until('the live stream to open', async () => (await openLive()) === 1, 90_000);
 }, 15 * 60_000);
 
+/** one outage; collected/delivered count every negative mention since activation (cumulative) */
+interface RestartRow {
+	outage: string;
+	downSeconds: number;
+	collected: number;
+	delivered: number;
+	lost: number;
+	duplicated: number;
+	connections: number;
+	backfillMinutes: number;
+}
+const rows: RestartRow[] = [];
+
 afterAll(async () => {
+	if (rows.length > 0) {
+		mkdirSync(join(__dirname, '.results'), { recursive: true });
+		writeFileSync(
+			RESULTS,
+			`${JSON.stringify({ runAt: new Date().toISOString(), n8n: N8N_VERSION, rows }, null, 2)}\n`,
+		);
+	}
 	await n8n?.stop();
 	await sim?.stop();
 	await inbox?.stop();
@@ -122,7 +146,7 @@ describe.each([
 	['10 seconds', 10_000, 0],
 	['70 seconds (simulated clock)', 3_000, 67_000],
 	['10 minutes (simulated clock)', 3_000, 10 * 60_000 - 3_000],
-])('n8n stops and starts again after %s', (_name, downMs, advanceMs) => {
+])('n8n stops and starts again after %s', (name, downMs, advanceMs) => {
 	test(
 		'every negative mention reaches Slack once: those collected before, during and after the outage',
 		async () => {
@@ -168,6 +192,16 @@ describe.each([
 			const opened = (await liveRequests()).slice(connectionsBefore);
 			expect(opened).toHaveLength(1);
 			expect(Number(opened[0].query?.backfillMinutes)).toBeGreaterThanOrEqual(1);
+			rows.push({
+				outage: name,
+				downSeconds: Math.round((downMs + advanceMs) / 1000),
+				collected: expected.length,
+				delivered: slackIds(inbox, '#live-alerts').length,
+				lost: t.lost.length,
+				duplicated: t.duplicated.length,
+				connections: opened.length,
+				backfillMinutes: Number(opened[0].query?.backfillMinutes),
+			});
 			const executions = await n8n.executions(live.id);
 			expect(executions.filter((e) => !['success', 'new', 'running'].includes(e.status))).toEqual(
 				[],
