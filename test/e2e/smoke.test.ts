@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
 /**
  * The smoke set each cell of the compatibility matrix runs (README → Compatibility): the package
  * installed as a community package into a real n8n of one tested line, on that line's Node.js

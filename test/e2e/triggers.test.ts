@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * The two polling templates, ACTIVE in a real `n8n start` on loopback while the simulator collects
  * new mentions (live collection plus injected ones: negative and not, a batch sharing one
