@@ -127,7 +127,7 @@ function render(f) {
 		out.push('### A worker stops');
 		out.push('');
 		out.push(
-			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s), 60 more had just arrived at once and live collection ran: ${w.runningWhenStopped ? `it finished the ${w.runningWhenStopped} executions it was running` : 'no execution was running on it at that instant'} and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
+			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s), 60 more had just arrived at once and live collection ran: ${w.runningWhenStopped ? `it finished the ${w.runningWhenStopped} executions it was running` : 'no execution was running on it at that instant'} and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}${w.strandedByN8n?.length ? `, and ${w.strandedByN8n.length} stranded by the stop that n8n failed itself (${w.strandedByN8n.join(', ')}: never started, "failed to be processed too many times"; the mentions they carried are counted as lost below)` : ''}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
 		);
 		out.push('');
 	}
@@ -146,7 +146,7 @@ function render(f) {
 				.map(([k, n]) => `${k} ${n}`)
 				.join(
 					', ',
-				)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}.`,
+				)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}${e.strandedByN8n?.length ? ` (and ${e.strandedByN8n.length} stranded by the worker stop and failed by n8n)` : ''}.`,
 		);
 		if (e.wholeRun) {
 			out.push('');

@@ -320,6 +320,23 @@ export function executionError(postgres: Postgres, id: string): string {
 	);
 }
 
+/**
+ * n8n's own failure of a queued job whose worker lock lapsed: n8n 2.x never retries a stalled job
+ * (Bull's maxStalledCount is fixed at 0). A worker that stops can strand a job handed to it at the
+ * instant it pauses its queue (the pause does not wait for a fetch in flight); the job never
+ * starts and n8n fails it this way once the lock has lapsed. The execution stays in the list,
+ * failed, with its input: nothing any node can see or prevent.
+ */
+export const N8N_STALLED = /failed to be processed too many times and will no longer retry/;
+
+/** Whether an execution's stored data (its input included) holds `text`, e.g. a mention id. */
+export function executionHolds(postgres: Postgres, id: string, text: string): boolean {
+	const rows = postgres.query(
+		`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`,
+	);
+	return (rows[0]?.[0] ?? '').includes(text);
+}
+
 // ---------------------------------------------------------------- memory
 
 /** Resident memory of one process in MB (VmRSS), or undefined when it is gone. */
