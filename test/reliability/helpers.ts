@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
-import type { Sim } from '../../simulator/test/helpers';
+import { startSim, type Sim } from '../../simulator/test/helpers';
 import { pause } from '../trigger/helpers';
 
 export const RESULTS_DIR = join(__dirname, '.results');
@@ -206,4 +206,29 @@ export async function adminOnce<T = Record<string, unknown>>(
 		req.on('error', reject);
 		req.end(payload);
 	});
+}
+
+/**
+ * The simulator the hostile and shutdown suites share: one project, 20 mentions, a running clock
+ * from now, heartbeats every 200 ms, and the hourly and monthly budgets lifted out of the way.
+ */
+export async function startRoomySim(): Promise<Sim> {
+	const sim = await startSim([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'20',
+		'--heartbeat-ms',
+		'200',
+	]);
+	await adminOnce(sim, 'POST', '/limits', {
+		mode: 'spec',
+		hourly: { search: 100_000, live: 100_000 },
+		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
+	});
+	return sim;
 }

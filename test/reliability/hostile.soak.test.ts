@@ -7,7 +7,7 @@
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, startSim, type Sim } from '../../simulator/test/helpers';
+import { BASIC, ENTERPRISE, type Sim } from '../../simulator/test/helpers';
 import { loadWorkflow, NODE, projectWithMentions, withParameters } from '../actions/helpers';
 import { runWorkflow } from '../harness/engine';
 import { activateStreamTrigger, PollHarness } from '../harness/triggers';
@@ -19,7 +19,7 @@ import {
 	streamParameters,
 } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
-import { adminOnce, waitFor, writePart } from './helpers';
+import { adminOnce, startRoomySim, waitFor, writePart } from './helpers';
 
 jest.setTimeout(600_000);
 
@@ -28,23 +28,7 @@ let restore: () => void;
 const rows: ResultRow[] = [];
 
 beforeAll(async () => {
-	sim = await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'200',
-	]);
-	await adminOnce(sim, 'POST', '/limits', {
-		mode: 'spec',
-		hourly: { search: 100_000, live: 100_000 },
-		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
-	});
+	sim = await startRoomySim();
 	const { now } = await adminOnce<{ now: string }>(sim, 'GET', '/health');
 	const offset = Date.parse(now) - Date.now();
 	restore = setClock({ now: () => Date.now() + offset });

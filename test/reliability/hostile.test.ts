@@ -12,7 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, startSim, type Sim } from '../../simulator/test/helpers';
+import { BASIC, ENTERPRISE, type Sim } from '../../simulator/test/helpers';
 import { loadWorkflow, NODE, projectWithMentions, withParameters } from '../actions/helpers';
 import { runWorkflow } from '../harness/engine';
 import type { ActiveStreamTrigger } from '../harness/triggers';
@@ -27,7 +27,7 @@ import {
 	tally,
 } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
-import { adminOnce, pause, waitFor, watchSockets, writePart } from './helpers';
+import { adminOnce, pause, startRoomySim, waitFor, watchSockets, writePart } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -40,23 +40,7 @@ const rows: ResultRow[] = [];
 beforeAll(async () => {
 	process.on('unhandledRejection', onCrash);
 	process.on('uncaughtException', onCrash);
-	sim = await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'200',
-	]);
-	await adminOnce(sim, 'POST', '/limits', {
-		mode: 'spec',
-		hourly: { search: 100_000, live: 100_000 },
-		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
-	});
+	sim = await startRoomySim();
 	pagedProject = await projectWithMentions(sim, 60);
 });
 

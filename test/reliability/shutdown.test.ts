@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, startSim, type Sim } from '../../simulator/test/helpers';
+import { BASIC, ENTERPRISE, type Sim } from '../../simulator/test/helpers';
 import { loadWorkflow, NODE, withParameters } from '../actions/helpers';
 import { runWorkflow } from '../harness/engine';
 import type { ActiveStreamTrigger } from '../harness/triggers';
@@ -24,7 +24,7 @@ import {
 	streamParameters,
 } from '../trigger/helpers';
 import type { ResultRow } from './helpers';
-import { adminOnce, pause, waitFor, watchSockets, writePart } from './helpers';
+import { adminOnce, pause, startRoomySim, waitFor, watchSockets, writePart } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -34,23 +34,7 @@ let restoreClock: () => void;
 const rows: ResultRow[] = [];
 
 beforeAll(async () => {
-	sim = await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'200',
-	]);
-	await adminOnce(sim, 'POST', '/limits', {
-		mode: 'spec',
-		hourly: { search: 100_000, live: 100_000 },
-		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
-	});
+	sim = await startRoomySim();
 	restoreClock = setClock({ now: () => Date.now() + offset });
 });
 

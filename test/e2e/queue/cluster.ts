@@ -306,11 +306,16 @@ export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
  * What went wrong in an execution, for a failure message: the first error messages n8n stored in
  * its data (the serialised run data holds them as "message" strings), at most 600 characters.
  */
-export function executionError(postgres: Postgres, id: string): string {
+/** An execution's stored data (n8n's serialized run data, its input included), or ''. */
+function executionData(postgres: Postgres, id: string): string {
 	const rows = postgres.query(
 		`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`,
 	);
-	const data = rows[0]?.[0] ?? '';
+	return rows[0]?.[0] ?? '';
+}
+
+export function executionError(postgres: Postgres, id: string): string {
+	const data = executionData(postgres, id);
 	const messages = Array.from(data.matchAll(/"((?:[^"\\]|\\.){12,300})"/g), (m) => m[1]).filter(
 		(t) => /error|fail|refused|could not|timed out|ECONN|socket/i.test(t),
 	);
@@ -331,10 +336,7 @@ export const N8N_STALLED = /failed to be processed too many times and will no lo
 
 /** Whether an execution's stored data (its input included) holds `text`, e.g. a mention id. */
 export function executionHolds(postgres: Postgres, id: string, text: string): boolean {
-	const rows = postgres.query(
-		`SELECT data FROM execution_data WHERE "executionId" = ${Math.floor(Number(id))}`,
-	);
-	return (rows[0]?.[0] ?? '').includes(text);
+	return executionData(postgres, id).includes(text);
 }
 
 // ---------------------------------------------------------------- memory

@@ -792,7 +792,8 @@ streamTest(
 
 test('every execution ran on a worker, exactly once, and succeeded; main only enqueued them', () => {
 	const runs = executions(cluster.postgres, { workflowIds: OURS });
-	const stranded = new Set(strandedByN8n(runs).map((e) => e.id));
+	const stranded = strandedByN8n(runs);
+	const strandedIds = new Set(stranded.map((e) => e.id));
 	const enqueued = new Set(enqueuedIn(cluster.main.log()));
 	const byWorker = cluster.workers.map((w) => ({ name: w.name, ids: startedIn(w.log()) }));
 	const startedCount = new Map<string, number>();
@@ -807,14 +808,11 @@ test('every execution ran on a worker, exactly once, and succeeded; main only en
 		byWorker: Object.fromEntries(byWorker.map((w) => [w.name, w.ids.length])),
 		enqueuedByMain: runs.filter((e) => enqueued.has(e.id)).length,
 		notOnAWorker: runs
-			.filter((e) => !startedCount.has(e.id) && !stranded.has(e.id))
+			.filter((e) => !startedCount.has(e.id) && !strandedIds.has(e.id))
 			.map((e) => e.id),
 		startedTwice: [...startedCount.entries()].filter(([, n]) => n > 1).map(([id]) => id),
-		notSucceeded: notSucceeded(
-			runs,
-			runs.filter((e) => stranded.has(e.id)),
-		),
-		strandedByN8n: [...stranded],
+		notSucceeded: notSucceeded(runs, stranded),
+		strandedByN8n: [...strandedIds],
 		unrecognizedNodeType: /Unrecognized node type/.test(logs),
 	};
 	writeFigures();
