@@ -816,19 +816,38 @@ describe('the stream trigger reconnecting after hourly 429s with a broken reset:
 		});
 	});
 
+	const stated =
+		(reset: () => number | string, remaining = 0) =>
+		() =>
+			rateHeaders({ limit: 5, remaining, reset: reset() });
 	test.each([
+		{ name: 'remaining 0, reset in the year 3000', headers: stated(() => 32503680000) },
+		{ name: 'remaining −1, reset garbage', headers: stated(() => 'later', -1) },
 		{
-			name: 'remaining 0, reset in the year 3000',
-			headers: rateHeaders({ limit: 5, remaining: 0, reset: 32503680000 }),
+			// the reset passes while each connection lives: every answer's window "has ended" by the
+			// time it drops, so the stated 0 never makes the trigger wait, and only the backoff bounds it
+			name: 'remaining 0, a reset always a second ahead',
+			headers: stated(() => Math.floor(clock.now / 1000) + 1),
 		},
 		{
-			name: 'remaining −1, reset garbage',
-			headers: rateHeaders({ limit: 5, remaining: -1, reset: 'later' }),
+			name: 'remaining 0, a reset always a minute behind',
+			headers: stated(() => Math.floor(clock.now / 1000) - 60),
 		},
 	])(
 		'connections accepted but ended at once, answers saying $name: bounded by the reconnect backoff',
 		async ({ name, headers }) => {
-			const accepted = stream({ frame: (i) => (i === 0 ? sse.heartbeat() : null), headers });
+			// each connection: a heartbeat, 2 s of virtual time, then the end (frames 50 ms apart, so
+			// the node has read the headers before the clock moves)
+			const accepted: Behaviour = (req, res, srv) =>
+				stream({
+					everyMs: 50,
+					frame: (i) => {
+						if (i === 0) return sse.heartbeat();
+						clock.now += 2000;
+						return null;
+					},
+					headers: headers(),
+				})(req, res, srv);
 			const { trigger, times: all, most } = await reconnects(accepted, accepted, 3);
 			const times = all.filter((t) => t < START + 3 * HOUR);
 			note('stream trigger, accepted connections ending at once (remaining 0, broken reset)', most);
