@@ -14,7 +14,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { activateStreamTrigger, PollHarness } from '../test/harness/triggers';
+import { activateStreamTrigger, PollHarness } from '../test/support/triggers';
 import {
 	clearLog,
 	jsonOf,
@@ -24,9 +24,9 @@ import {
 	run,
 	SimClock,
 	withParameters,
-} from '../test/actions/helpers';
-import { admin, BASIC, ENTERPRISE, type Sim } from '../simulator/test/helpers';
-import { pollParameters, projectParam } from '../test/trigger/helpers';
+} from '../test/support/actions';
+import { admin, BASIC, ENTERPRISE, type Sim } from '../test/support/simulator';
+import { pollParameters, projectParam } from '../test/support/triggerSim';
 import { log, pause, simulator } from './lib';
 
 export interface BudgetRow {

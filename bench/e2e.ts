@@ -24,7 +24,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { admin, type Sim } from '../simulator/test/helpers';
+import { admin, type Sim } from '../test/support/simulator';
 import {
 	cpuMonitor,
 	log,

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
-import { startSim, type Sim } from '../simulator/test/helpers';
-import { pause } from '../test/trigger/helpers';
+import { startSim, type Sim } from '../test/support/simulator';
+import { pause } from '../test/support/triggerSim';
 
 export const ROOT = join(__dirname, '..');
 

@@ -1,6 +1,6 @@
 /**
  * Part 4 — what the triggers cost, through n8n-core's real PollContext / TriggerContext
- * (test/harness/triggers.ts) against the simulator:
+ * (test/support/triggers.ts) against the simulator:
  *
  * - Poll trigger: requests per check and per hour at several arrival rates, for one hour of
  *   checks every 5 and every 15 minutes (default options: late window 10 min, at most 2 requests a
@@ -16,9 +16,9 @@ import {
 	activateStreamTrigger,
 	PollHarness,
 	type ActiveStreamTrigger,
-} from '../test/harness/triggers';
-import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/actions/helpers';
-import { admin, BASIC, type Sim } from '../simulator/test/helpers';
+} from '../test/support/triggers';
+import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/support/actions';
+import { admin, BASIC, type Sim } from '../test/support/simulator';
 import {
 	eventually,
 	groundTruth,
@@ -26,9 +26,9 @@ import {
 	projectParam,
 	streamParameters,
 	tally,
-} from '../test/trigger/helpers';
+} from '../test/support/triggerSim';
 import { POLL_DEFAULTS } from '../nodes/SentiOne/trigger/poll/pollSettings';
-import { seededRandom as random } from '../test/harness/random';
+import { seededRandom as random } from '../test/support/random';
 import { log, pause, simulator, stat, type Stat } from './lib';
 
 export interface PollScenario {

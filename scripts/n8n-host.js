@@ -191,6 +191,12 @@ function pathWith(nodeBin, envPath = process.env.PATH || '') {
  * Installs a line's n8n once (2.x: about 5 min cold, 2.9 GB; 1.x: about 4 min, 1.8 GB), with the
  * line's Node.js; later calls return at once.
  */
+/** True when a line's n8n is installed in the cache (ensureN8n would return at once). */
+function isInstalled(which) {
+	const dir = cacheRoot(target(which));
+	return fs.existsSync(path.join(dir, '.complete')) && fs.existsSync(n8nBin(dir));
+}
+
 function ensureN8n(which) {
 	const t = target(which);
 	const dir = cacheRoot(t);
@@ -760,6 +766,7 @@ module.exports = {
 	cacheRoot,
 	nodeBinary,
 	ensureN8n,
+	isInstalled,
 	installPackage,
 	freePort,
 	n8nEnv,

@@ -2,7 +2,7 @@
 /**
  * The README's pictures: the n8n editor as a user meets this package, taken from the running demo
  * with headless Chromium (Debian's `chromium` package, driven by playwright-core; installed with
- * apt-get when /usr/bin/chromium is missing: test/e2e/chromium.js).
+ * apt-get when /usr/bin/chromium is missing: test/support/n8n/chromium.js).
  *
  *   npm run screenshots                 build, start the demo on free ports, shoot, stop it
  *   npm run screenshots -- --url http://127.0.0.1:5678   use a demo that is already running
@@ -22,7 +22,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const browser = require('../test/e2e/chromium');
+const browser = require('../test/support/n8n/chromium');
 const host = require('./n8n-host');
 
 const ROOT = path.resolve(__dirname, '..');

@@ -11,7 +11,7 @@ import {
 	stream,
 	type Sim,
 	type Loose,
-} from './helpers';
+} from '../../test/support/simulator';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -22,7 +22,7 @@ import {
 	waitFor,
 	type Sim,
 	type Loose,
-} from './helpers';
+} from '../../test/support/simulator';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -28,9 +28,10 @@ import {
 	type Loose,
 	type Res,
 	type Sim,
-} from './helpers';
+} from '../../test/support/simulator';
+import { REPO_ROOT } from '../../test/support/paths';
 
-const REPO = join(__dirname, '..', '..');
+const REPO = REPO_ROOT;
 
 let sim: Sim;
 beforeAll(async () => {

@@ -8,10 +8,22 @@
  * - project create → list → update → delete;
  * - Search Recent with every filter and Return All (and a second search with "Published in the Last").
  */
-import { admin, api, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, api, startSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { createHost, ensureN8n, nodeOutput, type ExecuteResult, type Host } from './host';
-import { CREDENTIALS, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
+import {
+	createHost,
+	ensureN8n,
+	nodeOutput,
+	type ExecuteResult,
+	type Host,
+} from '../support/n8n/host';
+import {
+	CREDENTIALS,
+	project,
+	sentiOne,
+	sentiOneCredentials,
+	workflow,
+} from '../support/n8n/workflows';
 import { widenCollectedAt } from '../../nodes/SentiOne/shared/verify';
 
 const HOUR = 3_600_000;

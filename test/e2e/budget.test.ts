@@ -10,11 +10,11 @@
  * two workflows with the trigger's share turned off (0): there the other workflow does get 429s,
  * which shows the set-up would notice a trigger starving its neighbours.
  *
- * The hour is simulated: n8n and the simulator both run with test/e2e/time-lapse.js preloaded,
+ * The hour is simulated: n8n and the simulator both run with test/support/n8n/timeLapse.js preloaded,
  * their wall clock and timers ×30, so n8n's cron fires "every minute" every 2 real seconds and the
  * simulator's hourly windows follow the same clock. About 3 real minutes in all.
  */
-import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, startSim, type Loose, type Sim } from '../support/simulator';
 import {
 	createHost,
 	ensureN8n,
@@ -22,11 +22,13 @@ import {
 	type RunningN8n,
 	type WorkflowJson,
 	sleep,
-} from './host';
-import { CREDENTIALS, sentiOneCredentials } from './workflows';
+} from '../support/n8n/host';
+import { CREDENTIALS, sentiOneCredentials } from '../support/n8n/workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const timeLapse = require('./time-lapse.js') as { lapsedNow(lapse: Lapse, real: number): number };
+const timeLapse = require('../support/n8n/timeLapse.js') as {
+	lapsedNow(lapse: Lapse, real: number): number;
+};
 
 interface Lapse {
 	realOrigin: number;
@@ -51,7 +53,7 @@ const lapse: Lapse = {
 };
 const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
 const lapseEnv = {
-	NODE_OPTIONS: `--require ${require.resolve('./time-lapse.js')}`,
+	NODE_OPTIONS: `--require ${require.resolve('../support/n8n/timeLapse.js')}`,
 	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
 };
 
@@ -207,7 +209,9 @@ beforeAll(async () => {
 	await admin(sim, 'DELETE', '/requests');
 	n8n = await host.start(lapseEnv);
 	if (!/\[time-lapse\] clock ×30/.test(n8n.output()))
-		throw new Error(`n8n did not start with test/e2e/time-lapse.js:\n${n8n.output().slice(-2000)}`);
+		throw new Error(
+			`n8n did not start with test/support/n8n/timeLapse.js:\n${n8n.output().slice(-2000)}`,
+		);
 
 	// activation: each trigger's first check notes where it starts
 	for (;;) {

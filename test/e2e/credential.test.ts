@@ -6,8 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 
-import { startSim, type Sim } from '../../simulator/test/helpers';
-import { createHost, ensureN8n, type Host, type RunningN8n } from './host';
+import { startSim, type Sim } from '../support/simulator';
+import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 
 let sim: Sim;
 let host: Host;

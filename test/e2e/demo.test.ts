@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { N8N_VERSION, ensureN8n, freePort } from './host';
-import { ROOT } from './workflows';
+import { N8N_VERSION, ensureN8n, freePort } from '../support/n8n/host';
+import { ROOT } from '../support/n8n/workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const n8nHost = require('../../scripts/n8n-host.js') as {

@@ -1,7 +1,7 @@
 /**
- * The editor as a new user meets the package: a real n8n (test/e2e/host.ts) with the package
+ * The editor as a new user meets the package: a real n8n (test/support/n8n/host.ts) with the package
  * installed as a community package, in headless Chromium (Debian's chromium, installed with
- * apt-get when missing: test/e2e/chromium.js), signed in as the owner.
+ * apt-get when missing: test/support/n8n/chromium.js), signed in as the owner.
  *
  * How n8n 2.x's nodes panel works (editor-ui, features/shared/nodeCreator):
  * - it groups a trigger with the node whose type name is the trigger's minus "Trigger"
@@ -27,11 +27,11 @@ import {
 	type Host,
 	type RunningN8n,
 	type WorkflowJson,
-} from './host';
-import { node } from './workflows';
+} from '../support/n8n/host';
+import { node } from '../support/n8n/workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const browser = require('./chromium.js') as {
+const browser = require('../support/n8n/chromium.js') as {
 	ensureChromium(): string;
 	launch(base: string, cookie: string): Promise<{ page: Page; close(): Promise<void> }>;
 	dismissPopups(page: Page, settleMs?: number): Promise<void>;

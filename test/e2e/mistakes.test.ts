@@ -10,7 +10,7 @@
  * - a recent search reaching too far back (no request is sent at all);
  * - publishing a SentiOne Trigger set to Historical Search with a Basic key.
  */
-import { admin, startSim, type Sim } from '../../simulator/test/helpers';
+import { admin, startSim, type Sim } from '../support/simulator';
 import {
 	STACK_FRAME,
 	createHost,
@@ -19,7 +19,7 @@ import {
 	type Host,
 	type NodeErrorJson,
 	type RunningN8n,
-} from './host';
+} from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	MANUAL,
@@ -28,7 +28,7 @@ import {
 	sentiOne,
 	sentiOneCredentials,
 	workflow,
-} from './workflows';
+} from '../support/n8n/workflows';
 
 let sim: Sim;
 let host: Host;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
 /**
  * The Stream Trigger across restarts of an ordinary single-process n8n (issue 16; the queue-mode
  * tier does the same with main + workers): the live Slack template (examples/
@@ -6,14 +6,14 @@
  * negative mentions are collected right before n8n stops (so emits race the shutdown), while it is
  * down, and after it is back. Outages of 10 s, 70 s and 10 minutes: the 70 s and 10-minute ones
  * on the simulated clock (the simulator's clock jumps ahead while n8n is down, and n8n starts again
- * with its wall clock moved by the same amount: test/e2e/queue/shifted-clock.js), so the test does
+ * with its wall clock moved by the same amount: test/support/n8n/shiftedClock.js), so the test does
  * not wait for them. Every negative mention of the project reaches Slack exactly once.
  */
-import { mkdirSync, writeFileSync } from 'fs';
+import { writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
-import { tally } from '../trigger/helpers';
+import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { tally } from '../support/triggerSim';
 import {
 	createHost,
 	ensureN8n,
@@ -23,7 +23,7 @@ import {
 	N8N_VERSION,
 	sleep,
 	until,
-} from './host';
+} from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -31,11 +31,12 @@ import {
 	startInbox,
 	templateForTest,
 	type Inbox,
-} from './workflows';
+} from '../support/n8n/workflows';
+import { REPO_ROOT, resultsFile } from '../support/paths';
 
-const SHIFTED_CLOCK = join(__dirname, 'queue', 'shifted-clock.js');
+const SHIFTED_CLOCK = join(REPO_ROOT, 'test', 'support', 'n8n', 'shiftedClock.js');
 /** the figures `npm run docs:queue-mode` renders into docs/queue-mode.md (a test run never edits docs) */
-const RESULTS = join(__dirname, '.results', 'restart.json');
+const RESULTS = resultsFile('restart.json');
 const NEGATIVE = { overrides: { content: { sentiment: 'Negative' } } };
 
 let sim: Sim;
@@ -115,7 +116,6 @@ const rows: RestartRow[] = [];
 
 afterAll(async () => {
 	if (rows.length > 0) {
-		mkdirSync(join(__dirname, '.results'), { recursive: true });
 		writeFileSync(
 			RESULTS,
 			`${JSON.stringify({ runAt: new Date().toISOString(), n8n: N8N_VERSION, rows }, null, 2)}\n`,

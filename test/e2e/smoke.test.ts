@@ -2,7 +2,7 @@
 /**
  * The smoke set each cell of the compatibility matrix runs (README → Compatibility): the package
  * installed as a community package into a real n8n of one tested line, on that line's Node.js
- * (test/e2e/host.ts: `$SENTIONE_N8N_LINE`, 2.x in `npm test`, 1.x in `npm run test:n8n1`), with the
+ * (test/support/n8n/host.ts: `$SENTIONE_N8N_LINE`, 2.x in `npm test`, 1.x in `npm run test:n8n1`), with the
  * simulator on this process's Node 24:
  *
  * 1. a search: Search Recent, Return All, run with `n8n execute`: exactly the mentions the
@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 
-import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, startSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_VERSION,
@@ -30,8 +30,15 @@ import {
 	type WorkflowJson,
 	sleep,
 	until,
-} from './host';
-import { CREDENTIALS, node, project, sentiOne, sentiOneCredentials, workflow } from './workflows';
+} from '../support/n8n/host';
+import {
+	CREDENTIALS,
+	node,
+	project,
+	sentiOne,
+	sentiOneCredentials,
+	workflow,
+} from '../support/n8n/workflows';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

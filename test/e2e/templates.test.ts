@@ -14,8 +14,14 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { N8N_VERSION, createHost, ensureN8n, type Host, type WorkflowJson } from './host';
-import { ROOT } from './workflows';
+import {
+	N8N_VERSION,
+	createHost,
+	ensureN8n,
+	type Host,
+	type WorkflowJson,
+} from '../support/n8n/host';
+import { ROOT } from '../support/n8n/workflows';
 
 const EXAMPLES = join(ROOT, 'examples');
 const files = readdirSync(EXAMPLES)

@@ -24,7 +24,7 @@
  * `0|15|30|45 * * * * *` are each once a minute, together one check every 15 seconds.
  */
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, startSim, type Loose, type Sim } from '../../simulator/test/helpers';
+import { admin, startSim, type Loose, type Sim } from '../support/simulator';
 import {
 	createHost,
 	ensureN8n,
@@ -33,7 +33,7 @@ import {
 	type WorkflowJson,
 	sleep,
 	until,
-} from './host';
+} from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -42,7 +42,7 @@ import {
 	templateForTest,
 	withStreamTrigger,
 	type Inbox,
-} from './workflows';
+} from '../support/n8n/workflows';
 
 const DAY = 24 * 3_600_000;
 

@@ -192,7 +192,7 @@ function rememberSecret(value: unknown): void {
 	if (isSecret(value)) watch.secrets.add((value as string).trim());
 }
 
-/** What the recorder holds, for the self-test (test/reliability/secrets.test.ts). */
+/** What the recorder holds, for the self-test (test/engine/reliability/secrets.test.ts). */
 export function secretsWatch(): Readonly<Watch> {
 	return watch;
 }

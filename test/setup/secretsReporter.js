@@ -10,10 +10,10 @@
  *   the key shape. It fails the run (getLastError) when a key is found, when the spool holds no
  *   test file's header, or when a test file that ran tests wrote nothing (the recorder did not run
  *   for it).
- * - It writes its figures to test/reliability/.results/ (ignored by git): secrets.json for a
- *   whole-suite run, secrets-<scope>.json for a whole run of another scope, secrets-last.json for a
- *   filtered run. It never touches a tracked file: `npm run docs:reliability`
- *   (test/reliability/render.js) renders docs/reliability.md from the latest figures.
+ * - After a whole run of its tiers it writes its figures to test/.results/ (ignored by git):
+ *   secrets.json for `npm test`'s tiers, secrets-<tiers>.json for others (secrets-soak.json); a run
+ *   filtered by path or name writes nothing. It never touches a tracked file: `npm run
+ *   docs:reliability` (scripts/docs/reliability.js) renders docs/reliability.md from the figures.
  */
 'use strict';
 
@@ -32,13 +32,29 @@ const { join, relative } = require('node:path');
 const { findLeaks, simulatorKeys } = require('./secretScan');
 
 const REPO = join(__dirname, '..', '..');
-const RESULTS = join(REPO, 'test', 'reliability', '.results');
+const RESULTS = join(REPO, 'test', '.results');
+
+/** The tiers this run selected (`--selectProjects`): 'suite' for npm test's, else their names joined by '+'. */
+function selectedTiers() {
+	const args = process.argv.slice(2);
+	const at = args.findIndex((arg) => arg.startsWith('--selectProjects'));
+	if (at < 0) return 'suite';
+	const inline = args[at].includes('=') ? args[at].split('=')[1].split(',') : [];
+	const following = [];
+	for (const arg of args.slice(at + 1)) {
+		if (arg.startsWith('-')) break;
+		following.push(arg);
+	}
+	const tiers = [...inline, ...following].filter(Boolean).sort();
+	const suite = ['e2e', 'engine', 'package', 'simulator', 'unit'];
+	return tiers.join(',') === suite.join(',') ? 'suite' : tiers.join('+');
+}
 
 class SecretsReporter {
 	/**
 	 * @param globalConfig jest's
 	 * @param options `{ results: false }` writes no figures (the self-test), `{ quiet: true }` prints
-	 *   nothing, `{ scope: 'soak' }` names the run whose figures are written (default: the suite)
+	 *   nothing
 	 */
 	constructor(globalConfig, options = {}) {
 		this.globalConfig = globalConfig;
@@ -166,23 +182,22 @@ class SecretsReporter {
 			leaks: leaks.length,
 			problems: problems.length,
 		};
-		try {
-			if (this.options.results === false) throw new Error('skip');
-			mkdirSync(RESULTS, { recursive: true });
-			const scope = this.options.scope ?? 'suite';
-			summary.scope = scope;
-			const name =
-				scope === 'suite' && summary.wholeSuite
-					? 'secrets.json'
-					: summary.wholeSuite
-						? `secrets-${scope}.json`
-						: 'secrets-last.json';
-			writeFileSync(join(RESULTS, name), `${JSON.stringify(summary, null, 2)}\n`);
-		} catch (error) {
-			if (error.message !== 'skip')
+		// figures only for a whole run of one or more tiers: secrets.json for `npm test`'s tiers,
+		// secrets-<tiers>.json for others (soak: secrets-soak.json); a filtered run writes nothing
+		if (this.options.results !== false && summary.wholeSuite) {
+			try {
+				const scope = selectedTiers();
+				summary.scope = scope;
+				mkdirSync(RESULTS, { recursive: true });
+				writeFileSync(
+					join(RESULTS, scope === 'suite' ? 'secrets.json' : `secrets-${scope}.json`),
+					`${JSON.stringify(summary, null, 2)}\n`,
+				);
+			} catch (error) {
 				process.stderr.write(
 					`secrets reporter: could not write the reliability figures: ${error.message}\n`,
 				);
+			}
 		}
 
 		const tag = `secrets check: ${ran.length} test file(s), ${records} record(s), ${Math.round(chars / 1024)} KiB scanned for ${secrets.size} key(s) and the key shape`;

@@ -1,7 +1,7 @@
 /**
  * One place for each guess: every shape the specification leaves "not shown" that the node relies
  * on, the decision it took (docs/api-contract.md), and what the node does when SentiOne turns out
- * to disagree. The matrix suite (test/matrix/) runs the nodes against a simulator that makes each
+ * to disagree. The matrix suite (test/engine/matrix/) runs the nodes against a simulator that makes each
  * alternative choice (docs/api-contract.md, "The variant matrix").
  */
 export const UNCONFIRMED = {

@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+/**
+ * Renders the figures of the queue-mode tier (test/.results/queue-mode.json, written by
+ * `npm run test:queue`) into docs/queue-mode.md, between the markers
+ * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`, and the single-process restart
+ * figures (test/.results/restart.json, written by test/e2e/restart.test.ts in `npm test`)
+ * between `<!-- restart-figures:start -->` and `<!-- restart-figures:end -->`; the rest of the page
+ * is written by hand. A test run never touches the page: run this after it.
+ *
+ *   npm run docs:queue-mode         (node scripts/docs/queueMode.js [results.json])
+ */
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const DOC = path.join(ROOT, 'docs', 'queue-mode.md');
+const START = '<!-- queue-figures:start -->';
+const END = '<!-- queue-figures:end -->';
+/** the single-process restart figures (test/e2e/restart.test.ts), rendered when present */
+const RESTART = path.join(ROOT, 'test', 'e2e', '.results', 'restart.json');
+const RESTART_START = '<!-- restart-figures:start -->';
+const RESTART_END = '<!-- restart-figures:end -->';
+
+const cell = (v) =>
+	v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|');
+const row = (values) => `| ${values.map(cell).join(' | ')} |`;
+const lostDup = (t) => (t ? `${t.lost} / ${t.duplicated} (of ${t.expected})` : '—');
+const mb = (v) => (v === undefined ? '—' : `${v} MB`);
+
+function render(f) {
+	const out = [];
+	const m = f.machine ?? {};
+	out.push(
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min${f.setup?.n8nInstallSeconds ? ', the n8n install included' : ''}.`,
+	);
+	out.push('');
+	out.push('### Executions per minute');
+	out.push('');
+	out.push(
+		`A burst of ${f.config?.burst} mentions collected at once on the project the *Burst* workflow streams (SentiOne Stream Trigger → HTTP Request): one execution each, timed from the injection until the last execution finished (\`stoppedAt\` in Postgres). Each worker runs \`--concurrency=${f.config?.concurrency}\`.`,
+	);
+	out.push('');
+	out.push(
+		row([
+			'Workers',
+			'Executions',
+			'Succeeded',
+			'Time',
+			'Executions per minute',
+			'Main had enqueued them all after',
+			'Ran on',
+			'Load average',
+		]).replace(/^/, ''),
+	);
+	out.push('|---|---|---|---|---|---|---|---|');
+	for (const t of f.throughput ?? []) {
+		out.push(
+			row([
+				t.workers,
+				t.mentions,
+				t.succeeded,
+				`${t.seconds} s`,
+				t.executionsPerMinute,
+				`${t.enqueuedWithinSeconds} s`,
+				Object.entries(t.perWorker ?? {})
+					.map(([w, n]) => `${w}: ${n}`)
+					.join(', '),
+				t.loadAverage?.[0],
+			]),
+		);
+	}
+	out.push('');
+	out.push('### Memory (resident, RSS)');
+	out.push('');
+	out.push(
+		'Idle: after setup, all four workflows active, nothing running. Peak: the largest of the samples taken every second during the whole run (bursts, restarts).',
+	);
+	out.push('');
+	out.push('| Process | Idle | Peak |');
+	out.push('|---|---|---|');
+	const names = [
+		...new Set([...Object.keys(f.memory?.idle ?? {}), ...Object.keys(f.memory?.peak ?? {})]),
+	];
+	for (const name of names)
+		out.push(row([name, mb(f.memory?.idle?.[name]), mb(f.memory?.peak?.[name])]));
+	out.push('');
+	out.push('### Restarts of main');
+	out.push('');
+	out.push(
+		'Live collection ran (12 mentions a minute per project) before, during and after each restart, and 3 negative mentions of project 1001 and 3 of project 1002 were collected while main was down. Lost / duplicated compare what reached the Slack channel or the sheet with every mention the simulator collected in the phase (`GET /__admin/mentions`).',
+	);
+	out.push('');
+	out.push(
+		row([
+			'Restart',
+			'Main down (stop → ready)',
+			'Collected (1001 / 1002)',
+			'Slack alert (poll): lost / dup',
+			'Sheets rows (poll): lost / dup',
+			'Live alert (stream): lost / dup',
+			'Burst (stream): lost / dup',
+			'Live connections (Basic / Enterprise key)',
+			'Gap searches',
+		]),
+	);
+	out.push('|---|---|---|---|---|---|---|---|---|');
+	for (const r of f.restarts ?? []) {
+		out.push(
+			row([
+				r.name,
+				`${r.outageSeconds} s real${r.clockAdvanceSeconds ? ` + ${Math.round(r.clockAdvanceSeconds / 60)} min simulated` : ''} (stop ${r.stopSeconds} s, start ${r.startSeconds} s)`,
+				`${r.mentionsCollected?.project1001} / ${r.mentionsCollected?.project1002}`,
+				lostDup(r.poll?.slack),
+				lostDup(r.poll?.sheets),
+				lostDup(r.stream?.live),
+				lostDup(r.stream?.burst),
+				`${r.liveConnections?.basic} / ${r.liveConnections?.enterprise} (backfillMinutes ${[...new Set((r.liveConnections?.backfillMinutes ?? []).map((b) => b.split(':')[1]))].join(', ')})`,
+				r.gapSearchRequests,
+			]),
+		);
+	}
+	out.push('');
+	const w = f.workerStop;
+	if (w) {
+		out.push('### A worker stops');
+		out.push('');
+		out.push(
+			`${w.stoppedWorker} got SIGTERM while 4 mentions a second flowed into the *Burst* workflow (30 s), 60 more had just arrived at once and live collection ran: ${w.runningWhenStopped ? `it finished the ${w.runningWhenStopped} executions it was running` : 'no execution was running on it at that instant'} and exited after ${w.drainSeconds} s. Of the ${w.executions} executions of the phase, ${w.ranOnA} ran on worker A and ${w.ranOnB} on worker B; all ${w.afterTheStop} created after worker A had exited ran on worker B (${w.afterTheStopOnB}). Not succeeded: ${w.notSucceeded?.length ?? 0}${w.strandedByN8n?.length ? `, and ${w.strandedByN8n.length} stranded by the stop that n8n failed itself (${w.strandedByN8n.join(', ')}: never started, "failed to be processed too many times"; the mentions they carried are counted as lost below)` : ''}. Burst ${lostDup(w.burst)}, Slack alert ${lostDup(w.poll?.slack)}, Sheets rows ${lostDup(w.poll?.sheets)}, Live alert ${lostDup(w.live)} (lost / duplicated). Worker A started again in ${w.workerRestartSeconds} s.`,
+		);
+		out.push('');
+	}
+	const e = f.executions;
+	if (e) {
+		out.push('### Who ran what');
+		out.push('');
+		out.push(
+			`${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
+				.map(([k, n]) => `${k} ${n}`)
+				.join(
+					', ',
+				)}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(
+				e.byWorker ?? {},
+			)
+				.map(([k, n]) => `${k} ${n}`)
+				.join(
+					', ',
+				)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}${e.strandedByN8n?.length ? ` (and ${e.strandedByN8n.length} stranded by the worker stop and failed by n8n)` : ''}.`,
+		);
+		if (e.wholeRun) {
+			out.push('');
+			out.push(
+				`Over the whole run (lost / duplicated of expected): Slack alert ${lostDup(e.wholeRun.slack)}, Sheets rows ${lostDup(e.wholeRun.sheets)}, Live alert ${lostDup(e.wholeRun.live)}, Burst ${lostDup(e.wholeRun.burst)}.`,
+			);
+		}
+		out.push('');
+	}
+	const c = f.liveConnectionsPerKey;
+	if (c) {
+		out.push(
+			`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (the initial one plus one per restart of main); refused: ${c.refused?.length ?? 0}.`,
+		);
+		out.push('');
+	}
+	const s = f.setup ?? {};
+	out.push(
+		`Setup: ${s.n8nInstallSeconds ? `n8n installed into an empty cache ${s.n8nInstallSeconds} s; ` : 'n8n from the cache; '}apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; credentials and workflows imported and published ${s.importAndPublishSeconds} s; main ready ${s.mainStartSeconds} s; workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
+	);
+	return out.join('\n');
+}
+
+function renderRestarts(f) {
+	const out = [
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, n8n ${f.n8n}, single process (SQLite), the live Slack template active. Counts are of every negative mention collected since activation (cumulative over the outages), compared with what reached Slack.`,
+		'',
+		row([
+			'Outage',
+			'Down',
+			'Collected',
+			'In Slack',
+			'Lost',
+			'Duplicated',
+			'Live connections',
+			'Backfill asked',
+		]),
+		row(['---', '---', '---', '---', '---', '---', '---', '---']),
+	];
+	for (const r of f.rows ?? [])
+		out.push(
+			row([
+				r.outage,
+				`${r.downSeconds} s`,
+				r.collected,
+				r.delivered,
+				r.lost,
+				r.duplicated,
+				r.connections,
+				`${r.backfillMinutes} min`,
+			]),
+		);
+	return out.join('\n');
+}
+
+function between(doc, start, end, body) {
+	const from = doc.indexOf(start);
+	const to = doc.indexOf(end);
+	if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers ${start} … ${end}`);
+	return `${doc.slice(0, from + start.length)}\n${body}\n${doc.slice(to)}`;
+}
+
+function main() {
+	const file =
+		process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
+	let doc = fs.readFileSync(DOC, 'utf8');
+	let rendered = 0;
+	if (fs.existsSync(file)) {
+		const figures = JSON.parse(fs.readFileSync(file, 'utf8'));
+		doc = between(doc, START, END, render(figures));
+		process.stdout.write(`docs/queue-mode.md: queue-mode figures of ${figures.runAt}\n`);
+		rendered++;
+	} else process.stdout.write(`no queue-mode figures at ${file}: that part left as it was\n`);
+	if (fs.existsSync(RESTART)) {
+		const restarts = JSON.parse(fs.readFileSync(RESTART, 'utf8'));
+		doc = between(doc, RESTART_START, RESTART_END, renderRestarts(restarts));
+		process.stdout.write(`docs/queue-mode.md: single-process restarts of ${restarts.runAt}\n`);
+		rendered++;
+	} else process.stdout.write(`no restart figures at ${RESTART}: that part left as it was\n`);
+	if (rendered === 0) {
+		process.stderr.write(
+			'nothing to render: run the queue tier (./dev npm run test:queue) or test/e2e/restart.test.ts first\n',
+		);
+		process.exit(1);
+	}
+	fs.writeFileSync(DOC, doc);
+}
+
+if (require.main === module) main();
+
+module.exports = { render, renderRestarts };

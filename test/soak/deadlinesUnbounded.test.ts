@@ -1,0 +1,253 @@
+/**
+ * Servers that never finish, through the nodes with their real bounds (deadlines.test.ts runs the
+ * same threats at the transport with small bounds): how long can a dripping or silent server hold
+ * an execution?
+ * - Export with Options → Timeout (Minutes) = 1 (the smallest): bytes dripping, heartbeats only,
+ *   comments only, a line that never ends, mentions that never end, headers then silence — each
+ *   ends at the 1-minute timeout with an error, nothing partial returned.
+ * - A JSON page dripping a byte every 100 ms (Search Recent, Project → Get Many, the poll
+ *   trigger): ended by the 3-minute answer deadline; a page whose headers come and then nothing:
+ *   60 s of silence per attempt, three attempts for a read.
+ * Every case runs at once (≈ 3 minutes in all); `npm run test:soak` runs this file.
+ */
+import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
+import { ENTERPRISE } from '../support/simulator';
+import { loadWorkflow, NODE, withParameters } from '../support/actions';
+import { runWorkflow, type WorkflowJson } from '../support/engine';
+import { PollHarness } from '../support/triggers';
+import { pollParameters } from '../support/triggerSim';
+import type { ResultRow } from '../support/probes';
+import { realNow, waitFor, writePart } from '../support/probes';
+import type { Behaviour } from '../support/servers/hostileServer';
+import {
+	drip,
+	HostileServer,
+	mention,
+	ndjson,
+	NDJSON,
+	silence,
+	sse,
+	SSE,
+	stream,
+} from '../support/servers/hostileServer';
+
+jest.setTimeout(420_000);
+
+let server: HostileServer;
+const rows: ResultRow[] = [];
+const held: Record<string, number> = {};
+
+beforeAll(async () => {
+	server = await HostileServer.start();
+});
+
+afterAll(async () => {
+	await server?.close();
+	writePart({
+		part: 'deadlines-soak',
+		title: 'Servers that never finish, through the nodes (soak)',
+		command: 'npm run test:soak -- test/soak/deadlinesUnbounded.test.ts',
+		rows,
+		figures: { longestHoldMs: held },
+		notes: [
+			"Every case runs at the same time against one hostile server (test/support/servers/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest; the JSON answers with the node's fixed bounds (3 minutes per answer, 60 s of silence per attempt, 2 retries for a read).",
+		],
+	});
+});
+
+const nodeTypes = { 'n8n-nodes-sentione.sentiOne': new SentiOne() };
+
+interface Case {
+	name: string;
+	through: string;
+	projectId: number;
+	behaviour: Behaviour;
+	run: (projectId: number) => Promise<{ message?: string; output: number }>;
+	message: RegExp;
+	/** expected hold, ms */
+	minMs: number;
+	maxMs: number;
+	requests: number;
+}
+
+async function workflow(json: WorkflowJson): Promise<{ message?: string; output: number }> {
+	const result = await runWorkflow(json, {
+		credentials: { apiKey: ENTERPRISE, baseUrl: server.base },
+		nodeTypes,
+	});
+	const error = result.nodeError(NODE);
+	return { message: error?.message, output: error ? 0 : result.output(NODE).length };
+}
+
+const exportRun = (format: 'sse' | 'jsonLines') => async (projectId: number) =>
+	await workflow(
+		withParameters(loadWorkflow('mention-export'), {
+			project: { __rl: true, value: String(projectId), mode: 'id' },
+			exportScope: 'historical',
+			returnAll: true,
+			filters: {},
+			options: { timeoutMinutes: 1, streamFormat: format },
+		}),
+	);
+
+const EXPORT_TIMEOUT =
+	/^The export stream took longer than its timeout after \d+ mentions?, so the export is incomplete: The SentiOne stream took too long: the stream was still open after 1 min, the longest allowed$/;
+const exportCase = (
+	name: string,
+	projectId: number,
+	format: 'sse' | 'jsonLines',
+	behaviour: Behaviour,
+): Case => ({
+	name: `export, Timeout 1 min: ${name}`,
+	through: 'action node (Mention → Export)',
+	projectId,
+	behaviour,
+	run: exportRun(format),
+	message: EXPORT_TIMEOUT,
+	minMs: 60_000,
+	maxMs: 60_000 + 3000,
+	requests: 1,
+});
+
+const DRIP_DEADLINE =
+	/^SentiOne's answer could not be used: the answer was still arriving after 3 min \(\d+ kB received\), far longer than one answer takes$/;
+
+const cases: Case[] = [
+	exportCase(
+		'bytes dripping (one every 100 ms, no event completes)',
+		11,
+		'sse',
+		drip({ everyMs: 100, prefix: 'event: mention\ndata: {', headers: { 'content-type': SSE } }),
+	),
+	exportCase(
+		'heartbeats only, one a second',
+		12,
+		'sse',
+		stream({ frame: () => sse.heartbeat(), everyMs: 1000 }),
+	),
+	exportCase(
+		'comments only, one a second',
+		13,
+		'sse',
+		stream({ frame: () => sse.comment(), everyMs: 1000 }),
+	),
+	exportCase(
+		'a JSON line that never ends, a byte every 100 ms',
+		14,
+		'jsonLines',
+		stream({
+			frame: (i) => (i === 0 ? '{"event":"mention","data":{"id":"' : 'x'),
+			everyMs: 100,
+			contentType: NDJSON,
+		}),
+	),
+	exportCase(
+		'mentions that never end, two a second',
+		15,
+		'jsonLines',
+		stream({
+			frame: (i) => ndjson.mention(mention(`never-${i}`)),
+			everyMs: 500,
+			contentType: NDJSON,
+		}),
+	),
+	exportCase('headers, then silence', 16, 'sse', silence(200, { 'content-type': SSE })),
+	{
+		name: 'Search Recent: a JSON page dripping a byte every 100 ms',
+		through: 'action node (Mention → Search Recent)',
+		projectId: 21,
+		behaviour: drip({ everyMs: 100, prefix: '{"data":[' }),
+		run: async (projectId) =>
+			await workflow(
+				withParameters(loadWorkflow('mention-search-recent'), {
+					project: { __rl: true, value: String(projectId), mode: 'id' },
+					returnAll: true,
+				}),
+			),
+		message: DRIP_DEADLINE,
+		minMs: 180_000,
+		maxMs: 180_000 + 3000,
+		requests: 1,
+	},
+	{
+		name: 'the poll trigger: a JSON page dripping a byte every 100 ms',
+		through: 'SentiOne Trigger',
+		projectId: 22,
+		behaviour: drip({ everyMs: 100, prefix: '{"data":[' }),
+		run: async (projectId) => {
+			const polled = await new PollHarness(pollParameters(projectId), {
+				apiKey: ENTERPRISE,
+				baseUrl: server.base,
+			}).poll('activate');
+			return { message: polled.error?.message, output: polled.items?.length ?? 0 };
+		},
+		message: DRIP_DEADLINE,
+		minMs: 180_000,
+		maxMs: 180_000 + 3000,
+		requests: 1,
+	},
+	{
+		name: 'Search Historical: headers, then silence (a read: three attempts of 60 s)',
+		through: 'action node (Mention → Search Historical)',
+		projectId: 23,
+		behaviour: silence(),
+		run: async (projectId) =>
+			await workflow(
+				withParameters(loadWorkflow('mention-search-historical'), {
+					project: { __rl: true, value: String(projectId), mode: 'id' },
+				}),
+			),
+		message:
+			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+		minMs: 180_000,
+		maxMs: 180_000 + 5000,
+		requests: 3,
+	},
+	{
+		name: 'Project → Create: headers, then silence (a write: one attempt)',
+		through: 'action node (Project → Create)',
+		projectId: 0,
+		behaviour: silence(),
+		run: async () => await workflow(loadWorkflow('project-create')),
+		message:
+			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+		minMs: 60_000,
+		maxMs: 60_000 + 3000,
+		requests: 1,
+	},
+];
+
+test("every never-finishing server is cut off by the node's own bounds, all at once", async () => {
+	for (const c of cases) {
+		const pattern = c.projectId === 0 ? /^\/projects$/ : new RegExp(`^/projects/${c.projectId}/`);
+		server.route('*', pattern, c.behaviour, c.name);
+	}
+	const outcomes = await Promise.all(
+		cases.map(async (c) => {
+			const started = realNow();
+			const outcome = await c.run(c.projectId);
+			return { ...outcome, ms: realNow() - started };
+		}),
+	);
+	const failures: string[] = [];
+	cases.forEach((c, k) => {
+		const o = outcomes[k];
+		const requests = server.requests.filter((r) => r.route === c.name).length;
+		held[c.through] = Math.max(held[c.through] ?? 0, Math.round(o.ms));
+		rows.push({
+			fault: c.name,
+			through: c.through,
+			cases: 1,
+			outcome: `${o.message ? 'an error' : `no error (${o.output} items)`} after ${(o.ms / 1000).toFixed(1)} s, ${requests} request${requests === 1 ? '' : 's'}; nothing partial returned`,
+		});
+		if (!o.message || !c.message.test(o.message))
+			failures.push(`${c.name}: message ${JSON.stringify(o.message)}`);
+		if (o.output !== 0) failures.push(`${c.name}: ${o.output} items returned`);
+		if (o.ms < c.minMs - 500 || o.ms > c.maxMs)
+			failures.push(`${c.name}: held ${Math.round(o.ms)} ms, expected ${c.minMs}–${c.maxMs}`);
+		if (requests !== c.requests)
+			failures.push(`${c.name}: ${requests} requests, expected ${c.requests}`);
+	});
+	expect(failures).toEqual([]);
+	await waitFor('no response left open', () => server.open === 0, 10_000);
+});

@@ -1,0 +1,205 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: not shipped in the package */
+/**
+ * Workflows for the end-to-end tests, in the shape n8n exports them (the editor's "Download"),
+ * with node types as a user's n8n has them after installing the package.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { CredentialJson, WorkflowJson } from './host';
+import { REPO_ROOT } from '../paths';
+
+export const ROOT = REPO_ROOT;
+export const MANUAL = 'When clicking ‘Execute workflow’';
+
+export const CREDENTIALS = {
+	basic: { id: 'e2eSentiOneBasic', name: 'SentiOne (Basic key)' },
+	enterprise: { id: 'e2eSentiOneEntpr', name: 'SentiOne (Enterprise key)' },
+	wrongKey: { id: 'e2eSentiOneWrong', name: 'SentiOne (mistyped key)' },
+} as const;
+
+export function sentiOneCredentials(simBase: string): CredentialJson[] {
+	return [
+		{
+			...CREDENTIALS.basic,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-basic-demo', baseUrl: simBase },
+		},
+		{
+			...CREDENTIALS.enterprise,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-enterprise-demo', baseUrl: simBase },
+		},
+		// a key SentiOne does not know: one character off
+		{
+			...CREDENTIALS.wrongKey,
+			type: 'sentiOneApi',
+			data: { apiKey: 'SENTIONE-APIKEY-basic-dem0', baseUrl: simBase },
+		},
+	];
+}
+
+type Node = WorkflowJson['nodes'][number];
+
+let counter = 0;
+const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
+
+export function node(
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	extra: Partial<Node> = {},
+): Node {
+	return { parameters, type, typeVersion: 1, position: [0, 0], id: nodeId(), name, ...extra };
+}
+
+export function sentiOne(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+	extra: Partial<Node> = {},
+): Node {
+	return node(name, 'n8n-nodes-sentione.sentiOne', parameters, {
+		credentials: { sentiOneApi: credential },
+		...extra,
+	});
+}
+
+/** A workflow: the manual trigger, then `chain` in a row, plus extra branches from the trigger. */
+export function workflow(
+	id: string,
+	name: string,
+	chain: Node[],
+	branches: Node[] = [],
+): WorkflowJson {
+	const trigger = node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
+	const nodes = [trigger, ...chain, ...branches].map((n, i) => ({
+		...n,
+		position: [i * 220, 0] as [number, number],
+	}));
+	const connections: WorkflowJson['connections'] = {};
+	const link = (from: string, to: string) => {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	};
+	[trigger, ...chain].forEach((n, i, all) => {
+		if (i + 1 < all.length) link(n.name, all[i + 1].name);
+	});
+	for (const b of branches) link(trigger.name, b.name);
+	return {
+		name,
+		nodes,
+		pinData: {},
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+		versionId: `${id}-0000-4000-8000-000000000001`.slice(0, 36),
+		meta: { instanceId: 'e2e' },
+		id,
+		tags: [],
+	};
+}
+
+export const project = (id: number | string) => ({ __rl: true, value: String(id), mode: 'id' });
+
+/** A template from examples/, parsed. */
+export function template(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+}
+
+/** The shortest Poll Times n8n accepts: four once-a-minute crons, a check every 15 seconds. */
+export const EVERY_15_SECONDS = {
+	item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
+};
+
+/** The local inbox (scripts/demo-inbox.js): the Slack and Google Sheets stand-in the demo variants post to. */
+export interface Inbox {
+	base: string;
+	state: {
+		slack: Array<{ channel: string; text: string }>;
+		sheet: {
+			header: string[] | null;
+			records: Array<Record<string, unknown>>;
+			mismatches: unknown[];
+		};
+	};
+	stop(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const demoInbox = require('../../../scripts/demo-inbox.js') as {
+	startInbox(o?: { port?: number }): Promise<Inbox>;
+	demoVariant(t: WorkflowJson, o: { inbox: string }): WorkflowJson;
+};
+const { demoVariant } = demoInbox;
+export const startInbox = demoInbox.startInbox;
+
+/** The mention ids of the Slack messages the inbox got on `channel` (the templates' text ends with "· id <id>"). */
+export function slackIds(inbox: Inbox, channel: string): string[] {
+	return inbox.state.slack
+		.filter((m) => m.channel === channel)
+		.map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
+}
+
+/**
+ * A template as the end-to-end tests run it: its demo variant (the Slack and Google Sheets nodes
+ * post the same content to the local inbox, scripts/demo-inbox.js), this id, its SentiOne nodes on
+ * `credential` (the templates name none), and a SentiOne Trigger checking every 15 seconds (no
+ * budget share of its own).
+ */
+export function templateForTest(
+	file: string,
+	id: string,
+	credential: { id: string; name: string },
+	inbox: string,
+): WorkflowJson {
+	const w = demoVariant(template(file), { inbox });
+	w.id = id;
+	for (const n of w.nodes) {
+		if (n.type.startsWith('n8n-nodes-sentione.')) n.credentials = { sentiOneApi: credential };
+		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
+			// checks every 15 seconds, with no share of the key's budget of its own (Search Requests
+			// per Hour 0) so every check runs; the share has its own test (budgetShare.test.ts)
+			const options = (n.parameters.options ?? {}) as Record<string, unknown>;
+			n.parameters = {
+				...n.parameters,
+				pollTimes: EVERY_15_SECONDS,
+				options: { ...options, requestsPerHour: 0 },
+			};
+		}
+	}
+	return w;
+}
+
+/**
+ * The Slack template with the SentiOne Stream Trigger instead of the poll trigger (what
+ * examples/negative-mentions-live-slack-alert.json is), posting to `channel`; `project` and
+ * `filters` replace the template's when given.
+ */
+export function withStreamTrigger(
+	w: WorkflowJson,
+	channel = '#live-alerts',
+	o: { project?: string; filters?: Record<string, unknown> } = {},
+): WorkflowJson {
+	for (const n of w.nodes) {
+		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
+			const { filters } = n.parameters;
+			n.type = 'n8n-nodes-sentione.sentiOneStreamTrigger';
+			n.parameters = {
+				event: 'newMention',
+				project: o.project === undefined ? n.parameters.project : project(o.project),
+				filters: o.filters ?? filters,
+				options: {},
+			};
+		}
+		if (n.type === 'n8n-nodes-base.httpRequest') {
+			const body = n.parameters.bodyParameters as {
+				parameters: Array<{ name: string; value: unknown }>;
+			};
+			body.parameters = body.parameters.map((p) =>
+				p.name === 'channel' ? { ...p, value: channel } : p,
+			);
+		}
+	}
+	return w;
+}

@@ -1,0 +1,449 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- simulator/test code: not shipped in the package */
+// Black-box helpers: start the simulator as a child process and talk HTTP to it.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { REPO_ROOT } from './paths';
+
+/** JSON from the black box, read loosely in assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of the system under test
+export type Loose = any;
+
+export const NOW = '2026-11-21T10:30:00.000Z';
+export const NOW_MS = Date.parse(NOW);
+export const DAY = 24 * 3600 * 1000;
+export const ROOT = '/api/public/v2';
+export const BASIC = 'SENTIONE-APIKEY-basic-demo';
+export const ENTERPRISE = 'SENTIONE-APIKEY-enterprise-demo';
+export const NOACCESS = 'SENTIONE-APIKEY-noaccess-demo';
+
+const REPO = REPO_ROOT;
+
+export interface Sim {
+	base: string;
+	port: number;
+	child: ChildProcess;
+	stderr: () => string;
+	stop: () => Promise<void>;
+}
+
+/** Start a simulator with the given flags (defaults: frozen clock at NOW, seed 1). */
+/**
+ * Starts the simulator on a free port: by default its clock frozen at NOW. `options.clock`
+ * 'running' with `now: null` starts it on its own wall clock instead (read through `options.env`,
+ * which may preload a moved clock).
+ */
+export async function startSim(
+	flags: string[] = [],
+	options: { env?: NodeJS.ProcessEnv; clock?: 'frozen' | 'running'; now?: string | null } = {},
+): Promise<Sim> {
+	const now = options.now === undefined ? NOW : options.now;
+	const args = [
+		'simulator/src/cli.ts',
+		'--port',
+		'0',
+		...(now === null ? [] : ['--now', now]),
+		'--clock',
+		options.clock ?? 'frozen',
+		...flags,
+	];
+	const child = spawn(process.execPath, args, {
+		cwd: REPO,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: options.env ?? process.env,
+	});
+	let err = '';
+	child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+	const base = await new Promise<string>((resolve, reject) => {
+		let out = '';
+		const timer = setTimeout(() => reject(new Error(`simulator did not start: ${err}`)), 20_000);
+		child.stdout!.on('data', (d: Buffer) => {
+			out += d.toString();
+			const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+			if (m) {
+				clearTimeout(timer);
+				resolve(m[1]);
+			}
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`simulator exited with ${code}: ${err}`));
+		});
+	});
+	return {
+		base,
+		port: Number(new URL(base).port),
+		child,
+		stderr: () => err,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				if (child.exitCode !== null) return resolve();
+				child.once('exit', () => resolve());
+				child.kill('SIGTERM');
+			}),
+	};
+}
+
+export interface Res<T = Loose> {
+	status: number;
+	headers: Headers;
+	text: string;
+	json: T;
+}
+
+export interface CallOptions {
+	key?: string | null;
+	body?: unknown;
+	/** Raw body text (sent as is). */
+	raw?: string;
+	contentType?: string | null;
+	accept?: string;
+	query?: Record<string, string | number>;
+	headers?: Record<string, string>;
+}
+
+/** Call the API: key defaults to Enterprise, Content-Type to application/json. */
+export async function api<T = Loose>(
+	sim: Sim,
+	method: string,
+	path: string,
+	o: CallOptions = {},
+): Promise<Res<T>> {
+	const url = new URL(sim.base + ROOT + path);
+	for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, String(v));
+	const headers: Record<string, string> = { ...(o.headers ?? {}) };
+	const key = o.key === undefined ? ENTERPRISE : o.key;
+	if (key !== null) headers['x-api-key'] = key;
+	const ct = o.contentType === undefined ? 'application/json' : o.contentType;
+	if (ct !== null) headers['content-type'] = ct;
+	if (o.accept) headers.accept = o.accept;
+	const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+	const res = await fetch(url, { method, headers, body });
+	const text = await res.text();
+	let json: Loose;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Call the admin API. */
+export async function admin<T = Loose>(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
+	const res = await fetch(sim.base + '/__admin' + path, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status !== 200) throw new Error(`admin ${method} ${path} → ${res.status}: ${text}`);
+	return JSON.parse(text) as T;
+}
+
+export const search = (
+	sim: Sim,
+	projectId: number,
+	body: unknown,
+	o: CallOptions & { recent?: boolean } = {},
+) =>
+	api(sim, 'POST', `/projects/${projectId}/mentions/${o.recent ? 'recent/' : ''}search`, {
+		...o,
+		body,
+	});
+
+/** Page through a search; returns all mentions and how many requests it took. */
+export async function searchAll(
+	sim: Sim,
+	projectId: number,
+	body: unknown,
+	o: { recent?: boolean; key?: string; between?: (page: number) => Promise<void> } = {},
+): Promise<{ mentions: Loose[]; requests: number; cursors: Array<string | null> }> {
+	const mentions: Loose[] = [];
+	const cursors: Array<string | null> = [];
+	let cursor: string | null = null;
+	let requests = 0;
+	do {
+		const res: Res = await search(sim, projectId, body, {
+			recent: o.recent,
+			key: o.key,
+			query: cursor ? { cursor } : undefined,
+		});
+		requests++;
+		if (res.status !== 200) throw new Error(`search → ${res.status}: ${res.text}`);
+		mentions.push(...res.json.data);
+		cursor = res.json.cursor;
+		cursors.push(cursor);
+		if (o.between) await o.between(requests);
+		if (requests > 5000) throw new Error('too many pages');
+	} while (cursor);
+	return { mentions, requests, cursors };
+}
+
+export interface StreamEvent {
+	event: string;
+	data: string;
+	id: string;
+}
+
+/** Parse SSE text into events (event/data/id, blank-line separated). */
+export function parseSse(text: string): StreamEvent[] {
+	const out: StreamEvent[] = [];
+	for (const block of text.split('\n\n')) {
+		if (!block.trim()) continue;
+		const ev: StreamEvent = { event: '', data: '', id: '' };
+		for (const line of block.split('\n')) {
+			const i = line.indexOf(': ');
+			const field = i < 0 ? line : line.slice(0, i);
+			const value = i < 0 ? '' : line.slice(i + 2);
+			if (field === 'event') ev.event = value;
+			else if (field === 'data') ev.data = value;
+			else if (field === 'id') ev.id = value;
+		}
+		out.push(ev);
+	}
+	return out;
+}
+
+/** Parse JSON lines into events. */
+export function parseLines(text: string): StreamEvent[] {
+	return text
+		.split('\n')
+		.filter((l) => l.trim())
+		.map((l) => {
+			const o = JSON.parse(l) as { event: string; data: unknown; id: string };
+			return { event: o.event, data: JSON.stringify(o.data), id: o.id };
+		});
+}
+
+export interface RawResponse {
+	status: number;
+	headers: IncomingHttpHeaders;
+	body: string;
+	/** How the response ended: normally, with an error (reset, truncated), or cut by us. */
+	end: 'complete' | 'error' | 'aborted';
+	chunks: number;
+}
+
+export interface RawOptions {
+	method?: string;
+	headers?: Record<string, string>;
+	body?: string;
+	/** Stop reading (abort) when this returns true for the body so far. */
+	until?: (body: string) => boolean;
+	/** Abort after this many ms (real time). */
+	timeoutMs?: number;
+}
+
+/** A raw HTTP request with node:http: full control of headers, body timing and endings. */
+export function raw(sim: Sim, path: string, o: RawOptions = {}): Promise<RawResponse> {
+	return new Promise((resolve, reject) => {
+		const req = httpRequest(
+			{
+				host: '127.0.0.1',
+				port: sim.port,
+				path: path.startsWith('/__') ? path : ROOT + path,
+				method: o.method ?? 'POST',
+				headers: o.headers ?? {},
+				agent: false,
+			},
+			(res) => {
+				let body = '';
+				let chunks = 0;
+				let settled = false;
+				const finish = (end: RawResponse['end']) => {
+					if (settled) return;
+					settled = true;
+					clearTimeout(timer);
+					resolve({ status: res.statusCode ?? 0, headers: res.headers, body, end, chunks });
+				};
+				const timer = setTimeout(() => {
+					finish('aborted');
+					req.destroy();
+				}, o.timeoutMs ?? 10_000);
+				res.setEncoding('utf8');
+				res.on('data', (d: string) => {
+					body += d;
+					chunks++;
+					if (o.until?.(body)) {
+						finish('aborted');
+						req.destroy();
+					}
+				});
+				res.on('end', () => finish(res.complete ? 'complete' : 'error'));
+				res.on('error', () => finish('error'));
+				res.on('aborted', () => finish('error'));
+				res.on('close', () => finish(res.complete ? 'complete' : 'error'));
+			},
+		);
+		// No response at all within the timeout: give up (the "client gives up" case).
+		const noResponse = setTimeout(
+			() => req.destroy(new Error('no response before the timeout')),
+			o.timeoutMs ?? 10_000,
+		);
+		req.on('response', () => clearTimeout(noResponse));
+		req.on('error', (err) => {
+			clearTimeout(noResponse);
+			reject(err);
+		});
+		if (o.body !== undefined) req.write(o.body);
+		req.end();
+	});
+}
+
+/** Open a stream with the usual headers. */
+export function stream(
+	sim: Sim,
+	path: string,
+	o: {
+		key?: string;
+		accept?: string;
+		body?: unknown;
+		until?: (body: string) => boolean;
+		timeoutMs?: number;
+	} = {},
+): Promise<RawResponse> {
+	return raw(sim, path, {
+		method: 'POST',
+		headers: {
+			'x-api-key': o.key ?? ENTERPRISE,
+			'content-type': 'application/json',
+			accept: o.accept ?? 'text/event-stream',
+		},
+		body: JSON.stringify(o.body ?? {}),
+		until: o.until,
+		timeoutMs: o.timeoutMs,
+	});
+}
+
+export const countEvents = (body: string, kind: string) =>
+	parseSse(body).filter((e) => e.event === kind).length;
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Wait until a condition holds (polling), or fail after timeoutMs. */
+export async function waitFor(
+	cond: () => Promise<boolean> | boolean,
+	timeoutMs = 5000,
+): Promise<void> {
+	const start = Date.now();
+	while (!(await cond())) {
+		if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
+		await sleep(20);
+	}
+}
+
+/** Create an empty project (it starts without mentions) and return its id. */
+export async function createProject(
+	sim: Sim,
+	name = 'Test project',
+	query = 'test',
+): Promise<number> {
+	const res = await api(sim, 'POST', '/projects', { body: { name, query } });
+	if (res.status !== 201) throw new Error(`create project → ${res.status}: ${res.text}`);
+	return res.json.id as number;
+}
+
+/** Collect mentions through the admin API. */
+export async function addMentions(
+	sim: Sim,
+	projectId: number,
+	count: number,
+	extra: { overrides?: unknown; collectedAt?: string; publishedAt?: string } = {},
+): Promise<Loose[]> {
+	const r = await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+		projectId,
+		count,
+		...extra,
+	});
+	return r.mentions;
+}
+
+export interface LiveStream {
+	status: number;
+	headers: IncomingHttpHeaders;
+	body: () => string;
+	ended: () => RawResponse['end'] | null;
+	/** Resolve when the body so far satisfies the predicate. */
+	until: (pred: (body: string) => boolean, timeoutMs?: number) => Promise<string>;
+	close: () => void;
+}
+
+/** Open a stream and keep it open: the caller reads the body as it grows and closes it. */
+export function openStream(
+	sim: Sim,
+	path: string,
+	o: { key?: string; accept?: string; body?: unknown } = {},
+): Promise<LiveStream> {
+	return new Promise((resolve, reject) => {
+		const req = httpRequest(
+			{
+				host: '127.0.0.1',
+				port: sim.port,
+				path: ROOT + path,
+				method: 'POST',
+				agent: false,
+				headers: {
+					'x-api-key': o.key ?? ENTERPRISE,
+					'content-type': 'application/json',
+					accept: o.accept ?? 'text/event-stream',
+				},
+			},
+			(res) => {
+				let body = '';
+				let end: RawResponse['end'] | null = null;
+				const waiters: Array<() => void> = [];
+				res.setEncoding('utf8');
+				res.on('data', (d: string) => {
+					body += d;
+					for (const w of waiters.splice(0)) w();
+				});
+				const done = () => {
+					if (end === null) end = res.complete ? 'complete' : 'error';
+					for (const w of waiters.splice(0)) w();
+				};
+				res.on('end', done);
+				res.on('close', done);
+				res.on('error', done);
+				resolve({
+					status: res.statusCode ?? 0,
+					headers: res.headers,
+					body: () => body,
+					ended: () => end,
+					until: (pred, timeoutMs = 5000) =>
+						new Promise<string>((ok, fail) => {
+							const timer = setTimeout(
+								() =>
+									fail(new Error(`stream: condition not met; body so far:\n${body.slice(-2000)}`)),
+								timeoutMs,
+							);
+							const check = () => {
+								if (pred(body)) {
+									clearTimeout(timer);
+									ok(body);
+								} else if (end !== null) {
+									clearTimeout(timer);
+									fail(
+										new Error(
+											`stream ended (${end}) before the condition; body:\n${body.slice(-2000)}`,
+										),
+									);
+								} else waiters.push(check);
+							};
+							check();
+						}),
+					close: () => req.destroy(),
+				});
+			},
+		);
+		req.on('error', (err) => reject(err));
+		req.end(JSON.stringify(o.body ?? {}));
+	});
+}
