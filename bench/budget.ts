@@ -14,20 +14,25 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { activateStreamTrigger, PollHarness } from '../test/support/triggers';
 import {
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+} from '../test/support/triggers';
+import { jsonOf, loadWorkflow, run, withParameters } from '../test/support/actions';
+import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	type Sim,
 	clearLog,
-	jsonOf,
-	loadWorkflow,
 	projectWithMentions,
 	requestLog,
-	run,
-	SimClock,
-	withParameters,
-} from '../test/support/actions';
-import { admin, BASIC, ENTERPRISE, type Sim } from '../test/support/simulator';
-import { pollParameters, projectParam } from '../test/support/triggerSim';
-import { log, pause, simulator } from './lib';
+} from '../test/support/simulator';
+import { sleep } from '../test/support/wait';
+import { log, simulator } from './lib';
+import { SimClock } from '../test/support/simClock';
 
 export interface BudgetRow {
 	case: string;
@@ -194,10 +199,10 @@ export async function measureBudget(options: {
 			try {
 				for (let i = 0; i < 10; i++) {
 					await admin(sim, 'POST', '/mentions', { projectId, count: 5 });
-					await pause(250);
+					await sleep(250);
 				}
 				await trigger.until(() => trigger.items().length >= 50, 10_000);
-				await pause(300);
+				await sleep(300);
 			} finally {
 				await trigger.close();
 			}

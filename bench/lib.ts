@@ -9,7 +9,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import { startSim, type Sim } from '../test/support/simulator';
-import { pause } from '../test/support/triggerSim';
+import { sleep } from '../test/support/wait';
 
 export const ROOT = join(__dirname, '..');
 
@@ -178,7 +178,7 @@ const TICKS_PER_SECOND = 100;
 /** Cores kept busy by processes other than this benchmark, over `windowMs`. */
 export async function otherCpu(windowMs = 2000): Promise<number> {
 	const monitor = cpuMonitor();
-	await pause(windowMs);
+	await sleep(windowMs);
 	return monitor.stop();
 }
 
@@ -210,7 +210,7 @@ export async function waitForQuiet(
 			);
 			told = true;
 		}
-		await pause(8000);
+		await sleep(8000);
 		other = await otherCpu();
 	}
 	if (other > maxOtherCores)
@@ -219,8 +219,6 @@ export async function waitForQuiet(
 		);
 	return { otherCores: other, load: load(), waitedS: Math.round((Date.now() - started) / 1000) };
 }
-
-export { pause };
 
 // ---------- clean-up ----------
 

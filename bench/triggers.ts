@@ -16,20 +16,25 @@ import {
 	activateStreamTrigger,
 	PollHarness,
 	type ActiveStreamTrigger,
-} from '../test/support/triggers';
-import { clearLog, projectWithMentions, requestLog, SimClock } from '../test/support/actions';
-import { admin, BASIC, type Sim } from '../test/support/simulator';
-import {
-	eventually,
-	groundTruth,
 	pollParameters,
 	projectParam,
 	streamParameters,
-	tally,
-} from '../test/support/triggerSim';
+} from '../test/support/triggers';
+import {
+	admin,
+	BASIC,
+	type Sim,
+	clearLog,
+	projectWithMentions,
+	requestLog,
+	groundTruth,
+} from '../test/support/simulator';
 import { POLL_DEFAULTS } from '../nodes/SentiOne/trigger/poll/pollSettings';
 import { seededRandom as random } from '../test/support/random';
-import { log, pause, simulator, stat, type Stat } from './lib';
+import { sleep, waitFor } from '../test/support/wait';
+import { log, simulator, stat, type Stat } from './lib';
+import { SimClock } from '../test/support/simClock';
+import { tally } from '../test/support/tally';
 
 export interface PollScenario {
 	intervalMinutes: number;
@@ -195,26 +200,26 @@ async function streamRun(
 		if (kind === 'drop') {
 			for (let k = 1; k < faults; k++) {
 				// connection k is open with its drop decided: arm the drop of connection k + 1
-				await eventually(async () => (await live()) >= k, 20_000);
+				await waitFor(async () => (await live()) >= k, 20_000);
 				await admin(sim, 'POST', '/faults', {
 					stream: { dropAfterBytes: 150 + Math.floor(next() * 6000), dropTimes: 1 },
 				});
 			}
-			await eventually(async () => (await live()) >= faults + 1, 40_000);
+			await waitFor(async () => (await live()) >= faults + 1, 40_000);
 		} else if (kind === 'stall') {
-			await eventually(async () => (await live()) >= 1, 10_000);
+			await waitFor(async () => (await live()) >= 1, 10_000);
 			await admin(sim, 'DELETE', '/faults');
-			await eventually(async () => (await live()) >= 2, 20_000);
+			await waitFor(async () => (await live()) >= 2, 20_000);
 		}
-		await pause(kind === 'none' ? 5000 : 1500);
+		await sleep(kind === 'none' ? 5000 : 1500);
 		await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
-		await pause(500);
+		await sleep(500);
 		const truth = await groundTruth(sim, projectId);
 		const t = trigger;
 		await t
 			.until(() => new Set(t.items().map((i) => String(i.id))).size >= truth.length, 10_000)
 			.catch(() => undefined);
-		await pause(300);
+		await sleep(300);
 		const { lost, duplicated } = lostAndDuplicated(
 			t.items().map((i) => String(i.id)),
 			truth,

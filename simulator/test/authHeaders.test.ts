@@ -7,12 +7,12 @@ import {
 	BASIC,
 	ENTERPRISE,
 	NOACCESS,
-	NOW_MS,
 	raw,
 	startSim,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { NOW_MS } from '../../test/support/time';
 
 let sim: Sim;
 beforeAll(async () => {

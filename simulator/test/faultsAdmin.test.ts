@@ -7,18 +7,17 @@ import {
 	api,
 	countEvents,
 	ENTERPRISE,
-	NOW,
-	NOW_MS,
 	openStream,
 	parseSse,
 	raw,
 	search,
-	sleep,
 	startSim,
 	stream,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { sleep } from '../../test/support/wait';
+import { NOW, NOW_MS } from '../../test/support/time';
 
 let sim: Sim;
 beforeAll(async () => {

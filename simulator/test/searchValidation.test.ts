@@ -5,14 +5,13 @@ import {
 	admin,
 	api,
 	BASIC,
-	DAY,
-	NOW_MS,
 	search,
 	searchAll,
 	startSim,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { DAY, NOW_MS } from '../../test/support/time';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -11,18 +11,17 @@ import {
 	BASIC,
 	countEvents,
 	createProject,
-	NOW,
-	NOW_MS,
 	openStream,
 	parseLines,
 	parseSse,
 	searchAll,
 	startSim,
 	stream,
-	waitFor,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { waitFor } from '../../test/support/wait';
+import { NOW, NOW_MS } from '../../test/support/time';
 
 let sim: Sim;
 beforeAll(async () => {

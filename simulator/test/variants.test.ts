@@ -15,9 +15,7 @@ import {
 	BASIC,
 	countEvents,
 	createProject,
-	DAY,
 	ENTERPRISE,
-	NOW_MS,
 	openStream,
 	parseSse,
 	raw,
@@ -30,6 +28,7 @@ import {
 	type Sim,
 } from '../../test/support/simulator';
 import { REPO_ROOT } from '../../test/support/paths';
+import { DAY, NOW_MS } from '../../test/support/time';
 
 const REPO = REPO_ROOT;
 

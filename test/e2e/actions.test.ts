@@ -25,9 +25,8 @@ import {
 	workflow,
 } from '../support/n8n/workflows';
 import { widenCollectedAt } from '../../nodes/SentiOne/shared/verify';
+import { HOUR, DAY } from '../support/time';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -15,15 +15,11 @@
  * simulator's hourly windows follow the same clock. About 3 real minutes in all.
  */
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
-import {
-	createHost,
-	ensureN8n,
-	type Host,
-	type RunningN8n,
-	type WorkflowJson,
-	sleep,
-} from '../support/n8n/host';
+import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 import { CREDENTIALS, sentiOneCredentials } from '../support/n8n/workflows';
+import { sleep } from '../support/wait';
+import { MINUTE, HOUR } from '../support/time';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const timeLapse = require('../support/n8n/timeLapse.js') as {
@@ -36,8 +32,6 @@ interface Lapse {
 	factor: number;
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const FACTOR = 30;
 /** the documented default of Search Requests per Hour (nodes/SentiOne/trigger/poll/pollDescription.ts) */
 const DEFAULT_SHARE = 12;
@@ -78,7 +72,7 @@ function triggerWorkflow(
 	projectId: number,
 	credential: { id: string; name: string },
 	options: Record<string, unknown>,
-): WorkflowJson {
+): SavedWorkflowJson {
 	// Poll Times is not set: n8n's default for a polling node (every minute), as a new node has it
 	const trigger = {
 		id: id(),
@@ -114,7 +108,7 @@ function triggerWorkflow(
 		pinData: {},
 		meta: { instanceId: 'e2e' },
 		tags: [],
-	} as WorkflowJson;
+	} as SavedWorkflowJson;
 }
 
 /** Another workflow on the same key: every 4 minutes, the 10 newest mentions of a project (1 search). */
@@ -122,7 +116,7 @@ function otherWorkflow(
 	wfId: string,
 	projectId: number,
 	credential: { id: string; name: string },
-): WorkflowJson {
+): SavedWorkflowJson {
 	const schedule = {
 		id: id(),
 		name: 'Every 4 minutes',
@@ -157,7 +151,7 @@ function otherWorkflow(
 		pinData: {},
 		meta: { instanceId: 'e2e' },
 		tags: [],
-	} as WorkflowJson;
+	} as SavedWorkflowJson;
 }
 
 const WORKFLOWS = {

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { N8N_VERSION, ensureN8n, freePort } from '../support/n8n/host';
 import { ROOT } from '../support/n8n/workflows';
+import { DAY } from '../support/time';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const n8nHost = require('../../scripts/n8n-host.js') as {
@@ -34,7 +35,6 @@ interface RunData {
 	};
 }
 
-const DAY = 24 * 3_600_000;
 let demo: ChildProcess;
 let output = '';
 let demoDir: string;

@@ -20,15 +20,9 @@
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
-import {
-	OWNER,
-	createHost,
-	ensureN8n,
-	type Host,
-	type RunningN8n,
-	type WorkflowJson,
-} from '../support/n8n/host';
+import { OWNER, createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 import { node } from '../support/n8n/workflows';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const browser = require('../support/n8n/chromium.js') as {
@@ -109,7 +103,7 @@ afterAll(async () => {
 });
 
 /** A workflow a user has begun: the Stream Trigger, a search and the tag list, laid out in a row. */
-function editorWorkflow(): Omit<WorkflowJson, 'id'> {
+function editorWorkflow(): Omit<SavedWorkflowJson, 'id'> {
 	const nodes = [
 		node('Live mentions', STREAM, { event: 'newMention' }),
 		node('Find complaints', ACTION, { resource: 'mention', operation: 'searchRecent' }),

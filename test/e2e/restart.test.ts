@@ -13,16 +13,12 @@ import { writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
-import { tally } from '../support/triggerSim';
 import {
 	createHost,
 	ensureN8n,
 	type Host,
 	type RunningN8n,
-	type WorkflowJson,
 	N8N_VERSION,
-	sleep,
-	until,
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
@@ -33,6 +29,9 @@ import {
 	type Inbox,
 } from '../support/n8n/workflows';
 import { REPO_ROOT, resultsFile } from '../support/paths';
+import { sleep, until } from '../support/wait';
+import { tally } from '../support/tally';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 const SHIFTED_CLOCK = join(REPO_ROOT, 'test', 'support', 'n8n', 'shiftedClock.js');
 /** the figures `npm run docs:queue-mode` renders into docs/queue-mode.md (a test run never edits docs) */
@@ -43,7 +42,7 @@ let sim: Sim;
 let host: Host;
 let n8n: RunningN8n;
 let inbox: Inbox;
-let live: WorkflowJson;
+let live: SavedWorkflowJson;
 /** the simulator's clock when the trigger was first active: the ground truth starts there */
 let startedAt: number;
 
@@ -98,7 +97,11 @@ beforeAll(async () => {
 	await host.publish(live.id);
 	startedAt = await simNow();
 	n8n = await host.start();
-	await until('the live stream to open', async () => (await openLive()) === 1, 90_000);
+	await until(async () => (await openLive()) === 1, {
+		what: 'the live stream to open',
+		timeoutMs: 90_000,
+		stepMs: 500,
+	});
 }, 15 * 60_000);
 
 /** one outage; collected/delivered count every negative mention since activation (cumulative) */
@@ -141,9 +144,8 @@ describe.each([
 			const connectionsBefore = (await liveRequests()).length;
 			await inject(2);
 			await until(
-				'the first two in Slack',
 				async () => (await truth()).every((id) => slackIds(inbox, '#live-alerts').includes(id)),
-				60_000,
+				{ what: 'the first two in Slack', timeoutMs: 60_000, stepMs: 500 },
 			);
 			// two more right before the stop: their executions race the shutdown
 			await inject(2);
@@ -162,13 +164,16 @@ describe.each([
 					: {},
 			);
 			if (offset > 0) expect(n8n.output()).toMatch(/\[shifted-clock\] wall clock \+\d+ ms/);
-			await until('the live stream to open again', async () => (await openLive()) === 1, 90_000);
+			await until(async () => (await openLive()) === 1, {
+				what: 'the live stream to open again',
+				timeoutMs: 90_000,
+				stepMs: 500,
+			});
 			await inject(2);
 			const expected = await truth();
 			await until(
-				'every negative mention in Slack',
 				async () => expected.every((id) => slackIds(inbox, '#live-alerts').includes(id)),
-				120_000,
+				{ what: 'every negative mention in Slack', timeoutMs: 120_000, stepMs: 500 },
 			);
 			// time for a repeat to arrive: two heartbeats, and any gap fill's executions
 			await sleep(8_000);

@@ -27,9 +27,6 @@ import {
 	type ExecuteResult,
 	type Host,
 	type RunningN8n,
-	type WorkflowJson,
-	sleep,
-	until,
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
@@ -39,9 +36,10 @@ import {
 	sentiOneCredentials,
 	workflow,
 } from '../support/n8n/workflows';
+import { sleep, until } from '../support/wait';
+import { DAY } from '../support/time';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -108,8 +106,8 @@ const EVERY_15_SECONDS = {
 function triggerWorkflow(
 	id: string,
 	name: string,
-	trigger: WorkflowJson['nodes'][number],
-): WorkflowJson {
+	trigger: SavedWorkflowJson['nodes'][number],
+): SavedWorkflowJson {
 	const done = node('Done', 'n8n-nodes-base.noOp', {});
 	return {
 		id,
@@ -317,7 +315,6 @@ describe('under n8n start', () => {
 				);
 			// the poll trigger's first check notes where it starts; the stream is open
 			await until(
-				'the first poll and the live stream',
 				async () => {
 					const polled = (await requests()).some(
 						(r) => r.path.endsWith('/search') && r.body?.sortType === 'CollectedAtDescending',
@@ -326,7 +323,7 @@ describe('under n8n start', () => {
 						.openStreams.live;
 					return polled && live === 1;
 				},
-				90_000,
+				{ what: 'the first poll and the live stream', timeoutMs: 90_000, stepMs: 500 },
 			);
 
 			const inject = async (count: number, sentiment: string) =>
@@ -343,7 +340,7 @@ describe('under n8n start', () => {
 			negatives.push(...(await inject(2, 'Negative')));
 			await inject(1, 'Neutral');
 
-			const emitted = async (w: WorkflowJson, trigger: string) => {
+			const emitted = async (w: SavedWorkflowJson, trigger: string) => {
 				const ids: string[] = [];
 				// the executions the active trigger started (not the manual Fetch test event)
 				for (const summary of await n8n.executions(w.id)) {
@@ -355,17 +352,20 @@ describe('under n8n start', () => {
 				return ids;
 			};
 			await until(
-				'every negative mention from both triggers',
 				async () =>
 					(await emitted(pollWorkflow, POLL)).length >= negatives.length &&
 					(await emitted(streamWorkflow, STREAM)).length >= negatives.length,
-				150_000,
+				{ what: 'every negative mention from both triggers', timeoutMs: 150_000, stepMs: 500 },
 			);
 			// two more checks, so a repeat would have had its chance to arrive
 			const searches = async () => (await requests()).filter((r) => r.path.endsWith('/search'));
 			const checks = async () => (await searches()).length;
 			const soFar = await checks();
-			await until('two more checks', async () => (await checks()) >= soFar + 2, 60_000);
+			await until(async () => (await checks()) >= soFar + 2, {
+				what: 'two more checks',
+				timeoutMs: 60_000,
+				stepMs: 500,
+			});
 
 			expect((await emitted(pollWorkflow, POLL)).sort()).toEqual(negatives.slice().sort());
 			expect((await emitted(streamWorkflow, STREAM)).sort()).toEqual(negatives.slice().sort());

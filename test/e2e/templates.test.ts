@@ -14,22 +14,17 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import {
-	N8N_VERSION,
-	createHost,
-	ensureN8n,
-	type Host,
-	type WorkflowJson,
-} from '../support/n8n/host';
+import { N8N_VERSION, createHost, ensureN8n, type Host } from '../support/n8n/host';
 import { ROOT } from '../support/n8n/workflows';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 const EXAMPLES = join(ROOT, 'examples');
 const files = readdirSync(EXAMPLES)
 	.filter((f) => f.endsWith('.json'))
 	.sort();
-const templates: Array<{ file: string; workflow: WorkflowJson }> = files.map((file) => ({
+const templates: Array<{ file: string; workflow: SavedWorkflowJson }> = files.map((file) => ({
 	file,
-	workflow: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as WorkflowJson,
+	workflow: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as SavedWorkflowJson,
 }));
 
 /** Parameters a template must leave to the user (their own accounts' resources). */
@@ -86,7 +81,7 @@ test('the five templates are there, in the shape n8n exports', () => {
 		for (const [from, outputs] of Object.entries(workflow.connections)) {
 			expect(workflow.nodes.map((n) => n.name)).toContain(from);
 			for (const target of Object.values(outputs).flat(2))
-				expect(workflow.nodes.map((n) => n.name)).toContain(target.node);
+				expect(workflow.nodes.map((n) => n.name)).toContain(target?.node);
 		}
 	}
 });
@@ -99,7 +94,9 @@ test('n8n imported every template unchanged', async () => {
 	const exported = await host.cli(['export:workflow', '--all', '--separate', `--output=${out}`]);
 	expect(exported.code).toBe(0);
 	for (const { workflow } of templates) {
-		const back = JSON.parse(readFileSync(join(out, `${workflow.id}.json`), 'utf8')) as WorkflowJson;
+		const back = JSON.parse(
+			readFileSync(join(out, `${workflow.id}.json`), 'utf8'),
+		) as SavedWorkflowJson;
 		expect(back.nodes).toEqual(workflow.nodes);
 		expect(back.connections).toEqual(workflow.connections);
 	}
@@ -163,8 +160,8 @@ test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne
 	const stream = live.nodes.find((n) => n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')!;
 	expect(stream.parameters.event ?? 'newMention').toBe('newMention');
 	expect(stream.parameters.filters).toEqual({ sentiments: ['Negative'] });
-	expect(live.connections[stream.name].main[0][0].node).toBe('Alert the team in Slack');
-	const text = (w: WorkflowJson) =>
+	expect(live.connections[stream.name].main[0]?.[0].node).toBe('Alert the team in Slack');
+	const text = (w: SavedWorkflowJson) =>
 		String(w.nodes.find((n) => n.type === 'n8n-nodes-base.slack')!.parameters.text);
 	expect(text(live)).toBe(text(poll).replace('*Negative mention*', '*Negative mention (live)*'));
 	expect(types('weekly-export-csv.json')).toEqual(

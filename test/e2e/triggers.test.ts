@@ -25,15 +25,7 @@
  */
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
-import {
-	createHost,
-	ensureN8n,
-	type Host,
-	type RunningN8n,
-	type WorkflowJson,
-	sleep,
-	until,
-} from '../support/n8n/host';
+import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -43,17 +35,18 @@ import {
 	withStreamTrigger,
 	type Inbox,
 } from '../support/n8n/workflows';
-
-const DAY = 24 * 3_600_000;
+import { sleep, until } from '../support/wait';
+import { DAY } from '../support/time';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 let sim: Sim;
 let host: Host;
 let n8n: RunningN8n;
 let inbox: Inbox;
 
-let slackWorkflow: WorkflowJson;
-let sheetsWorkflow: WorkflowJson;
-let liveWorkflow: WorkflowJson;
+let slackWorkflow: SavedWorkflowJson;
+let sheetsWorkflow: SavedWorkflowJson;
+let liveWorkflow: SavedWorkflowJson;
 
 interface Logged {
 	seq: number;
@@ -126,7 +119,6 @@ test(
 		// Activation: each poll trigger's first check notes the newest matching mention (Start From:
 		// Now); the stream trigger opens the live stream.
 		const seeds = await until(
-			'both poll triggers to note where they start and the live stream to open',
 			async () => {
 				const [basic, enterprise] = [await searches('basic'), await searches('enterprise')];
 				const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats'))
@@ -135,7 +127,11 @@ test(
 					? [basic[0], enterprise[0]]
 					: undefined;
 			},
-			90_000,
+			{
+				what: 'both poll triggers to note where they start and the live stream to open',
+				timeoutMs: 90_000,
+				stepMs: 500,
+			},
 		);
 		for (const seed of seeds) expect(seed.body.sortType).toBe('CollectedAtDescending');
 		expect(seeds[0].body.filters).toEqual({ content: { sentiment: ['Negative'] } });
@@ -187,12 +183,15 @@ test(
 		const liveIds = () => slackIds(inbox, '#live-alerts');
 		const sheetIds = () => inbox.state.sheet.records.map((r) => String(r.id));
 		await until(
-			'every negative mention in Slack (polled and live) and every mention in the sheet',
 			async () =>
 				alertIds().length >= negatives.length &&
 				liveIds().length >= negatives.length &&
 				sheetIds().length >= all.length,
-			150_000,
+			{
+				what: 'every negative mention in Slack (polled and live) and every mention in the sheet',
+				timeoutMs: 150_000,
+				stepMs: 500,
+			},
 		);
 
 		// Two more checks of each workflow after that, so a repeat would have had its chance to arrive.
@@ -201,14 +200,12 @@ test(
 			(await searches('enterprise')).length,
 		];
 		await until(
-			'two more checks of each trigger',
 			async () =>
 				(await searches('basic')).length >= basicSoFar + 2 &&
 				(await searches('enterprise')).length >= enterpriseSoFar + 2,
-			90_000,
+			{ what: 'two more checks of each trigger', timeoutMs: 90_000, stepMs: 500 },
 		);
 		await until(
-			'the executions to finish',
 			async () => {
 				const runs = [
 					...(await n8n.executions(slackWorkflow.id)),
@@ -217,7 +214,7 @@ test(
 				];
 				return runs.every((e) => !['new', 'running'].includes(e.status)) && runs;
 			},
-			60_000,
+			{ what: 'the executions to finish', timeoutMs: 60_000, stepMs: 500 },
 		);
 
 		// 1. Slack: exactly the negative mentions, each once, as Slack messages built by the template's text

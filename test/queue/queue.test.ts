@@ -39,8 +39,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { holdsWithin, sleep } from '../support/wait';
 import { record } from '../setup/secrets';
-import { ensureN8n, N8N_VERSION, type WorkflowJson } from '../support/n8n/host';
+import { ensureN8n, N8N_VERSION } from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	ROOT,
@@ -68,6 +69,8 @@ import {
 	type ExecutionRow,
 	type Worker,
 } from '../support/n8n/cluster';
+import { DAY } from '../support/time';
+import { type SavedWorkflowJson } from '../support/workflowJson';
 
 /**
  * Whether the SentiOne Stream Trigger keeps what it passed on (ids, last-alive instant) across a
@@ -83,7 +86,6 @@ const CONCURRENCY = 5;
 const BURST = 200;
 /** Live collection while main restarts: mentions a minute per project. */
 const LIVE_RATE = 12;
-const DAY = 24 * 3_600_000;
 
 const NEGATIVE = { overrides: { content: { sentiment: 'Negative' } } };
 const RESULTS_DIR = join(ROOT, 'test', '.results');
@@ -169,23 +171,8 @@ function writeFigures(): void {
 
 // ---------------------------------------------------------------- helpers
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (message: string) =>
 	process.stderr.write(`[queue] ${Math.round((Date.now() - startedAt) / 1000)} s: ${message}\n`);
-
-/** Polls until the probe holds; false (not a throw) after timeoutMs, so the figures are still recorded. */
-async function waitFor(
-	probe: () => Promise<boolean> | boolean,
-	timeoutMs: number,
-	everyMs = 500,
-): Promise<boolean> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (await probe()) return true;
-		if (Date.now() > deadline) return false;
-		await sleep(everyMs);
-	}
-}
 
 const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
 const inject = (projectId: number, count: number, extra: Record<string, unknown> = {}) =>
@@ -305,29 +292,26 @@ async function settle(
 	expected: { slack: string[]; sheets: string[]; live?: string[]; burst?: string[] },
 	timeoutMs = 180_000,
 ) {
-	await waitFor(
+	await holdsWithin(
 		() => hasAll(delivered.slack(), expected.slack) && hasAll(delivered.sheets(), expected.sheets),
-		timeoutMs,
-		1000,
+		{ timeoutMs: timeoutMs, stepMs: 1000 },
 	);
 	const [basic, enterprise] = [await pollChecks('basic'), await pollChecks('enterprise')];
-	await waitFor(
+	await holdsWithin(
 		async () =>
 			(await pollChecks('basic')) >= basic + 2 &&
 			(await pollChecks('enterprise')) >= enterprise + 2,
-		90_000,
-		1000,
+		{ timeoutMs: 90_000, stepMs: 1000 },
 	);
 	if (expected.live || expected.burst) {
-		await waitFor(
+		await holdsWithin(
 			() =>
 				hasAll(delivered.live(), expected.live ?? []) &&
 				hasAll(delivered.burst(), expected.burst ?? []),
-			10_000,
-			500,
+			{ timeoutMs: 10_000, stepMs: 500 },
 		);
 	}
-	await waitFor(quiet, 120_000, 1000);
+	await holdsWithin(quiet, { timeoutMs: 120_000, stepMs: 1000 });
 }
 
 // ---------------------------------------------------------------- memory sampler
@@ -385,7 +369,7 @@ beforeAll(async () => {
 	);
 
 	const t2 = Date.now();
-	const workflows: WorkflowJson[] = [
+	const workflows: SavedWorkflowJson[] = [
 		templateForTest('negative-mention-slack-alert.json', WF.slack, CREDENTIALS.basic, inbox.base),
 		templateForTest(
 			'new-mentions-google-sheets.json',
@@ -424,12 +408,12 @@ beforeAll(async () => {
 	say(`worker A ready in ${workerStart.seconds} s`);
 
 	// activation: each poll trigger's first check, and both live streams open
-	const active = await waitFor(
+	const active = await holdsWithin(
 		async () =>
 			(await pollChecks('basic')) > 0 &&
 			(await pollChecks('enterprise')) > 0 &&
 			(await openLive()) === 2,
-		120_000,
+		{ timeoutMs: 120_000, stepMs: 500 },
 	);
 	if (!active)
 		throw new Error(`the triggers did not activate on main:\n${cluster.main.log().slice(-4000)}`);
@@ -486,17 +470,19 @@ async function burst(workers: Worker[], count = BURST) {
 	const deliveredBefore = delivered.burst().length;
 	const t0 = Date.now();
 	const ids = (await inject(1002, count)).mentions.map((m) => String(m.id));
-	const done = await waitFor(
+	const done = await holdsWithin(
 		() =>
 			executions(cluster.postgres, { workflowIds: [WF.burst], afterId: before }).filter((e) =>
 				FINISHED.has(e.status),
 			).length >= count,
-		10 * 60_000,
-		250,
+		{ timeoutMs: 10 * 60_000, stepMs: 250 },
 	);
 	const doneAt = Date.now();
 	const runs = executions(cluster.postgres, { workflowIds: [WF.burst], afterId: before });
-	await waitFor(() => delivered.burst().length >= deliveredBefore + count, 30_000);
+	await holdsWithin(() => delivered.burst().length >= deliveredBefore + count, {
+		timeoutMs: 30_000,
+		stepMs: 500,
+	});
 	const lastStop = Math.max(...runs.map((e) => e.stoppedAt ?? 0));
 	const lastCreated = Math.max(...runs.map((e) => e.createdAt));
 	const seconds = (Math.min(doneAt, lastStop || doneAt) - t0) / 1000;
@@ -602,7 +588,7 @@ async function restartMain(
 	}
 	const outageSeconds = Math.round((Date.now() - stopAt) / 100) / 10;
 	say(`main back after ${outageSeconds} s (stop ${stop.seconds} s, start ${start.seconds} s)`);
-	await waitFor(async () => (await openLive()) === 2, 60_000);
+	await holdsWithin(async () => (await openLive()) === 2, { timeoutMs: 60_000, stepMs: 500 });
 	await inject(1001, 2, NEGATIVE);
 	await sleep(30_000);
 	await setLive(0);

@@ -13,11 +13,8 @@
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { ENTERPRISE } from '../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../support/actions';
-import { runWorkflow, type WorkflowJson } from '../support/engine';
-import { PollHarness } from '../support/triggers';
-import { pollParameters } from '../support/triggerSim';
-import type { ResultRow } from '../support/probes';
-import { realNow, waitFor, writePart } from '../support/probes';
+import { runWorkflow } from '../support/engine';
+import { PollHarness, pollParameters } from '../support/triggers';
 import type { Behaviour } from '../support/servers/hostileServer';
 import {
 	drip,
@@ -30,6 +27,10 @@ import {
 	SSE,
 	stream,
 } from '../support/servers/hostileServer';
+import { waitFor } from '../support/wait';
+import { realNow } from '../support/time';
+import { type ResultRow, writePart } from '../support/results';
+import { type WorkflowJson } from '../support/workflowJson';
 
 jest.setTimeout(420_000);
 
@@ -249,5 +250,5 @@ test("every never-finishing server is cut off by the node's own bounds, all at o
 			failures.push(`${c.name}: ${requests} requests, expected ${c.requests}`);
 	});
 	expect(failures).toEqual([]);
-	await waitFor('no response left open', () => server.open === 0, 10_000);
+	await waitFor(() => server.open === 0, { what: 'no response left open', timeoutMs: 10_000 });
 });

@@ -7,19 +7,26 @@
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, type Sim } from '../support/simulator';
-import { loadWorkflow, NODE, projectWithMentions, withParameters } from '../support/actions';
-import { runWorkflow } from '../support/engine';
-import { activateStreamTrigger, PollHarness } from '../support/triggers';
 import {
-	credentials,
-	idsOf,
+	BASIC,
+	ENTERPRISE,
+	type Sim,
+	projectWithMentions,
+	adminOnce,
+	startRoomySim,
+} from '../support/simulator';
+import { loadWorkflow, NODE, withParameters } from '../support/actions';
+import { runWorkflow, credentials } from '../support/engine';
+import {
+	activateStreamTrigger,
+	PollHarness,
 	pollParameters,
 	projectParam,
 	streamParameters,
-} from '../support/triggerSim';
-import type { ResultRow } from '../support/probes';
-import { adminOnce, startRoomySim, waitFor, writePart } from '../support/probes';
+} from '../support/triggers';
+import { waitFor } from '../support/wait';
+import { idsOf } from '../support/tally';
+import { type ResultRow, writePart } from '../support/results';
 
 jest.setTimeout(600_000);
 
@@ -130,12 +137,11 @@ test('no answer at all: the action node, the poll trigger and the stream trigger
 	);
 	// nothing is left behind: no stream, no socket to the simulator
 	await waitFor(
-		'no stream open',
 		async () => {
 			const stats = await adminOnce<{ openStreams: Record<string, number> }>(sim, 'GET', '/stats');
 			return Object.values(stats.openStreams).every((n) => n === 0);
 		},
-		10_000,
+		{ what: 'no stream open', timeoutMs: 10_000 },
 	);
 	// and the poll trigger catches up once the server answers again
 	await adminOnce(sim, 'DELETE', '/faults');

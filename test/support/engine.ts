@@ -13,7 +13,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeProperties,
@@ -22,11 +21,12 @@ import type {
 	IRun,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
-	IConnections,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, sleep, Workflow } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
+import { BASIC, type Sim } from './simulator';
+import type { WorkflowJson } from './workflowJson';
 
 export const PACKAGE = 'n8n-nodes-sentione';
 
@@ -186,13 +186,6 @@ export interface RunResult {
 	error: (Error & { description?: string; httpCode?: string; context?: IDataObject }) | undefined;
 	/** The error of a node's last run, if any. */
 	nodeError(nodeName: string): (Error & { description?: string; httpCode?: string }) | undefined;
-}
-
-export interface WorkflowJson {
-	name?: string;
-	nodes: INode[];
-	connections: IConnections;
-	settings?: IDataObject;
 }
 
 let executionCounter = 0;
@@ -356,4 +349,9 @@ export async function withExecuteContext<T>(
 	} finally {
 		ProbeNode.current = undefined;
 	}
+}
+
+/** The SentiOne credential of a run against a simulator: a key (Basic unless given), its Base URL. */
+export function credentials(sim: Sim, apiKey = BASIC, baseUrl = sim.base): EngineCredentials {
+	return { apiKey, baseUrl };
 }

@@ -1,23 +1,20 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
- * Shared helpers of the transport suite: run a function inside n8n's real execution engine and get
+ * Run a function inside n8n's real execution engine and get
  * back either its JSON result or a JSON description of the error it threw (the engine copies a
  * node's error into the run data, which loses the mapper's non-enumerable details, so errors are
- * described *inside* the node function), read the simulator's request log, script faults, and
- * collect everything the suite produced so a final test can prove no API key leaked into it.
+ * described *inside* the node function), and collect everything the suite produced so a final
+ * test can prove no API key leaked into it.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { SentiOneErrorDetails } from '../../nodes/SentiOne/shared/errors';
 import { errorDetails } from '../../nodes/SentiOne/shared/errors';
-import { admin, BASIC, ENTERPRISE, NOACCESS, startSim, type Loose, type Sim } from './simulator';
+import { BASIC, ENTERPRISE, NOACCESS } from './simulator';
 import { withExecuteContext, type EngineCredentials } from './engine';
 
 export const UNKNOWN_KEY = 'SENTIONE-APIKEY-nobody';
 /** Every key the suite sends; none may appear in anything the node produces. */
 export const SECRET_KEYS = [BASIC, ENTERPRISE, NOACCESS, UNKNOWN_KEY];
-
-const HOUR = 3600 * 1000;
 
 // --- secrets collector ------------------------------------------------------------------------
 
@@ -104,10 +101,6 @@ export type Outcome<T> =
 	| { ok: true; value: T; ms: number; error?: undefined }
 	| { ok: false; error: CaughtError; ms: number; value?: undefined };
 
-export function creds(sim: Sim, apiKey = ENTERPRISE, baseUrl = sim.base): EngineCredentials {
-	return { apiKey, baseUrl };
-}
-
 /**
  * Runs `fn` as a node's execute() in the real engine and returns its JSON result, or the error it
  * threw described as JSON (details included); `ms` is the time `fn` took.
@@ -148,82 +141,3 @@ export function valueOf<T>(outcome: Outcome<T>): T {
 		);
 	return outcome.value;
 }
-
-// --- simulator --------------------------------------------------------------------------------
-
-export interface LogEntry {
-	seq: number;
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	status: number | null;
-	group: string | null;
-	tier: string | null;
-	counted: boolean;
-	body: unknown;
-	accept: string | null;
-	contentType: string | null;
-}
-
-/** The simulator's request log (API requests only; the admin API is never logged). */
-export async function requestLog(sim: Sim): Promise<LogEntry[]> {
-	return (await admin<{ requests: LogEntry[] }>(sim, 'GET', '/requests')).requests;
-}
-
-export async function resetSim(sim: Sim): Promise<void> {
-	await admin(sim, 'POST', '/reset');
-}
-
-export interface ScriptedResponse {
-	status?: number;
-	kind: 'json' | 'html' | 'text' | 'truncated-json' | 'huge' | 'hang' | 'reset';
-	body?: unknown;
-	headers?: Record<string, string | number>;
-}
-
-/** Adds one scripted response (used `times` times) for requests whose path matches `path` (a regex). */
-export async function script(
-	sim: Sim,
-	path: string,
-	respond: ScriptedResponse,
-	times = 1,
-	method?: string,
-): Promise<void> {
-	await admin(sim, 'POST', '/faults', { script: [{ match: { path, method }, times, respond }] });
-}
-
-/**
- * An instant for a frozen simulator clock that is real "now" but never within 3 minutes of the top
- * of a UTC hour (then 5 minutes later), so the hourly reset it reports is in the real future for
- * the whole run: the node compares resets with Date.now().
- */
-export function safeRealNow(): string {
-	const now = Date.now();
-	const toTop = HOUR - (now % HOUR);
-	return new Date(toTop > 3 * 60_000 ? now : now + 5 * 60_000).toISOString();
-}
-
-/** A simulator whose frozen clock is (about) real now; later flags override startSim's defaults. */
-export async function startRealTimeSim(flags: string[] = []): Promise<Sim> {
-	return await startSim(['--now', safeRealNow(), ...flags]);
-}
-
-/** Top of the next UTC hour after the simulator's clock, as its rate-limit headers report it. */
-export async function nextHourOf(sim: Sim): Promise<number> {
-	const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
-	const t = Date.parse(now);
-	return t - (t % HOUR) + HOUR;
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `cond` holds, or fails after `timeoutMs`. */
-export async function eventually(cond: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-	const start = Date.now();
-	while (!(await cond())) {
-		if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-		await sleep(25);
-	}
-}
-
-export type { Loose, Sim };

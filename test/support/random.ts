@@ -9,3 +9,11 @@ export function seededRandom(seed: number): () => number {
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }
+
+/** A whole number from min to max (both included). */
+export const between = (next: () => number, min: number, max: number): number =>
+	min + Math.floor(next() * (max - min + 1));
+
+/** One element of the list. */
+export const pick = <T>(next: () => number, list: readonly T[]): T =>
+	list[Math.floor(next() * list.length)];

@@ -1,17 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- simulator/test code: not shipped in the package */
-// Black-box helpers: start the simulator as a child process and talk HTTP to it.
-
+/**
+ * The simulator as a black box: start it (a child process, on a free port) in the shapes the tests
+ * need, call its API and its admin API, read its request log, script faults, inject mentions and
+ * read the ground truth.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
 import { REPO_ROOT } from './paths';
+import { HOUR, NOW } from './time';
 
 /** JSON from the black box, read loosely in assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON of the system under test
 export type Loose = any;
 
-export const NOW = '2026-11-21T10:30:00.000Z';
-export const NOW_MS = Date.parse(NOW);
-export const DAY = 24 * 3600 * 1000;
 export const ROOT = '/api/public/v2';
 export const BASIC = 'SENTIONE-APIKEY-basic-demo';
 export const ENTERPRISE = 'SENTIONE-APIKEY-enterprise-demo';
@@ -324,22 +326,6 @@ export function stream(
 export const countEvents = (body: string, kind: string) =>
 	parseSse(body).filter((e) => e.event === kind).length;
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Wait until a condition holds (polling), or fail after timeoutMs. */
-export async function waitFor(
-	cond: () => Promise<boolean> | boolean,
-	timeoutMs = 5000,
-): Promise<void> {
-	const start = Date.now();
-	while (!(await cond())) {
-		if (Date.now() - start > timeoutMs) throw new Error('waitFor: timed out');
-		await sleep(20);
-	}
-}
-
 /** Create an empty project (it starts without mentions) and return its id. */
 export async function createProject(
 	sim: Sim,
@@ -446,4 +432,210 @@ export function openStream(
 		req.on('error', (err) => reject(err));
 		req.end(JSON.stringify(o.body ?? {}));
 	});
+}
+
+export interface LoggedRequest {
+	seq: number;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	status: number | null;
+	group: string | null;
+	tier: string | null;
+	counted: boolean;
+	body: Loose;
+	accept: string | null;
+	contentType: string | null;
+}
+
+/** The simulator's request log (API requests only; the admin API is never logged). */
+export async function requestLog(sim: Sim): Promise<LoggedRequest[]> {
+	return (await admin<{ requests: LoggedRequest[] }>(sim, 'GET', '/requests')).requests;
+}
+
+export async function clearLog(sim: Sim): Promise<void> {
+	await admin(sim, 'DELETE', '/requests');
+}
+
+/** Startup state (data, budgets, faults, log, clock) and the virtual clock back at NOW. */
+export async function resetSim(sim: Sim, clock?: { reset(): void }): Promise<void> {
+	await admin(sim, 'POST', '/reset');
+	clock?.reset();
+}
+
+/** Requests whose path (without the API root) matches. */
+export function onPath(log: LoggedRequest[], pattern: RegExp): LoggedRequest[] {
+	return log.filter((r) => pattern.test(r.path.replace(/^\/api\/public\/v2/, '')));
+}
+
+/** A new, empty project (created through the API with the Enterprise key) filled with exactly N mentions. */
+export async function projectWithMentions(
+	sim: Sim,
+	count: number,
+	overrides?: unknown,
+): Promise<number> {
+	const id = await createProject(sim, `Test project ${count}`);
+	// the admin API accepts any count; batches keep each call small
+	for (let left = count; left > 0; left -= 500)
+		await addMentions(sim, id, Math.min(500, left), { overrides });
+	return id;
+}
+
+export interface ScriptedResponse {
+	status?: number;
+	kind: 'json' | 'html' | 'text' | 'truncated-json' | 'huge' | 'hang' | 'reset';
+	body?: unknown;
+	headers?: Record<string, string | number>;
+}
+
+/** Adds one scripted response (used `times` times) for requests whose path matches `path` (a regex). */
+export async function script(
+	sim: Sim,
+	path: string,
+	respond: ScriptedResponse,
+	times = 1,
+	method?: string,
+): Promise<void> {
+	await admin(sim, 'POST', '/faults', { script: [{ match: { path, method }, times, respond }] });
+}
+
+/**
+ * An instant for a frozen simulator clock that is real "now" but never within 3 minutes of the top
+ * of a UTC hour (then 5 minutes later), so the hourly reset it reports is in the real future for
+ * the whole run: the node compares resets with Date.now().
+ */
+export function safeRealNow(): string {
+	const now = Date.now();
+	const toTop = HOUR - (now % HOUR);
+	return new Date(toTop > 3 * 60_000 ? now : now + 5 * 60_000).toISOString();
+}
+
+/** A simulator whose frozen clock is (about) real now; later flags override startSim's defaults. */
+export async function startRealTimeSim(flags: string[] = []): Promise<Sim> {
+	return await startSim(['--now', safeRealNow(), ...flags]);
+}
+
+/** Top of the next UTC hour after the simulator's clock, as its rate-limit headers report it. */
+export async function nextHourOf(sim: Sim): Promise<number> {
+	const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
+	const t = Date.parse(now);
+	return t - (t % HOUR) + HOUR;
+}
+
+/** Heartbeat interval of the test simulators. */
+export const HEARTBEAT_MS = 200;
+
+/**
+ * A simulator with a running clock that starts at the real now, fast heartbeats, one generated
+ * project; tests create their own empty projects so the ground truth is exactly what they inject.
+ */
+export async function startLiveSim(extra: string[] = []): Promise<Sim> {
+	return await startSim([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'50',
+		'--heartbeat-ms',
+		String(HEARTBEAT_MS),
+		...extra,
+	]);
+}
+
+export async function emptyProject(sim: Sim, name = 'Trigger test'): Promise<number> {
+	return await createProject(sim, name, 'acme');
+}
+
+/** Ids of every mention of the project the simulator collected (ordered by collectedAt, id). */
+export async function groundTruth(
+	sim: Sim,
+	projectId: number,
+	collectedFrom?: string,
+): Promise<string[]> {
+	const q = new URLSearchParams({ projectId: String(projectId) });
+	if (collectedFrom) q.set('collectedFrom', collectedFrom);
+	const r = await admin<{ mentions: Array<{ id: string }> }>(
+		sim,
+		'GET',
+		`/mentions?${q.toString()}`,
+	);
+	return r.mentions.map((m) => m.id);
+}
+
+/** Search requests the simulator logged (optionally since a log sequence number). */
+export async function searchRequests(sim: Sim): Promise<Loose[]> {
+	const r = await admin<{ requests: Loose[] }>(sim, 'GET', '/requests');
+	return r.requests.filter((e) => e.group === 'search');
+}
+
+export async function stats(sim: Sim): Promise<Loose> {
+	return await admin(sim, 'GET', '/stats');
+}
+
+/**
+ * The admin API without keep-alive (each call closes its socket), for tests that count the
+ * sockets left in this process.
+ */
+export async function adminOnce<T = Record<string, unknown>>(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	return await new Promise<T>((resolve, reject) => {
+		const req = httpRequest(
+			`${sim.base}/__admin${path}`,
+			{
+				method,
+				agent: false,
+				headers: {
+					connection: 'close',
+					'content-type': 'application/json',
+					...(payload ? { 'content-length': String(Buffer.byteLength(payload)) } : {}),
+				},
+			},
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (chunk: string) => (text += chunk));
+				res.on('end', () => {
+					if (res.statusCode !== 200)
+						reject(new Error(`admin ${method} ${path} → ${res.statusCode}: ${text}`));
+					else resolve(JSON.parse(text) as T);
+				});
+				res.on('error', reject);
+			},
+		);
+		req.on('error', reject);
+		req.end(payload);
+	});
+}
+
+/**
+ * The simulator the hostile and shutdown suites share: one project, 20 mentions, a running clock
+ * from now, heartbeats every 200 ms, and the hourly and monthly budgets lifted out of the way.
+ */
+export async function startRoomySim(): Promise<Sim> {
+	const sim = await startSim([
+		'--now',
+		new Date().toISOString(),
+		'--clock',
+		'running',
+		'--projects',
+		'1',
+		'--mentions',
+		'20',
+		'--heartbeat-ms',
+		'200',
+	]);
+	await adminOnce(sim, 'POST', '/limits', {
+		mode: 'spec',
+		hourly: { search: 100_000, live: 100_000 },
+		monthlyCap: { basic: 100_000_000, enterprise: 100_000_000 },
+	});
+	return sim;
 }

@@ -6,8 +6,8 @@
  * One SentiOne Stream Trigger (n8n-core's real TriggerContext) on the live stream of a project,
  * with the simulator's real limits: 5 live connections an hour, 2 at a time, 30 searches an hour.
  * Each connection gets a plan, armed right before the node opens it (the request hook), chosen at
- * random from a seed:
- * - dropped after a random number of bytes: inside the reconnect backfill, inside a mention or a
+ * seededRandom from a seed:
+ * - dropped after a seededRandom number of bytes: inside the reconnect backfill, inside a mention or a
  *   heartbeat, after some live mentions;
  * - stalled: silent (no heartbeats either) after some events, until the node judges it dead;
  * - with modifiers: every n-th mention malformed (id known), unknown event kinds, legacy bare
@@ -27,22 +27,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { admin, BASIC, createProject, startSim, type Sim } from './simulator';
+import { admin, BASIC, createProject, startSim, type Sim, groundTruth } from './simulator';
 import type { ActiveStreamTrigger } from './triggers';
-import { activateStreamTrigger } from './triggers';
+import { activateStreamTrigger, projectParam, streamParameters } from './triggers';
 import { secretsWatch } from '../setup/secrets';
-import {
-	credentials,
-	groundTruth,
-	idsOf,
-	projectParam,
-	streamParameters,
-	tally,
-} from './triggerSim';
-import type { OutgoingRequest, ResultRow } from './probes';
-import { between, pause, random, realNow, RequestHook, waitFor, writePart } from './probes';
+import type { OutgoingRequest } from './probes';
+import { RequestHook } from './probes';
+import { sleep, waitFor } from './wait';
+import { realNow, HOUR } from './time';
+import { idsOf, tally } from './tally';
+import { type ResultRow, writePart } from './results';
+import { credentials } from './engine';
+import { between, seededRandom } from './random';
 
-const HOUR = 3_600_000;
 const STALL_TIMEOUT_S = 600;
 const LIVE_PATH = /\/mentions\/recent\/search\/stream\/live$/;
 
@@ -81,7 +78,7 @@ interface Injected {
 }
 
 export async function runStreamScenario(o: StreamScenarioOptions): Promise<void> {
-	const next = random(o.seed);
+	const next = seededRandom(o.seed);
 	const sim: Sim = await startSim([
 		'--now',
 		'2026-11-21T10:00:05.000Z',
@@ -122,7 +119,7 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 				? 22 + json.length + 5 + id.length + 2
 				: 30 + json.length + id.length + 4;
 		};
-		const inject = async (count: number): Promise<string[]> => {
+		const addMentions = async (count: number): Promise<string[]> => {
 			const r = await admin<{ mentions: IDataObject[] }>(sim, 'POST', '/mentions', {
 				projectId,
 				count,
@@ -249,12 +246,11 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 		while (counts.drops < o.drops) {
 			c++;
 			await waitFor(
-				`connection ${c} open`,
 				async () => {
 					const log = await liveLog();
 					return log.length >= c && log[c - 1].status !== null;
 				},
-				20_000,
+				{ what: `connection ${c} open`, timeoutMs: 20_000 },
 			);
 			const plan = plans[c - 1];
 			const log = await liveLog();
@@ -264,7 +260,7 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			// the backfill is read before the clocks move (it is sent at once; tiny chunks take longer),
 			// or a malformed mention in it would look as if it had arrived minutes after the connection opened
 			if (plan.backfill.count > 0)
-				await pause(
+				await sleep(
 					250 + (plan.chunkBytes ? Math.ceil(plan.backfill.bytes / plan.chunkBytes) * 3 : 0),
 				);
 			if (plan.lastOfHour) {
@@ -273,7 +269,7 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 				// node the connection is alive after the jump (so a drop is not taken for a long outage)
 				const now = simNow();
 				await jump(now - (now % HOUR) + HOUR - 1500 - now);
-				await pause((plan.heartbeatMs ?? 1000) + 100);
+				await sleep((plan.heartbeatMs ?? 1000) + 100);
 			} else {
 				// 150 s of simulated time per connection: a live rate of a few mentions a minute, so the
 				// search of the moments a malformed mention arrived in (3–5 minutes) stays within its cap
@@ -288,7 +284,7 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 				// legacy bare heartbeats alone keep it alive well past the stall timeout (800 s of Date.now)
 				for (let step = 0; step < 8; step++) {
 					dateShift += 100_000;
-					await pause(250);
+					await sleep(250);
 				}
 				if (plans.length === c) counts.legacySurvivedStallTimeouts++;
 			}
@@ -296,13 +292,14 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 				counts.stalls++;
 				let tries = 0;
 				while (plans.length === c) {
-					await inject(3);
-					await pause(150);
+					await addMentions(3);
+					await sleep(150);
 					// silent now: let the watchdog see more than the stall timeout pass
 					dateShift += (STALL_TIMEOUT_S + 1) * 1000;
-					await waitFor('the stalled connection replaced', () => plans.length > c, 4000).catch(
-						() => undefined,
-					);
+					await waitFor(() => plans.length > c, {
+						what: 'the stalled connection replaced',
+						timeoutMs: 4000,
+					}).catch(() => undefined);
 					if (++tries > 10) throw new Error(`connection ${c} did not stall`);
 				}
 				continue;
@@ -311,16 +308,19 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 			// what is collected while it is down only swells the next backfill)
 			let batches = 0;
 			while (plans.length === c && (await openStreams()) > 0) {
-				await inject(2);
+				await addMentions(2);
 				if (plan.malformedEvery && batches === 2) {
 					// the malformed ones are looked up 5 s after they arrived
 					await jump(6000);
 				}
-				await pause(20);
+				await sleep(20);
 				if (++batches > 300)
 					throw new Error(`connection ${c} did not drop (plan ${JSON.stringify(plan)})`);
 			}
-			await waitFor(`connection ${c + 1} attempted`, () => plans.length > c, 20_000);
+			await waitFor(() => plans.length > c, {
+				what: `connection ${c + 1} attempted`,
+				timeoutMs: 20_000,
+			});
 			counts.drops++;
 			if (plan.where === 'backfill') counts.dropsInBackfill++;
 			else counts.dropsLive++;
@@ -328,30 +328,28 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 
 		// the last connection is up: let the malformed ones be recovered, then compare
 		await waitFor(
-			'the last connection open',
 			async () =>
 				(await liveLog()).length >= plans.length &&
 				(await liveLog())[plans.length - 1].status !== null,
-			20_000,
+			{ what: 'the last connection open', timeoutMs: 20_000 },
 		);
 		dateShift += 61_000;
-		await inject(1);
+		await addMentions(1);
 		const truth = await groundTruth(sim, projectId);
 		for (let round = 0; round < 4; round++) {
 			// malformed ones are looked up 5 s after they arrived; a stalled last connection is replaced
 			await jump(6000);
-			const done = await waitFor(
-				'every mention emitted',
-				() => new Set(idsOf(t.items())).size >= truth.length,
-				8000,
-			).then(
+			const done = await waitFor(() => new Set(idsOf(t.items())).size >= truth.length, {
+				what: 'every mention emitted',
+				timeoutMs: 8000,
+			}).then(
 				() => true,
 				() => false,
 			);
 			if (done) break;
 			dateShift += (STALL_TIMEOUT_S + 1) * 1000;
 		}
-		await pause(500);
+		await sleep(500);
 		await t.close();
 		const result = tally(idsOf(t.items()), truth);
 		const session = sessionStats();
@@ -411,7 +409,7 @@ export async function runStreamScenario(o: StreamScenarioOptions): Promise<void>
 
 		const rows: ResultRow[] = [
 			{
-				fault: `connection dropped at a random byte offset (${counts.dropsInBackfill} inside the reconnect backfill, ${counts.dropsLive} among live mentions and heartbeats)`,
+				fault: `connection dropped at a seededRandom byte offset (${counts.dropsInBackfill} inside the reconnect backfill, ${counts.dropsLive} among live mentions and heartbeats)`,
 				through: `SentiOne Stream Trigger (${o.format === 'sse' ? 'SSE' : 'JSON lines'})`,
 				cases: counts.drops,
 				items: result.expected,

@@ -109,7 +109,6 @@ export async function* readStreamItems(
 }
 
 /** A small deterministic PRNG (mulberry32) for the big generated streams */
-export { seededRandom as prng } from './random';
 
 export function sampleMention(id: string, text: string): Record<string, unknown> {
 	return {

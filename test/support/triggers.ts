@@ -14,6 +14,7 @@ import { PollContext, TriggerContext, TriggersAndPollers, WorkflowExecute } from
 import type {
 	IDataObject,
 	INode,
+	INodeParameterResourceLocator,
 	INodeExecutionData,
 	INodeParameters,
 	IPollFunctions,
@@ -358,4 +359,39 @@ export function activeResources(): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
 	return counts;
+}
+
+export function projectParam(projectId: number): INodeParameterResourceLocator {
+	return { __rl: true, mode: 'id', value: String(projectId) };
+}
+
+/**
+ * The poll trigger's parameters for a test. Tests poll as fast as they need, so the trigger gets
+ * no share of its own (Search Requests per Hour 0); the share has its own tests (budgetShare.test.ts).
+ */
+export function pollParameters(projectId: number, extra: INodeParameters = {}): INodeParameters {
+	const { options, ...rest } = extra as { options?: IDataObject } & INodeParameters;
+	return {
+		event: 'newMention',
+		project: projectParam(projectId),
+		source: 'recent',
+		startFrom: 'now',
+		filters: {},
+		simplify: false,
+		...rest,
+		options: { requestsPerHour: 0, ...(options ?? {}) },
+	} as INodeParameters;
+}
+
+export function streamParameters(
+	extra: INodeParameters = {},
+	options: IDataObject = {},
+): INodeParameters {
+	return {
+		event: 'newMention',
+		filters: {},
+		simplify: false,
+		...extra,
+		options: { stallTimeout: 1, ...options },
+	} as INodeParameters;
 }

@@ -4,15 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ENTERPRISE, type Sim } from '../../support/simulator';
-import {
-	loadWorkflow,
-	NODE,
-	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+import { ENTERPRISE, type Sim, requestLog } from '../../support/simulator';
+import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
+import { useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 

@@ -3,20 +3,27 @@
 import { createHash } from 'node:crypto';
 
 import { SIMPLE_COLUMNS } from '../../../nodes/SentiOne/shared/simplify';
-import { admin, BASIC, ENTERPRISE, search, type Loose, type Sim } from '../../support/simulator';
 import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	search,
+	type Loose,
+	type Sim,
 	clearLog,
+	onPath,
+	requestLog,
+} from '../../support/simulator';
+import {
 	hintsOf,
 	jsonOf,
 	loadWorkflow,
 	NODE,
-	onPath,
 	outputOf,
-	requestLog,
 	run,
-	useSimulator,
 	withParameters,
 } from '../../support/actions';
+import { useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 

@@ -4,19 +4,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../support/simulator';
 import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	NOACCESS,
+	type Sim,
 	clearLog,
-	jsonOf,
-	loadWorkflow,
-	NODE,
 	onPath,
-	outputOf,
 	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+} from '../../support/simulator';
+import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
+import { useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 

@@ -6,19 +6,22 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PollHarness, activateStreamTrigger } from '../../support/triggers';
-import { jsonOf, loadWorkflow, run, withParameters } from '../../support/actions';
-import type { Sim } from '../../support/triggerSim';
 import {
-	ENTERPRISE,
-	credentials,
-	emptyProject,
-	inject,
+	PollHarness,
+	activateStreamTrigger,
 	pollParameters,
 	projectParam,
-	startLiveSim,
 	streamParameters,
-} from '../../support/triggerSim';
+} from '../../support/triggers';
+import { jsonOf, loadWorkflow, run, withParameters } from '../../support/actions';
+import {
+	type Sim,
+	ENTERPRISE,
+	emptyProject,
+	addMentions,
+	startLiveSim,
+} from '../../support/simulator';
+import { credentials } from '../../support/engine';
 
 jest.setTimeout(30_000);
 
@@ -41,7 +44,9 @@ afterAll(async () => {
 
 /** A new project whose mentions carry the look-alike fields; `count` of them, collected now. */
 async function lookalikes(projectId: number, count: number): Promise<IDataObject[]> {
-	return (await inject(sim, projectId, count, { overrides: ITEM_LOOKALIKES })) as IDataObject[];
+	return (await addMentions(sim, projectId, count, {
+		overrides: ITEM_LOOKALIKES,
+	})) as IDataObject[];
 }
 
 function expectUnaltered(items: IDataObject[] | null, sent: IDataObject[]): void {

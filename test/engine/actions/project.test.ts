@@ -2,20 +2,19 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
-import { admin, BASIC, ENTERPRISE, type Loose, type Sim } from '../../support/simulator';
-import { withExecuteContext } from '../../support/engine';
 import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	type Loose,
+	type Sim,
 	clearLog,
-	jsonOf,
-	loadWorkflow,
-	NODE,
 	onPath,
-	outputOf,
 	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+} from '../../support/simulator';
+import { withExecuteContext } from '../../support/engine';
+import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
+import { useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 

@@ -5,22 +5,26 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, ENTERPRISE, NOW_MS, type Sim } from '../../support/simulator';
 import {
+	admin,
+	ENTERPRISE,
+	type Sim,
 	clearLog,
+	onPath,
+	projectWithMentions,
+	requestLog,
+} from '../../support/simulator';
+import {
 	hintsOf,
 	jsonOf,
 	loadWorkflow,
 	NODE,
-	onPath,
 	outputOf,
-	projectWithMentions,
-	requestLog,
 	run,
-	SimClock,
-	useSimulator,
 	withParameters,
 } from '../../support/actions';
+import { NOW_MS } from '../../support/time';
+import { SimClock, useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 let clock: SimClock;

@@ -9,27 +9,18 @@ import { SORT_TYPES } from '../../../nodes/SentiOne/shared/contract';
 import { SIMPLE_COLUMNS } from '../../../nodes/SentiOne/shared/simplify';
 import {
 	admin,
-	DAY,
 	ENTERPRISE,
-	NOW,
-	NOW_MS,
 	search,
 	type Loose,
 	type Sim,
-} from '../../support/simulator';
-import {
 	clearLog,
-	jsonOf,
-	loadWorkflow,
 	onPath,
-	outputOf,
 	projectWithMentions,
 	requestLog,
-	run,
-	SimClock,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+} from '../../support/simulator';
+import { jsonOf, loadWorkflow, outputOf, run, withParameters } from '../../support/actions';
+import { DAY, NOW, NOW_MS } from '../../support/time';
+import { SimClock, useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 let clock: SimClock;

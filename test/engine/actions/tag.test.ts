@@ -1,17 +1,16 @@
 /** Tag → Add, Remove, Get Many (Enterprise tier, D-22). */
-import { admin, BASIC, ENTERPRISE, type Loose, type Sim } from '../../support/simulator';
 import {
+	admin,
+	BASIC,
+	ENTERPRISE,
+	type Loose,
+	type Sim,
 	clearLog,
-	jsonOf,
-	loadWorkflow,
-	NODE,
 	onPath,
-	outputOf,
 	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+} from '../../support/simulator';
+import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
+import { useSimulator } from '../../support/simClock';
 
 let sim: Sim;
 let mentionIds: string[];

@@ -6,24 +6,18 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BASIC, ENTERPRISE, NOACCESS } from '../../support/simulator';
-import { PollHarness, activateStreamTrigger } from '../../support/triggers';
+import { BASIC, ENTERPRISE, NOACCESS, clearLog, requestLog } from '../../support/simulator';
 import {
-	credentials,
+	PollHarness,
+	activateStreamTrigger,
 	pollParameters,
 	projectParam,
 	streamParameters,
-} from '../../support/triggerSim';
-import {
-	clearLog,
-	loadWorkflow,
-	NODE,
-	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
+} from '../../support/triggers';
+import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import type { Sim } from '../../support/simulator';
+import { useSimulator } from '../../support/simClock';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 useSimulator(['--mentions', '30', '--heartbeat-ms', '200'], (s) => (sim = s), { reset: 'log' });

@@ -20,22 +20,21 @@ import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
-import { admin, ENTERPRISE, NOW_MS, startSim, type Loose, type Sim } from '../../support/simulator';
 import {
-	hintsOf,
-	jsonOf,
-	loadWorkflow,
-	NODE,
-	run,
-	SimClock,
-	withParameters,
-} from '../../support/actions';
-import { pause, pollParameters, projectParam, streamParameters } from '../../support/triggerSim';
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../../support/triggers';
+import { admin, ENTERPRISE, startSim, type Loose, type Sim } from '../../support/simulator';
+import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { CELLS, type Cell } from './cells';
 import { RESULTS_DIR } from '../../support/paths';
+import { NOW_MS, DAY } from '../../support/time';
+import { sleep } from '../../support/wait';
+import { SimClock } from '../../support/simClock';
 
-const DAY = 24 * 3_600_000;
 const PROJECT = 1001;
 const QUIET_PROJECT = 1002;
 
@@ -334,7 +333,7 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			];
 			const wanted = injected.filter(triggerMatches).map((m) => String(m.id));
 			await trigger.until(() => trigger.items().length >= wanted.length, 10_000);
-			await pause(400);
+			await sleep(400);
 			expect(sorted(ids(trigger.items()))).toEqual(sorted(wanted));
 			expect(trigger.errors).toEqual([]);
 		} finally {

@@ -7,19 +7,17 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { admin, BASIC, ENTERPRISE, type Sim } from '../../support/simulator';
+import { admin, BASIC, ENTERPRISE, type Sim, requestLog } from '../../support/simulator';
+import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
-	loadWorkflow,
-	NODE,
-	requestLog,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
-import { pollParameters, projectParam, streamParameters } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { writePart } from '../../support/probes';
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../../support/triggers';
+import { useSimulator } from '../../support/simClock';
+import { type ResultRow, writePart } from '../../support/results';
 
 let sim: Sim;
 

@@ -28,11 +28,14 @@ import {
 } from '../../../nodes/SentiOne/trigger/stream/dedupMemory';
 import { ENTERPRISE } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
-import { runWorkflow, withExecuteContext, type WorkflowJson } from '../../support/engine';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
-import { pollParameters, projectParam, streamParameters } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { realNow, waitFor, writePart } from '../../support/probes';
+import { runWorkflow, withExecuteContext } from '../../support/engine';
+import {
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../../support/triggers';
 import type { Behaviour, Page } from '../../support/servers/hostileServer';
 import {
 	HostileServer,
@@ -43,6 +46,10 @@ import {
 	sse,
 	stream,
 } from '../../support/servers/hostileServer';
+import { waitFor } from '../../support/wait';
+import { realNow } from '../../support/time';
+import { type ResultRow, writePart } from '../../support/results';
+import { type WorkflowJson } from '../../support/workflowJson';
 
 jest.setTimeout(60_000);
 
@@ -80,7 +87,10 @@ afterAll(async () => {
 afterEach(async () => {
 	expect(crashes).toEqual([]);
 	server.reset();
-	await waitFor('no response left open on the hostile server', () => server.open === 0, 5000);
+	await waitFor(() => server.open === 0, {
+		what: 'no response left open on the hostile server',
+		timeoutMs: 5000,
+	});
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });
@@ -188,7 +198,10 @@ describe('an export that never ends (Return All)', () => {
 			expect(run.output).toBe(0);
 			expect(server.requests).toHaveLength(1);
 			// the connection is closed at the cap (the server stops writing)
-			await waitFor('the export connection closed', () => server.open === 0, 3000);
+			await waitFor(() => server.open === 0, {
+				what: 'the export connection closed',
+				timeoutMs: 3000,
+			});
 			const sent = server.bytesSent;
 			// the heap holds the rows (about 1.2 kB of JSON each) and little else: nowhere near the stream's size growing without end
 			expect(run.heapPeak).toBeLessThan(cap * 12_000 + 64e6);
@@ -239,7 +252,10 @@ describe('an export that never ends (Return All)', () => {
 			);
 			expect(run.description).toMatch(/raise Max Size \(MB\)\.$/);
 			expect(run.output).toBe(0);
-			await waitFor('the export connection closed', () => server.open === 0, 3000);
+			await waitFor(() => server.open === 0, {
+				what: 'the export connection closed',
+				timeoutMs: 3000,
+			});
 			// it stops within one event of the cap, so the server wrote about the cap and the socket buffers
 			expect(server.bytesSent).toBeLessThan(sizeMb * 1e6 + 16e6);
 			figures[`Max Size ${name}: MB the server wrote`] = mb(server.bytesSent);
@@ -681,7 +697,10 @@ describe("ever-new huge mention ids: the trigger's memory stays bounded in bytes
 				);
 				try {
 					await trigger.until(() => trigger.items().length >= count, 30_000);
-					await waitFor('every repeat read', () => spy.mock.calls.length >= count * 2, 10_000);
+					await waitFor(() => spy.mock.calls.length >= count * 2, {
+						what: 'every repeat read',
+						timeoutMs: 10_000,
+					});
 				} finally {
 					await trigger.close();
 				}

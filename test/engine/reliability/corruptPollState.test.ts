@@ -27,19 +27,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { loadState, STATE_KEY } from '../../../nodes/SentiOne/trigger/poll/pollState';
-import { admin, BASIC, createProject, type Sim } from '../../support/simulator';
-import type { SimClock } from '../../support/actions';
-import { useSimulator } from '../../support/actions';
-import { PollHarness, type PollOutcome } from '../../support/triggers';
-import { credentials, groundTruth, idsOf, pollParameters, tally } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { writePart } from '../../support/probes';
+import { admin, BASIC, createProject, type Sim, groundTruth } from '../../support/simulator';
+import { PollHarness, type PollOutcome, pollParameters } from '../../support/triggers';
 import { hostilePages } from '../../support/servers/pageServer';
+import { MINUTE, HOUR } from '../../support/time';
+import { type SimClock, useSimulator } from '../../support/simClock';
+import { idsOf, tally } from '../../support/tally';
+import { type ResultRow, writePart } from '../../support/results';
+import { credentials } from '../../support/engine';
 
 jest.setTimeout(60_000);
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const YEAR = 365 * 24 * HOUR;
 const NODE_KEY = 'node:SentiOne';
 /** The round key the trigger writes for these parameters (Search: recent, no filters, collectedAt scan). */

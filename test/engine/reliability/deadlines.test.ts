@@ -24,11 +24,8 @@ import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
 import { ENTERPRISE } from '../../support/simulator';
 import type { ActiveStreamTrigger } from '../../support/triggers';
-import { activateStreamTrigger } from '../../support/triggers';
+import { activateStreamTrigger, projectParam, streamParameters } from '../../support/triggers';
 import { failureOf, inNode, type CaughtError } from '../../support/inNode';
-import { projectParam, streamParameters } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { pause, realNow, waitFor, writePart } from '../../support/probes';
 import type { Behaviour } from '../../support/servers/hostileServer';
 import {
 	drip,
@@ -43,6 +40,9 @@ import {
 	SSE,
 	stream,
 } from '../../support/servers/hostileServer';
+import { sleep, waitFor } from '../../support/wait';
+import { realNow } from '../../support/time';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(60_000);
 
@@ -80,7 +80,10 @@ afterAll(async () => {
 afterEach(async () => {
 	expect(crashes).toEqual([]);
 	server.reset();
-	await waitFor('no response left open on the hostile server', () => server.open === 0, 5000);
+	await waitFor(() => server.open === 0, {
+		what: 'no response left open on the hostile server',
+		timeoutMs: 5000,
+	});
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });
@@ -512,7 +515,7 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 			sleep: async (ms: number, signal?: AbortSignal) => {
 				waits.push(ms);
 				if (signal?.aborted) throw new Error('aborted');
-				await pause(1);
+				await sleep(1);
 			},
 		});
 	});
@@ -541,7 +544,10 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 	test.each(stalls)('$name → judged stalled, reconnected', async ({ name, format, behaviour }) => {
 		server.route('POST', LIVE, behaviour);
 		const trigger = await activate(format);
-		await waitFor('three connections', () => server.on(LIVE).length >= 3, OBSERVE_MS + 2000);
+		await waitFor(() => server.on(LIVE).length >= 3, {
+			what: 'three connections',
+			timeoutMs: OBSERVE_MS + 2000,
+		});
 		const connections = server.on(LIVE);
 		await trigger.close();
 		expect(trigger.errors).toEqual([]);
@@ -591,7 +597,7 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 	])('$name → kept alive: one connection', async ({ name, format, behaviour }) => {
 		server.route('POST', LIVE, behaviour);
 		const trigger = await activate(format);
-		await pause(OBSERVE_MS);
+		await sleep(OBSERVE_MS);
 		const connections = server.on(LIVE).length;
 		const items = trigger.items().length;
 		await trigger.close();
@@ -609,7 +615,7 @@ describe('the stream trigger with Stall Timeout 0.3 s', () => {
 	test('the reconnect waits asked for after stalls follow the backoff (never 0, never past 60 s)', async () => {
 		server.route('POST', LIVE, stream({ frame: () => sse.comment(), everyMs: 50 }));
 		await activate('sse');
-		await waitFor('five connections', () => server.on(LIVE).length >= 5, 6000);
+		await waitFor(() => server.on(LIVE).length >= 5, { what: 'five connections', timeoutMs: 6000 });
 		expect(waits.slice(0, 4)).toEqual([1000, 2000, 4000, 8000]);
 		figures.streamTriggerBackoffAfterStallsMs = waits.slice(0, 6);
 	});

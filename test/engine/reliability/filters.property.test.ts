@@ -23,22 +23,21 @@ import {
 import type { FilterScope } from '../../../nodes/SentiOne/shared/filters';
 import { widenCollectedAt } from '../../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../../nodes/SentiOne/shared/filters';
-import { admin, ENTERPRISE, NOW_MS, startSim, type Sim } from '../../support/simulator';
 import {
+	admin,
+	ENTERPRISE,
+	startSim,
+	type Sim,
 	clearLog,
-	loadWorkflow,
-	NODE,
 	requestLog,
-	run,
-	SimClock,
-	withParameters,
-} from '../../support/actions';
-import { writePart } from '../../support/probes';
+} from '../../support/simulator';
+import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
+import { NOW_MS, HOUR, DAY } from '../../support/time';
+import { SimClock } from '../../support/simClock';
+import { writePart } from '../../support/results';
 
 jest.setTimeout(120_000);
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const EARLIEST_RECENT = NOW_MS - RECENT_WINDOW_MS + RECENT_WINDOW_SAFETY_MARGIN_MS;
 const node = {
 	id: 'n',

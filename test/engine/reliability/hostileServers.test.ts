@@ -12,29 +12,29 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, type Sim } from '../../support/simulator';
-import { loadWorkflow, NODE, projectWithMentions, withParameters } from '../../support/actions';
-import { runWorkflow } from '../../support/engine';
-import type { ActiveStreamTrigger } from '../../support/triggers';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
 import {
-	credentials,
+	BASIC,
+	ENTERPRISE,
+	type Sim,
+	projectWithMentions,
 	groundTruth,
-	idsOf,
+	adminOnce,
+	startRoomySim,
+} from '../../support/simulator';
+import { loadWorkflow, NODE, withParameters } from '../../support/actions';
+import { runWorkflow, credentials } from '../../support/engine';
+import type { ActiveStreamTrigger } from '../../support/triggers';
+import {
+	activateStreamTrigger,
+	PollHarness,
 	pollParameters,
 	projectParam,
 	streamParameters,
-	tally,
-} from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import {
-	adminOnce,
-	pause,
-	startRoomySim,
-	waitFor,
-	watchSockets,
-	writePart,
-} from '../../support/probes';
+} from '../../support/triggers';
+import { watchSockets } from '../../support/probes';
+import { sleep, waitFor } from '../../support/wait';
+import { idsOf, tally } from '../../support/tally';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(60_000);
 
@@ -79,7 +79,7 @@ function simSockets(): number {
 }
 
 async function noSocketLeft(): Promise<void> {
-	await waitFor('no socket to the simulator', () => simSockets() === 0, 5000);
+	await waitFor(() => simSockets() === 0, { what: 'no socket to the simulator', timeoutMs: 5000 });
 }
 
 type Respond = { kind: string; status?: number; body?: unknown };
@@ -349,7 +349,7 @@ describe('the poll trigger', () => {
 		async ({ arm, error, mentions }) => {
 			for (let k = 0; k < mentions; k += 20)
 				await adminOnce(sim, 'POST', '/mentions', { projectId, count: Math.min(20, mentions - k) });
-			await pause(5);
+			await sleep(5);
 			const withoutBudget = () => {
 				const state = { ...(harness.staticData().sentiOneMentions as IDataObject) };
 				// what the check spent (the budget it saw, its share) moves; where it had got to must not
@@ -394,7 +394,6 @@ describe('the stream trigger', () => {
 	afterEach(async () => {
 		for (const trigger of opened.splice(0)) await trigger.close();
 		await waitFor(
-			'no stream open on the simulator',
 			async () => {
 				const stats = await adminOnce<{ openStreams: Record<string, number> }>(
 					sim,
@@ -403,7 +402,7 @@ describe('the stream trigger', () => {
 				);
 				return Object.values(stats.openStreams).every((n) => n === 0);
 			},
-			5000,
+			{ what: 'no stream open on the simulator', timeoutMs: 5000 },
 		);
 		await noSocketLeft();
 	});

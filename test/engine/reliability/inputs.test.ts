@@ -30,32 +30,25 @@ import {
 	ENTERPRISE,
 	type Loose,
 	type Sim,
-} from '../../support/simulator';
-import type { SimClock } from '../../support/actions';
-import {
-	hintsOf,
-	loadWorkflow,
-	NODE,
-	outputOf,
-	run,
-	useSimulator,
-	withParameters,
-} from '../../support/actions';
-import type { WorkflowJson } from '../../support/engine';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
-import { safeJson, script } from '../../support/inNode';
-import {
-	credentials,
+	script,
 	groundTruth,
-	idsOf,
+} from '../../support/simulator';
+import { hintsOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
+import {
+	activateStreamTrigger,
+	PollHarness,
 	pollParameters,
 	projectParam,
 	streamParameters,
-	tally,
-} from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { writePart } from '../../support/probes';
+} from '../../support/triggers';
+import { safeJson } from '../../support/inNode';
 import { hostilePages } from '../../support/servers/pageServer';
+import { MINUTE } from '../../support/time';
+import { type SimClock, useSimulator } from '../../support/simClock';
+import { idsOf, tally } from '../../support/tally';
+import { type ResultRow, writePart } from '../../support/results';
+import { credentials } from '../../support/engine';
+import { type WorkflowJson } from '../../support/workflowJson';
 
 jest.setTimeout(60_000);
 
@@ -69,9 +62,8 @@ useSimulator(['--mentions', '20'], (started, simClock) => {
 
 const NOTHING_SENT = 'Nothing was sent to SentiOne, so no request budget was used.';
 const ROOT = '/api/public/v2';
-const MINUTE = 60_000;
 
-interface LogEntry {
+interface LoggedRequest {
 	method: string;
 	path: string;
 	rawPath: string;
@@ -80,8 +72,8 @@ interface LogEntry {
 	body: Loose;
 }
 
-async function apiLog(): Promise<LogEntry[]> {
-	return (await admin<{ requests: LogEntry[] }>(sim, 'GET', '/requests')).requests;
+async function apiLog(): Promise<LoggedRequest[]> {
+	return (await admin<{ requests: LoggedRequest[] }>(sim, 'GET', '/requests')).requests;
 }
 
 type Failure = Error & { description?: string };

@@ -1,5 +1,5 @@
 /**
- * Paging under faults: a fault on a random page in the middle of a Return All, through the action
+ * Paging under faults: a fault on a seededRandom page in the middle of a Return All, through the action
  * node in n8n's engine. A 429 that the node could not foresee (scripted, with the simulator's own
  * words and headers) either is waited out and the Return All resumes with the same cursor (no
  * duplicate, no gap), or stops with exactly the pages fetched and the reset time, or fails naming
@@ -10,27 +10,26 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, ENTERPRISE, startSim, type Sim } from '../../support/simulator';
-import type { WorkflowJson } from '../../support/engine';
 import {
-	hintsOf,
-	jsonOf,
-	loadWorkflow,
-	NODE,
+	admin,
+	ENTERPRISE,
+	startSim,
+	type Sim,
 	projectWithMentions,
-	run,
-	SimClock,
-	withParameters,
-} from '../../support/actions';
-import type { ResultRow } from '../../support/probes';
-import { between, random, RequestHook, writePart } from '../../support/probes';
+} from '../../support/simulator';
+import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
+import { RequestHook } from '../../support/probes';
+import { SimClock } from '../../support/simClock';
+import { type ResultRow, writePart } from '../../support/results';
+import { between, seededRandom } from '../../support/random';
+import { type WorkflowJson } from '../../support/workflowJson';
 
 jest.setTimeout(120_000);
 
 let sim: Sim;
 let clock: SimClock;
 const hook = new RequestHook();
-const next = random(424242);
+const next = seededRandom(424242);
 
 /** 110 mentions: 5 pages of 25 */
 let mentionProject: number;
@@ -378,7 +377,7 @@ afterAll(() => {
 		command: 'npx jest test/engine/reliability/paging.test.ts',
 		rows,
 		notes: [
-			'The page that meets the fault is chosen at random (seeded) among pages 2 … last; "Items" counts the rows returned, "Lost" the ground-truth rows missing from a run that claims completeness (a Stop returns a stated prefix, a Fail returns nothing).',
+			'The page that meets the fault is chosen at seededRandom (seeded) among pages 2 … last; "Items" counts the rows returned, "Lost" the ground-truth rows missing from a run that claims completeness (a Stop returns a stated prefix, a Fail returns nothing).',
 		],
 		figures: {
 			cases: results.map(

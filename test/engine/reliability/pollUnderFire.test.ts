@@ -2,7 +2,7 @@
 /**
  * Polling under fire: 1,000 polls of the SentiOne Trigger (n8n-core's real PollContext) against a
  * simulator whose clock only moves when the test moves it (and the node's clock, through
- * `setClock`, with it), so hours of polling take seconds. Between polls, mentions arrive at random
+ * `setClock`, with it), so hours of polling take seconds. Between polls, mentions arrive at seededRandom
  * instants, in groups sharing one collectedAt (some at the very instant of the watermark), late
  * (collected minutes before they become searchable) and behind an index lag; polls meet the real
  * hourly budget (429 before or in the middle of a poll), a 429 caused by "another workflow",
@@ -18,17 +18,27 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import { admin, BASIC, createProject, NOW_MS, startSim, type Sim } from '../../support/simulator';
-import { PollHarness } from '../../support/triggers';
-import { credentials, groundTruth, idsOf, pollParameters, tally } from '../../support/triggerSim';
-import { between, random, RequestHook, writePart } from '../../support/probes';
+import {
+	admin,
+	BASIC,
+	createProject,
+	startSim,
+	type Sim,
+	groundTruth,
+} from '../../support/simulator';
+import { PollHarness, pollParameters } from '../../support/triggers';
+import { RequestHook } from '../../support/probes';
+import { NOW_MS, HOUR } from '../../support/time';
+import { idsOf, tally } from '../../support/tally';
+import { writePart } from '../../support/results';
+import { credentials } from '../../support/engine';
+import { between, seededRandom } from '../../support/random';
 
 jest.setTimeout(300_000);
 
 const POLLS = 1000;
 const LATE_WINDOW_MINUTES = 10;
 const SEED = 20261121;
-const HOUR = 3_600_000;
 
 interface PollStateView {
 	watermark: number | null;
@@ -68,7 +78,7 @@ async function advance(ms: number): Promise<void> {
 const arrivals = new Map<string, string>();
 let arrivalNote = '';
 
-async function inject(projectId: number, count: number, collectedAt: number): Promise<void> {
+async function addMentions(projectId: number, count: number, collectedAt: number): Promise<void> {
 	const r = await admin<{ mentions: Array<{ id: string }> }>(sim, 'POST', '/mentions', {
 		projectId,
 		count,
@@ -110,8 +120,8 @@ const SCRIPTS: Record<
 	'connection reset': { times: 1, respond: { kind: 'reset' } },
 };
 
-test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, index lag, 429s, 5xx and restarts: 0 lost, 0 duplicated`, async () => {
-	const next = random(SEED);
+test(`${POLLS} polls with seededRandom arrivals, equal timestamps, late mentions, index lag, 429s, 5xx and restarts: 0 lost, 0 duplicated`, async () => {
+	const next = seededRandom(SEED);
 	const projectId = await createProject(sim, 'Poll soak', 'acme');
 	const params = pollParameters(projectId, {
 		options: { lateWindowMinutes: LATE_WINDOW_MINUTES, maxRequestsPerPoll: 2 },
@@ -159,22 +169,22 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 				counts.indexLagPhases++;
 			}
 		}
-		// time passes: the poll interval is random (Poll Times, or a slow n8n)
+		// time passes: the poll interval is seededRandom (Poll Times, or a slow n8n)
 		const from = simNow;
 		await advance(between(next, 20_000, 240_000));
 		const to = simNow;
-		// mentions collected at random instants since the last poll
+		// mentions collected at seededRandom instants since the last poll
 		arrivalNote = `poll ${i} fresh`;
 		if (next() < 0.7) {
 			const k = between(next, 1, 5);
-			for (let j = 0; j < k; j++) await inject(projectId, 1, between(next, from + 1, to));
+			for (let j = 0; j < k; j++) await addMentions(projectId, 1, between(next, from + 1, to));
 			counts.freshMentions += k;
 		}
 		// now and then a burst: more than one check can read (a backlog)
 		if (next() < 0.06) {
 			const k = between(next, 30, 90);
 			for (let j = 0; j < k; j += 10)
-				await inject(projectId, Math.min(10, k - j), between(next, from + 1, to));
+				await addMentions(projectId, Math.min(10, k - j), between(next, from + 1, to));
 			counts.freshMentions += k;
 			counts.bursts++;
 		}
@@ -188,12 +198,12 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 			!state.round &&
 			!budgetKnownSpent &&
 			simNow - maxLateMs <= (state.watermark as number);
-		// a group sharing one collectedAt: a random instant, or the watermark instant itself (arriving later)
+		// a group sharing one collectedAt: a seededRandom instant, or the watermark instant itself (arriving later)
 		if (next() < 0.12) {
 			const size = between(next, 2, 30);
 			const atWatermark = next() < 0.5 && lateAllowed(9 * 60_000);
 			arrivalNote = `poll ${i} group of ${size}${atWatermark ? ' at the watermark' : ''} (round ${state?.round ? 'open' : 'none'})`;
-			await inject(
+			await addMentions(
 				projectId,
 				size,
 				atWatermark ? (state!.watermark as number) : between(next, from + 1, to),
@@ -221,7 +231,7 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 					Math.ceil(earliest),
 					Math.min(simNow, (state.watermark as number) + 60_000),
 				);
-				await inject(projectId, count, at);
+				await addMentions(projectId, count, at);
 				counts.lateMentions += count;
 				if (at < (state.watermark as number)) counts.lateBehindWatermark += count;
 			}
@@ -342,7 +352,7 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 		command: 'npx jest test/engine/reliability/pollUnderFire.test.ts',
 		rows: [
 			{
-				fault: `${POLLS} polls at random intervals (20 s – 4 min), ${figures.simulatedHours} simulated hours`,
+				fault: `${POLLS} polls at seededRandom intervals (20 s – 4 min), ${figures.simulatedHours} simulated hours`,
 				through: 'SentiOne Trigger, real PollContext',
 				cases: POLLS,
 				items: t.expected,
@@ -351,7 +361,7 @@ test(`${POLLS} polls with random arrivals, equal timestamps, late mentions, inde
 				outcome: 'every collected mention emitted once',
 			},
 			{
-				fault: 'mentions at random instants between polls',
+				fault: 'mentions at seededRandom instants between polls',
 				through: 'SentiOne Trigger',
 				cases: counts.freshMentions,
 				items: counts.freshMentions,
@@ -434,7 +444,7 @@ test('beyond the guarantees (by design, not in the 0-loss claim): a late mention
 	await advance(60_000);
 	const base = simNow - 50_000;
 	// 30 mentions at distinct instants within the last 50 s, passed on
-	for (let k = 0; k < 30; k++) await inject(projectId, 1, base + k * 1000);
+	for (let k = 0; k < 30; k++) await addMentions(projectId, 1, base + k * 1000);
 	await advance(60_000);
 	const first = await harness.poll();
 	expect(first.items).toHaveLength(30);

@@ -16,12 +16,15 @@ import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { searchProjects } from '../../../nodes/SentiOne/shared/listSearch';
 import { ENTERPRISE } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
-import { runWorkflow, withExecuteContext, type WorkflowJson } from '../../support/engine';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
+import { runWorkflow, withExecuteContext } from '../../support/engine';
+import {
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../../support/triggers';
 import { safeJson } from '../../support/inNode';
-import { pollParameters, projectParam, streamParameters } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { writePart } from '../../support/probes';
 import {
 	API_ROOT,
 	drip,
@@ -31,6 +34,8 @@ import {
 	silence,
 	type Behaviour,
 } from '../../support/servers/hostileServer';
+import { type ResultRow, writePart } from '../../support/results';
+import { type WorkflowJson } from '../../support/workflowJson';
 
 jest.setTimeout(60_000);
 

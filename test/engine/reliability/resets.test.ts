@@ -20,11 +20,14 @@ import { setClock } from '../../../nodes/SentiOne/shared/time';
 import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import { ENTERPRISE } from '../../support/simulator';
 import type { ActiveStreamTrigger } from '../../support/triggers';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
+import {
+	activateStreamTrigger,
+	PollHarness,
+	pollParameters,
+	projectParam,
+	streamParameters,
+} from '../../support/triggers';
 import { failureOf, inNode, valueOf } from '../../support/inNode';
-import { pollParameters, projectParam, streamParameters } from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import { pause, waitFor, writePart } from '../../support/probes';
 import type { Behaviour, HostileRequest } from '../../support/servers/hostileServer';
 import {
 	HostileServer,
@@ -35,11 +38,12 @@ import {
 	sse,
 	stream,
 } from '../../support/servers/hostileServer';
+import { sleep, waitFor } from '../../support/wait';
+import { MINUTE, HOUR } from '../../support/time';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(60_000);
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const MAX_TIMER = 2 ** 31 - 1;
 /** 10:30 UTC: the next hourly window starts in 30 minutes */
 const START = Date.UTC(2026, 10, 21, 10, 30, 0);
@@ -150,7 +154,7 @@ afterEach(async () => {
 		expect(ms).toBeLessThanOrEqual(65 * MINUTE + 1000);
 	}
 	server.dropConnections();
-	await waitFor('no response left open', () => server.open === 0, 5000);
+	await waitFor(() => server.open === 0, { what: 'no response left open', timeoutMs: 5000 });
 });
 
 afterAll(() => {
@@ -750,13 +754,12 @@ describe('the stream trigger reconnecting after hourly 429s with a broken reset:
 		);
 		opened.push(trigger);
 		// a trigger that spun would open hundreds of connections before the virtual hours pass
-		await waitFor(
-			`${hours} virtual hours`,
-			() => clock.now - START >= hours * HOUR || server.on(LIVE).length > 500,
-			20_000,
-		);
+		await waitFor(() => clock.now - START >= hours * HOUR || server.on(LIVE).length > 500, {
+			what: `${hours} virtual hours`,
+			timeoutMs: 20_000,
+		});
 		await trigger.close();
-		await pause(20);
+		await sleep(20);
 		const times = server.on(LIVE).map((r) => r.at);
 		return { trigger, times, most: mostInAnHour(times), gap: smallestGap(times.slice(1)) };
 	}
@@ -810,7 +813,10 @@ describe('the stream trigger reconnecting after hourly 429s with a broken reset:
 			credentials(),
 		);
 		opened.push(trigger);
-		await waitFor('the second connection', () => server.on(LIVE).length >= 2, 10_000);
+		await waitFor(() => server.on(LIVE).length >= 2, {
+			what: 'the second connection',
+			timeoutMs: 10_000,
+		});
 		const [, second] = server.on(LIVE).map((r) => r.at);
 		// the headers spoke of the window that has ended: plain backoff (≤ 1 s), no budget wait
 		expect(second - (resetAt + MINUTE)).toBeLessThan(5_000);

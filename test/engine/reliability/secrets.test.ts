@@ -16,17 +16,18 @@ import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 
 import { BASIC, ENTERPRISE, NOACCESS, startSim, type Sim } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
-import { activateStreamTrigger, PollHarness } from '../../support/triggers';
-import { findLeaks, simulatorKeys } from '../../setup/secretScan';
-import { secretsWatch, serialize } from '../../setup/secrets';
-import SecretsReporter from '../../setup/secretsReporter';
 import {
-	credentials,
+	activateStreamTrigger,
+	PollHarness,
 	pollParameters,
 	projectParam,
 	streamParameters,
-} from '../../support/triggerSim';
+} from '../../support/triggers';
+import { findLeaks, simulatorKeys } from '../../setup/secretScan';
+import { secretsWatch, serialize } from '../../setup/secrets';
+import SecretsReporter from '../../setup/secretsReporter';
 import { REPO_ROOT } from '../../support/paths';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 

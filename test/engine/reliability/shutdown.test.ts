@@ -11,31 +11,22 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, type Sim } from '../../support/simulator';
+import { BASIC, ENTERPRISE, type Sim, adminOnce, startRoomySim } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
-import { runWorkflow } from '../../support/engine';
+import { runWorkflow, credentials } from '../../support/engine';
 import type { ActiveStreamTrigger } from '../../support/triggers';
 import {
 	activateStreamTrigger,
 	PollHarness,
 	runStreamTriggerManually,
-} from '../../support/triggers';
-import {
-	credentials,
-	idsOf,
 	pollParameters,
 	projectParam,
 	streamParameters,
-} from '../../support/triggerSim';
-import type { ResultRow } from '../../support/probes';
-import {
-	adminOnce,
-	pause,
-	startRoomySim,
-	waitFor,
-	watchSockets,
-	writePart,
-} from '../../support/probes';
+} from '../../support/triggers';
+import { watchSockets } from '../../support/probes';
+import { sleep, waitFor } from '../../support/wait';
+import { idsOf } from '../../support/tally';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(60_000);
 
@@ -112,8 +103,11 @@ async function openStreams(): Promise<number> {
 
 /** A snapshot before the node starts (after undici and the sockets of earlier tests settled). */
 async function baseline(): Promise<Record<string, number>> {
-	await waitFor('no socket to the simulator before the test', () => simSockets() === 0, 10_000);
-	await pause(50);
+	await waitFor(() => simSockets() === 0, {
+		what: 'no socket to the simulator before the test',
+		timeoutMs: 10_000,
+	});
+	await sleep(50);
 	return resources();
 }
 
@@ -121,11 +115,13 @@ async function baseline(): Promise<Record<string, number>> {
 async function nothingLeft(
 	before: Record<string, number>,
 ): Promise<{ extra: Record<string, number> }> {
-	await waitFor('no stream open on the simulator', async () => (await openStreams()) === 0, 3000);
-	await waitFor('no socket to the simulator', () => simSockets() === 0, 3000);
+	await waitFor(async () => (await openStreams()) === 0, {
+		what: 'no stream open on the simulator',
+		timeoutMs: 3000,
+	});
+	await waitFor(() => simSockets() === 0, { what: 'no socket to the simulator', timeoutMs: 3000 });
 	let extra: Record<string, number> = {};
 	await waitFor(
-		'no timer, socket or handle more than before',
 		() => {
 			const now = resources();
 			extra = Object.fromEntries(
@@ -135,7 +131,7 @@ async function nothingLeft(
 			);
 			return Object.keys(extra).length === 0;
 		},
-		3000,
+		{ what: 'no timer, socket or handle more than before', timeoutMs: 3000 },
 	).catch(() => undefined);
 	expect(extra).toEqual({});
 	return { extra };
@@ -208,7 +204,7 @@ test('stream trigger, closed while connected and idle (heartbeats only)', async 
 	const projectId = await project();
 	const before = await baseline();
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
-	await pause(600);
+	await sleep(600);
 	// control: the socket watch sees the live connection it must then see closed
 	expect(simSockets()).toBeGreaterThan(0);
 	const ms = await closeTimed(trigger);
@@ -238,12 +234,11 @@ test('stream trigger, closed while a connection attempt is in flight (slow serve
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
 	await adminOnce(sim, 'POST', '/faults', { latencyMs: 5000 });
 	await waitFor(
-		'the retry on its way',
 		async () => {
 			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
 			return r.requests.filter((e) => e.group === 'live').length >= 2;
 		},
-		5000,
+		{ what: 'the retry on its way', timeoutMs: 5000 },
 	);
 	const ms = await closeTimed(trigger);
 	await adminOnce(sim, 'POST', '/faults', { latencyMs: 0 });
@@ -272,14 +267,13 @@ test('stream trigger, closed during the reconnect backoff', async () => {
 	});
 	const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
 	await waitFor(
-		'four failed attempts',
 		async () => {
 			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
 			return r.requests.filter((e) => e.group === 'live').length >= 4;
 		},
-		10_000,
+		{ what: 'four failed attempts', timeoutMs: 10_000 },
 	);
-	await pause(300);
+	await sleep(300);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	expect(trigger.errors).toEqual([]);
@@ -299,8 +293,11 @@ test('stream trigger, closed while waiting for the hourly stream budget', async 
 	try {
 		await adminOnce(sim, 'POST', '/faults', { stream: { dropAfterBytes: 300, dropTimes: 1 } });
 		const trigger = await activateStreamTrigger(params(projectId), credentials(sim, BASIC));
-		await waitFor('dropped, waiting for the reset', async () => (await openStreams()) === 0, 5000);
-		await pause(500);
+		await waitFor(async () => (await openStreams()) === 0, {
+			what: 'dropped, waiting for the reset',
+			timeoutMs: 5000,
+		});
+		await sleep(500);
 		const ms = await closeTimed(trigger);
 		expect(ms).toBeLessThan(1000);
 		await nothingLeft(before);
@@ -332,14 +329,13 @@ test('stream trigger, closed during a gap fill (the search after a 10-minute out
 	// silent now; 10 minutes pass for SentiOne and the node
 	await jumpClocks(10 * 60_000);
 	await waitFor(
-		'the gap search on its way',
 		async () => {
 			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
 			return r.requests.some((e) => e.group === 'search');
 		},
-		10_000,
+		{ what: 'the gap search on its way', timeoutMs: 10_000 },
 	);
-	await pause(200);
+	await sleep(200);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
@@ -363,17 +359,16 @@ test('stream trigger, closed during the search for malformed mentions', async ()
 		credentials(sim, BASIC),
 	);
 	await inject(projectId, 2);
-	await pause(300);
+	await sleep(300);
 	await jumpClocks(6000);
 	await waitFor(
-		'the repair search on its way',
 		async () => {
 			const r = await adminOnce<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
 			return r.requests.some((e) => e.group === 'search');
 		},
-		10_000,
+		{ what: 'the repair search on its way', timeoutMs: 10_000 },
 	);
-	await pause(200);
+	await sleep(200);
 	const ms = await closeTimed(trigger);
 	expect(ms).toBeLessThan(1000);
 	await nothingLeft(before);
@@ -389,7 +384,7 @@ test('"Listen for test event": closed by n8n after the first mention, nothing le
 	const projectId = await project();
 	const before = await baseline();
 	const waiting = runStreamTriggerManually(params(projectId), credentials(sim, BASIC));
-	await pause(500);
+	await sleep(500);
 	const [id] = await inject(projectId, 1);
 	const outcome = await waiting;
 	expect(idsOf(outcome.items ?? [])).toEqual([id]);

@@ -10,25 +10,22 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../../nodes/SentiOne/shared/time';
 import type { ActiveStreamTrigger } from '../../support/triggers';
-import { activateStreamTrigger } from '../../support/triggers';
-import type { Sim } from '../../support/triggerSim';
+import { activateStreamTrigger, projectParam, streamParameters } from '../../support/triggers';
+import { runStreamScenario } from '../../support/streamScenario';
+import { sleep } from '../../support/wait';
 import {
+	type Sim,
 	admin,
 	BASIC,
-	credentials,
 	emptyProject,
 	groundTruth,
-	idsOf,
-	inject,
-	pause,
-	projectParam,
+	addMentions,
 	searchRequests,
 	startLiveSim,
-	streamParameters,
-	tally,
-} from '../../support/triggerSim';
-import { writePart } from '../../support/probes';
-import { runStreamScenario } from '../../support/streamScenario';
+} from '../../support/simulator';
+import { idsOf, tally } from '../../support/tally';
+import { writePart } from '../../support/results';
+import { credentials } from '../../support/engine';
 
 const mentionParams = (projectId: number, format: 'sse' | 'jsonLines') =>
 	streamParameters({ project: projectParam(projectId) }, {
@@ -82,8 +79,8 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 		);
 		opened.push(trigger);
 		for (let k = 0; k < 4; k++) {
-			await inject(sim, projectId, 1);
-			await pause(100);
+			await addMentions(sim, projectId, 1);
+			await sleep(100);
 		}
 		await trigger.until(() => trigger.items().length >= 2, 10_000);
 		// 5 s later (both clocks) the malformed ones are due to be looked up
@@ -93,7 +90,7 @@ describe('malformed mentions on a connection that stays up (no reconnect backfil
 		await trigger
 			.until(() => trigger.items().length >= truth.length || trigger.failures.length > 0, 8000)
 			.catch(() => undefined);
-		await pause(500);
+		await sleep(500);
 		const connections = (await searchRequests(sim)).length;
 		const t = tally(idsOf(trigger.items()), truth);
 		await trigger.close();

@@ -19,20 +19,26 @@ import {
 	resolveApiRoot,
 } from '../../../nodes/SentiOne/shared/contract';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { admin, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../support/simulator';
 import {
-	creds,
-	expectNoKeysIn,
-	failureOf,
-	inNode,
-	remember,
+	admin,
+	BASIC,
+	ENTERPRISE,
+	NOACCESS,
+	type Sim,
 	requestLog,
 	resetSim,
 	script,
 	startRealTimeSim,
+} from '../../support/simulator';
+import {
+	expectNoKeysIn,
+	failureOf,
+	inNode,
+	remember,
 	UNKNOWN_KEY,
 	valueOf,
 } from '../../support/inNode';
+import { credentials } from '../../support/engine';
 
 const credential = new SentiOneApi();
 
@@ -319,7 +325,7 @@ describe('authenticate through the engine, against the simulator', () => {
 	test('GET and DELETE carry the key and Content-Type: application/json, from the credential alone', async () => {
 		// The helper is called without any header: only the credential can add them.
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const get = (await this.helpers.httpRequestWithAuthentication.call(this, 'sentiOneApi', {
 					method: 'GET',
 					url: '/projects',
@@ -346,7 +352,7 @@ describe('authenticate through the engine, against the simulator', () => {
 
 	test('through the transport: GET, POST and DELETE succeed (no 415), the Accept header survives', async () => {
 		const result = valueOf(
-			await inNode(creds(sim, BASIC), async function () {
+			await inNode(credentials(sim, BASIC), async function () {
 				const transport = new SentiOneTransport(this);
 				const list = await transport.request(getProjects);
 				const created = await transport.request<{ id: number }>({

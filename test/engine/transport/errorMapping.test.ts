@@ -9,21 +9,27 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import { errorDetails } from '../../../nodes/SentiOne/shared/errors';
 import type { ApiRequest } from '../../../nodes/SentiOne/shared/transport';
 import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { admin, api, BASIC, ENTERPRISE, NOACCESS, type Sim } from '../../support/simulator';
-import { withExecuteContext } from '../../support/engine';
-import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
 import {
-	creds,
-	describeError,
-	expectNoKeysIn,
-	failureOf,
-	inNode,
+	admin,
+	api,
+	BASIC,
+	ENTERPRISE,
+	NOACCESS,
+	type Sim,
 	nextHourOf,
-	remember,
 	requestLog,
 	resetSim,
 	script,
 	startRealTimeSim,
+} from '../../support/simulator';
+import { withExecuteContext, credentials } from '../../support/engine';
+import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
+import {
+	describeError,
+	expectNoKeysIn,
+	failureOf,
+	inNode,
+	remember,
 	UNKNOWN_KEY,
 	valueOf,
 } from '../../support/inNode';
@@ -70,7 +76,7 @@ function failing(
 	baseUrl?: string,
 	options: ConstructorParameters<typeof SentiOneTransport>[1] = {},
 ) {
-	return failureOf(creds(sim, key, baseUrl), async function () {
+	return failureOf(credentials(sim, key, baseUrl), async function () {
 		return await new SentiOneTransport(this, options).request(request);
 	});
 }
@@ -83,7 +89,7 @@ describe('rate-limit headers', () => {
 	test('are parsed on every answer — successes, errors and stream opens — into the result and transport.rateLimits', async () => {
 		const reset = await nextHourOf(sim);
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this);
 				const first = await t.request(getProjects);
 				const second = await t.request(getProjects);
@@ -223,9 +229,12 @@ describe('error mapping', () => {
 	test('errors keep message, description and httpCode through the engine, but the details only inside the node', async () => {
 		let thrown: unknown;
 		try {
-			await withExecuteContext(creds(sim), async function (this: IExecuteFunctions) {
-				return await new SentiOneTransport(this).request(recentSearch(999, {}));
-			});
+			await withExecuteContext(
+				credentials(sim, ENTERPRISE),
+				async function (this: IExecuteFunctions) {
+					return await new SentiOneTransport(this).request(recentSearch(999, {}));
+				},
+			);
 		} catch (error) {
 			thrown = error;
 		}
@@ -322,7 +331,7 @@ describe('error mapping', () => {
 				message: 'Accept must be text/event-stream, application/x-ndjson or application/json.',
 			},
 		});
-		const error = await failureOf(creds(sim), async function () {
+		const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 			return await new SentiOneTransport(this).openStream({
 				path: PATHS.historicalExport(1001),
 				group: 'export',
@@ -339,7 +348,7 @@ describe('error mapping', () => {
 
 	test('the stream open really sends the Accept of the chosen format', async () => {
 		valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this);
 				for (const format of ['sse', 'jsonLines'] as const) {
 					const s = await t.openStream({
@@ -411,7 +420,7 @@ describe('error mapping', () => {
 		test('hourly (tiny limit): the maximum, the reset from the body and the header, the shared search budget', async () => {
 			await admin(sim, 'POST', '/limits', { hourly: { search: 1 } });
 			const reset = await nextHourOf(sim);
-			const error = await failureOf(creds(sim), async function () {
+			const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this);
 				await t.request(recentSearch(1001, {}));
 				return await t.request(historicalSearch(1001, {}));
@@ -482,7 +491,7 @@ describe('error mapping', () => {
 			await admin(sim, 'POST', '/limits', { concurrency: { export: 1 } });
 			// the first stream stays open (silent) until the node closes it
 			await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 1 } });
-			const error = await failureOf(creds(sim), async function () {
+			const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this);
 				const open = await t.openStream({
 					path: PATHS.historicalExport(1001),
@@ -520,7 +529,7 @@ describe('error mapping', () => {
 			const n = new Date(now);
 			const firstOfNextMonth = Date.UTC(n.getUTCFullYear(), n.getUTCMonth() + 1, 1);
 			const outcome = valueOf(
-				await inNode(creds(sim), async function () {
+				await inNode(credentials(sim, ENTERPRISE), async function () {
 					const t = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 3_600_000 } });
 					const page = await t.request<{ data: unknown[] }>(historicalSearch(1001, {}));
 					try {

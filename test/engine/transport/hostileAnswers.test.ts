@@ -9,20 +9,19 @@ import { createServer } from 'node:net';
 import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { admin, ENTERPRISE, type Sim } from '../../support/simulator';
 import {
-	creds,
-	eventually,
-	expectNoKeysIn,
-	failureOf,
-	inNode,
+	admin,
+	ENTERPRISE,
+	type Sim,
 	requestLog,
 	resetSim,
 	script,
 	startRealTimeSim,
-	valueOf,
 	type Loose,
-} from '../../support/inNode';
+} from '../../support/simulator';
+import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
+import { waitFor } from '../../support/wait';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 
@@ -57,7 +56,7 @@ const exportAsRequest: ApiRequest = {
 const NO_RETRY: TransportOptions = { retry: { transientRetries: 0 } };
 
 function failing(request: ApiRequest, options: TransportOptions = NO_RETRY, baseUrl?: string) {
-	return failureOf(creds(sim, ENTERPRISE, baseUrl), async function () {
+	return failureOf(credentials(sim, ENTERPRISE, baseUrl), async function () {
 		return await new SentiOneTransport(this, options).request(request);
 	});
 }
@@ -119,7 +118,7 @@ describe('answers that are not the documented JSON', () => {
 	test('truncated JSON once, then the real answer: the read succeeds', async () => {
 		await script(sim, '^/projects$', { kind: 'truncated-json', status: 200 });
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const r = await new SentiOneTransport(this, { retry: { transientBackoffMs: 10 } }).request<{
 					data: unknown[];
 				}>(getProjects);
@@ -140,7 +139,7 @@ describe('answers that are not the documented JSON', () => {
 	test('an empty 200 body reads as {}', async () => {
 		await script(sim, '^/projects$', { kind: 'text', status: 200, body: '' });
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				return (await new SentiOneTransport(this).request(getProjects)).body;
 			}),
 		);
@@ -225,7 +224,7 @@ describe('servers that never finish', () => {
 	test('after a stalled answer the connection is released', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
 		await failing(exportAsRequest, { idleTimeoutMs: 600, retry: { transientRetries: 0 } });
-		await eventually(async () => (await openExportStreams()) === 0, 1500);
+		await waitFor(async () => (await openExportStreams()) === 0, 1500);
 	});
 
 	test('a body that breaks off mid-answer: a clear error', async () => {
@@ -246,7 +245,7 @@ describe('servers that never finish', () => {
 			});
 		});
 		const outcome = await inNode(
-			creds(sim, ENTERPRISE, `http://127.0.0.1:${port}`),
+			credentials(sim, ENTERPRISE, `http://127.0.0.1:${port}`),
 			async function () {
 				const t = new SentiOneTransport(this, {
 					retry: { transientRetries: 2, transientBackoffMs: 10 },

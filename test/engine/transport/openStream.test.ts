@@ -11,18 +11,26 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { StreamItem } from '../../../nodes/SentiOne/shared/stream';
 import type { OpenStream, StreamRequest } from '../../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { admin, BASIC, NOW, startSim, type Loose, type Sim } from '../../support/simulator';
 import {
-	creds,
-	describeError,
-	eventually,
-	expectNoKeysIn,
-	inNode,
+	admin,
+	ENTERPRISE,
+	BASIC,
+	startSim,
+	type Loose,
+	type Sim,
 	requestLog,
 	resetSim,
+} from '../../support/simulator';
+import {
+	describeError,
+	expectNoKeysIn,
+	inNode,
 	valueOf,
 	type CaughtError,
 } from '../../support/inNode';
+import { NOW } from '../../support/time';
+import { waitFor } from '../../support/wait';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 const PROJECT = 1001;
@@ -116,7 +124,7 @@ function exportRun(
 	options: { idleTimeoutMs?: number } = {},
 	until?: (s: Summary) => boolean,
 ) {
-	return inNode(creds(sim), async function () {
+	return inNode(credentials(sim, ENTERPRISE), async function () {
 		const transport = new SentiOneTransport(this, options);
 		const stream = await transport.openStream(request);
 		return await consume(stream, until);
@@ -176,7 +184,7 @@ describe('historical export', () => {
 		const s = valueOf(await exportRun(historicalExport({ sortType: 'CollectedAtAscending' })));
 		expect(s.error).toBeUndefined();
 		expect(s.mentions).toEqual(expected);
-		await eventually(async () => (await openStreams('export')) === 0, 2000);
+		await waitFor(async () => (await openStreams('export')) === 0, 2000);
 	});
 });
 
@@ -186,7 +194,7 @@ describe('heartbeats', () => {
 		async (format) => {
 			await admin(sim, 'POST', '/faults', { stream: { heartbeatMs: 40 } });
 			const s = valueOf(
-				await inNode(creds(sim, BASIC), async function () {
+				await inNode(credentials(sim, BASIC), async function () {
 					const stream = await new SentiOneTransport(this).openStream(live(format));
 					return await consume(stream, (x) => x.heartbeats.length >= 3);
 				}),
@@ -194,7 +202,7 @@ describe('heartbeats', () => {
 			expect(s.error).toBeUndefined();
 			expect(s.heartbeats.slice(0, 3)).toEqual(Array(3).fill({ date: NOW, legacy: false }));
 			expect(s.malformed).toEqual([]);
-			await eventually(async () => (await openStreams('live')) === 0, 2000);
+			await waitFor(async () => (await openStreams('live')) === 0, 2000);
 		},
 	);
 
@@ -203,7 +211,7 @@ describe('heartbeats', () => {
 		async (format) => {
 			await admin(sim, 'POST', '/faults', { stream: { heartbeatMs: 40, legacyHeartbeat: true } });
 			const s = valueOf(
-				await inNode(creds(sim, BASIC), async function () {
+				await inNode(credentials(sim, BASIC), async function () {
 					const stream = await new SentiOneTransport(this).openStream(live(format));
 					return await consume(stream, (x) => x.heartbeats.length >= 2);
 				}),
@@ -261,7 +269,7 @@ describe('broken streams', () => {
 
 	test('the per-stream idleTimeoutMs overrides the transport’s', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 2 } });
-		const outcome = await inNode(creds(sim), async function () {
+		const outcome = await inNode(credentials(sim, ENTERPRISE), async function () {
 			const stream = await new SentiOneTransport(this, { idleTimeoutMs: 60_000 }).openStream({
 				...historicalExport({}),
 				idleTimeoutMs: 600,
@@ -311,7 +319,7 @@ describe('broken streams', () => {
 
 describe('closing a stream gives the connection back', () => {
 	test('close() in the middle of an export: the simulator shows no open stream shortly after', async () => {
-		const outcome = await inNode(creds(sim), async function () {
+		const outcome = await inNode(credentials(sim, ENTERPRISE), async function () {
 			const stream = await new SentiOneTransport(this).openStream(historicalExport({}));
 			const summary = await consume(stream, (x) => x.mentions.length >= 3);
 			const after: StreamItem[] = [];
@@ -323,24 +331,24 @@ describe('closing a stream gives the connection back', () => {
 			};
 		});
 		expect(valueOf(outcome)).toEqual({ mentions: 3, itemsAfterClose: 0 });
-		await eventually(async () => (await openStreams('export')) === 0, 2000);
+		await waitFor(async () => (await openStreams('export')) === 0, 2000);
 	});
 
 	test('close() before reading anything', async () => {
 		valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const stream = await new SentiOneTransport(this).openStream(historicalExport({}));
 				stream.close();
 				stream.close();
 				return true;
 			}),
 		);
-		await eventually(async () => (await openStreams('export')) === 0, 2000);
+		await waitFor(async () => (await openStreams('export')) === 0, 2000);
 	});
 
 	test('the concurrency slots are reusable after close: 4 opens in a row with a limit of 2', async () => {
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this);
 				let opened = 0;
 				for (let i = 0; i < 4; i++) {
@@ -359,26 +367,26 @@ describe('closing a stream gives the connection back', () => {
 	// Regression test (found by this suite, fixed in shared/transport/).
 	test('close() on a quiet live stream releases its slot at once (not at the next heartbeat)', async () => {
 		valueOf(
-			await inNode(creds(sim, BASIC), async function () {
+			await inNode(credentials(sim, BASIC), async function () {
 				const stream = await new SentiOneTransport(this).openStream(live());
 				await new Promise((resolve) => setTimeout(resolve, 200));
 				stream.close();
 				return true;
 			}),
 		);
-		await eventually(async () => (await openStreams('live')) === 0, 2000);
+		await waitFor(async () => (await openStreams('live')) === 0, 2000);
 	});
 
 	test('a stream judged stalled releases its slot', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 2 } });
 		const s = valueOf(await exportRun(historicalExport({}), { idleTimeoutMs: 500 }));
 		expect(s.error?.details).toEqual({ streamInterrupted: 'stalled' });
-		await eventually(async () => (await openStreams('export')) === 0, 1500);
+		await waitFor(async () => (await openStreams('export')) === 0, 1500);
 	});
 });
 
 test('errors before the stream starts are mapped like any request (401 for a Basic key on the historical export)', async () => {
-	const outcome = await inNode(creds(sim, BASIC), async function () {
+	const outcome = await inNode(credentials(sim, BASIC), async function () {
 		return await new SentiOneTransport(this).openStream(historicalExport({}));
 	});
 	expect(outcome.ok).toBe(false);

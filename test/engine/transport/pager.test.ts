@@ -16,22 +16,18 @@ import {
 	addMentions,
 	admin,
 	api,
+	ENTERPRISE,
 	createProject,
 	type Loose,
 	type Sim,
-} from '../../support/simulator';
-import {
-	creds,
-	expectNoKeysIn,
-	failureOf,
-	inNode,
 	nextHourOf,
 	requestLog,
 	script,
 	startRealTimeSim,
-	valueOf,
-} from '../../support/inNode';
+} from '../../support/simulator';
+import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 /** project id by number of mentions */
@@ -96,7 +92,7 @@ interface PagerRun {
 }
 
 function pagerRun(request: ApiRequest, options: PaginateOptions) {
-	return inNode(creds(sim), async function () {
+	return inNode(credentials(sim, ENTERPRISE), async function () {
 		const transport = new SentiOneTransport(this, { retry: { transientBackoffMs: 10 } });
 		const r = await paginate<IDataObject>(transport, request, options);
 		return {
@@ -182,7 +178,7 @@ describe('Limit', () => {
 
 test('a repeated cursor is an error after the page that repeated it, never a loop', async () => {
 	await admin(sim, 'POST', '/faults', { repeatCursor: true });
-	const error = await failureOf(creds(sim), async function () {
+	const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 		return await paginate(new SentiOneTransport(this), search(projectWith[1000]), {
 			returnAll: true,
 		});
@@ -201,7 +197,7 @@ test('a page without a data list is unusable', async () => {
 		status: 200,
 		body: { items: [], cursor: null },
 	});
-	const error = await failureOf(creds(sim), async function () {
+	const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 		return await paginate(new SentiOneTransport(this), search(projectWith[100]), {
 			returnAll: true,
 		});
@@ -234,7 +230,7 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 
 	test('fail: throws before sending the doomed request', async () => {
 		const reset = await nextHourOf(sim);
-		const error = await failureOf(creds(sim), async function () {
+		const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 			return await paginate(new SentiOneTransport(this), search(projectId()), {
 				returnAll: true,
 				onRateLimit: 'fail',
@@ -253,7 +249,7 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 	});
 
 	test('fail is the default choice', async () => {
-		const error = await failureOf(creds(sim), async function () {
+		const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 			return await paginate(new SentiOneTransport(this), search(projectId()), { returnAll: true });
 		});
 		expect(error.message).toMatch(/budget is used up \(2 requests an hour\)/);
@@ -261,7 +257,7 @@ describe('the hourly budget runs out part-way (100 mentions = 4 pages, budget 2)
 	});
 
 	test('wait, with a reset beyond the longest wait allowed: throws before sending, says why', async () => {
-		const error = await failureOf(creds(sim), async function () {
+		const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 			return await paginate(new SentiOneTransport(this), search(projectId()), {
 				returnAll: true,
 				onRateLimit: 'wait',
@@ -325,7 +321,7 @@ describe('a 429 the pager could not foresee (another workflow spent the budget)'
 		const projectId = projectWith[100];
 		await firstPageWithStaleBudget(projectId, { 'x-rate-limit-remaining': 5 });
 		await admin(sim, 'POST', '/limits', { hourly: { search: 1 } });
-		const error = await failureOf(creds(sim), async function () {
+		const error = await failureOf(credentials(sim, ENTERPRISE), async function () {
 			return await paginate(new SentiOneTransport(this), search(projectId), {
 				returnAll: true,
 				onRateLimit: 'fail',
@@ -384,7 +380,7 @@ test('wait: a page whose headers say the budget is gone and resets in seconds â†
 	});
 	await admin(sim, 'DELETE', '/requests');
 	const truth = await groundTruth(projectId);
-	const outcome = await inNode(creds(sim), async function () {
+	const outcome = await inNode(credentials(sim, ENTERPRISE), async function () {
 		const r = await paginate<IDataObject>(new SentiOneTransport(this), search(projectId), {
 			returnAll: true,
 			onRateLimit: 'wait',

@@ -7,20 +7,19 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { admin, type Sim } from '../../support/simulator';
 import {
-	creds,
-	expectNoKeysIn,
-	failureOf,
-	inNode,
+	admin,
+	ENTERPRISE,
+	type Sim,
 	nextHourOf,
 	requestLog,
 	resetSim,
 	script,
 	startRealTimeSim,
-	valueOf,
 	type ScriptedResponse,
-} from '../../support/inNode';
+} from '../../support/simulator';
+import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
+import { credentials } from '../../support/engine';
 
 let sim: Sim;
 
@@ -54,7 +53,7 @@ const createProject: ApiRequest = {
 const FAST: TransportOptions = { retry: { transientRetries: 2, transientBackoffMs: 20 } };
 
 function run(request: ApiRequest, options: TransportOptions = FAST) {
-	return inNode(creds(sim), async function () {
+	return inNode(credentials(sim, ENTERPRISE), async function () {
 		const t = new SentiOneTransport(this, options);
 		try {
 			const r = await t.request(request);
@@ -71,7 +70,7 @@ function run(request: ApiRequest, options: TransportOptions = FAST) {
 }
 
 function failing(request: ApiRequest, options: TransportOptions = FAST) {
-	return failureOf(creds(sim), async function () {
+	return failureOf(credentials(sim, ENTERPRISE), async function () {
 		return await new SentiOneTransport(this, options).request(request);
 	});
 }
@@ -204,7 +203,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		// a reset 6 s away: beyond the 5 s the first wait always takes (bounds.ts), so the reset decides
 		const { respond, resetAt } = hourly429(6000);
 		await script(sim, '^/projects$', respond);
-		const outcome = await inNode(creds(sim), async function () {
+		const outcome = await inNode(credentials(sim, ENTERPRISE), async function () {
 			const r = await new SentiOneTransport(this, {
 				retry: { maxRateLimitWaitMs: 10_000 },
 			}).request(getProjects);
@@ -230,7 +229,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 	test('a reset only a moment away is still waited for at least 5 s (no resend storm)', async () => {
 		const { respond } = hourly429(200);
 		await script(sim, '^/projects$', respond);
-		const outcome = await inNode(creds(sim), async function () {
+		const outcome = await inNode(credentials(sim, ENTERPRISE), async function () {
 			const r = await new SentiOneTransport(this, {
 				retry: { maxRateLimitWaitMs: 10_000 },
 			}).request(getProjects);
@@ -256,7 +255,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		});
 		try {
 			const result = valueOf(
-				await inNode(creds(sim), async function () {
+				await inNode(credentials(sim, ENTERPRISE), async function () {
 					const t = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 60_000 } });
 					await t.request(getProjects);
 					const r = await t.request(getProjects);
@@ -335,7 +334,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 		const { respond } = hourly429(500);
 		await script(sim, '^/projects$', respond);
 		const result = valueOf(
-			await inNode(creds(sim), async function () {
+			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
 				const r = await t.request({ ...getProjects, retry: { maxRateLimitWaitMs: 5_000 } });
 				return { attempts: r.attempts, waited: r.waitedMs > 0 };

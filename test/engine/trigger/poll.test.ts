@@ -5,25 +5,22 @@
  * and counts the search requests each poll spent.
  */
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import { PollHarness } from '../../support/triggers';
-import type { Sim } from '../../support/triggerSim';
+import { PollHarness, pollParameters } from '../../support/triggers';
+import { waitFor, sleep } from '../../support/wait';
 import {
+	type Sim,
 	BASIC,
 	ENTERPRISE,
 	NOACCESS,
 	admin,
-	credentials,
 	emptyProject,
-	eventually,
 	groundTruth,
-	idsOf,
-	inject,
-	pause,
-	pollParameters,
+	addMentions,
 	searchRequests,
 	startLiveSim,
-	tally,
-} from '../../support/triggerSim';
+} from '../../support/simulator';
+import { idsOf, tally } from '../../support/tally';
+import { credentials } from '../../support/engine';
 
 jest.setTimeout(30_000);
 
@@ -65,7 +62,7 @@ async function drain(harness: PollHarness, maxPolls = 20): Promise<number[]> {
 
 test('first activation starts from now; a test fetch returns the latest with one request and leaves the watermark alone', async () => {
 	const projectId = await emptyProject(sim);
-	await inject(sim, projectId, 30); // already there before activation: never emitted
+	await addMentions(sim, projectId, 30); // already there before activation: never emitted
 	const harness = new PollHarness(pollParameters(projectId), credentials(sim));
 
 	const activation = await harness.poll('activate');
@@ -82,7 +79,7 @@ test('first activation starts from now; a test fetch returns the latest with one
 	expect(requests[0].body.sortType).toBe('CollectedAtDescending');
 	expect(JSON.stringify(harness.staticData())).toBe(afterSeed);
 
-	const fresh = idsOf(await inject(sim, projectId, 3));
+	const fresh = idsOf(await addMentions(sim, projectId, 3));
 	const next = await harness.poll();
 	expect(idsOf(next.items ?? []).sort()).toEqual(fresh.sort());
 	expect((await harness.poll()).items).toBeNull();
@@ -91,10 +88,10 @@ test('first activation starts from now; a test fetch returns the latest with one
 test('backfill on first activation passes on the last N hours, oldest first', async () => {
 	const projectId = await emptyProject(sim);
 	const now = Date.now();
-	const old = await inject(sim, projectId, 2, {
+	const old = await addMentions(sim, projectId, 2, {
 		collectedAt: new Date(now - 5 * 3600_000).toISOString(),
 	});
-	const recent = await inject(sim, projectId, 3, {
+	const recent = await addMentions(sim, projectId, 3, {
 		collectedAt: new Date(now - 30 * 60_000).toISOString(),
 	});
 	const harness = new PollHarness(
@@ -114,11 +111,11 @@ test('equal timestamps at the watermark: a page boundary inside a group and more
 	);
 	await harness.poll('activate');
 	const instant = new Date(Date.now() - 10_000).toISOString();
-	await inject(sim, projectId, 30, { collectedAt: instant });
+	await addMentions(sim, projectId, 30, { collectedAt: instant });
 
 	const first = await harness.poll();
 	expect(first.items).toHaveLength(25); // one page: the group is split
-	await inject(sim, projectId, 7, { collectedAt: instant }); // same instant, arriving later
+	await addMentions(sim, projectId, 7, { collectedAt: instant }); // same instant, arriving later
 	const perPoll = await drain(harness);
 
 	const t = tally(idsOf(harness.allItems()), await groundTruth(sim, projectId));
@@ -154,14 +151,16 @@ test('mentions indexed late (they appear with an older collectedAt): the late wi
 
 	const start = Date.now();
 	for (let round = 0; round < 6; round++) {
-		await inject(sim, projectId, 4); // fresh: searchable 1.5 s after their collectedAt
+		await addMentions(sim, projectId, 4); // fresh: searchable 1.5 s after their collectedAt
 		// collected a minute ago, searchable only now: behind any watermark already passed
-		await inject(sim, projectId, 2, { collectedAt: new Date(Date.now() - 60_000).toISOString() });
-		await pause(400);
+		await addMentions(sim, projectId, 2, {
+			collectedAt: new Date(Date.now() - 60_000).toISOString(),
+		});
+		await sleep(400);
 		await withWindow.poll();
 		await withoutWindow.poll();
 	}
-	await pause(1600); // let the index catch up
+	await sleep(1600); // let the index catch up
 	await drain(withWindow);
 	await drain(withoutWindow);
 
@@ -190,14 +189,14 @@ test('restart between polls: static data reloaded from a JSON copy, mid-backlog,
 	const emitted: string[] = [];
 	const base = Date.now() - 120_000;
 	for (let i = 0; i < 60; i++) {
-		await inject(sim, projectId, 1, { collectedAt: new Date(base + i * 1000).toISOString() });
+		await addMentions(sim, projectId, 1, { collectedAt: new Date(base + i * 1000).toISOString() });
 	}
 	const first = await harness.poll();
 	emitted.push(...idsOf(first.items ?? []));
 	expect(first.items).toHaveLength(25);
 
 	harness = harness.restart(); // n8n restarted: the Workflow is rebuilt from the saved static data
-	await inject(sim, projectId, 5);
+	await addMentions(sim, projectId, 5);
 	const second = await harness.poll('init');
 	emitted.push(...idsOf(second.items ?? []));
 	harness = harness.restart();
@@ -218,7 +217,9 @@ test('a backlog bigger than one poll continues over several polls within the req
 	const base = Date.now() - 600_000;
 	for (let i = 0; i < 13; i++) {
 		// 130 mentions in 13 batches at distinct instants
-		await inject(sim, projectId, 10, { collectedAt: new Date(base + i * 10_000).toISOString() });
+		await addMentions(sim, projectId, 10, {
+			collectedAt: new Date(base + i * 10_000).toISOString(),
+		});
 	}
 	const perPoll = await drain(harness);
 	const items = harness.allItems();
@@ -246,14 +247,14 @@ test('a 429 mid-poll: what was fetched is passed on, the watermark stays on it, 
 	await harness.poll('activate');
 	const base = Date.now() - 300_000;
 	for (let i = 0; i < 7; i++) {
-		await inject(sim, projectId, 10, { collectedAt: new Date(base + i * 1000).toISOString() });
+		await addMentions(sim, projectId, 10, { collectedAt: new Date(base + i * 1000).toISOString() });
 	}
 	// Another workflow spends the budget while this poll pages: the second page gets a real 429.
 	await admin(sim, 'POST', '/faults', { latencyMs: 400 });
 	await admin(sim, 'DELETE', '/requests');
 	const polling = harness.poll();
 	// the first page is answered; the second request is on its way (the check comes after the latency)
-	await eventually(async () => (await searchRequests(sim)).some((r) => r.status === 200), 5000);
+	await waitFor(async () => (await searchRequests(sim)).some((r) => r.status === 200), 5000);
 	await admin(sim, 'POST', '/faults', { force429: { group: 'search', times: 1 } });
 	const midPoll = await polling;
 	await admin(sim, 'POST', '/faults', { latencyMs: 0 });
@@ -298,7 +299,7 @@ test('a 429 before anything was fetched keeps the state and names the reset', as
 	const projectId = await emptyProject(sim);
 	const harness = new PollHarness(pollParameters(projectId), credentials(sim));
 	await harness.poll('activate');
-	await inject(sim, projectId, 3);
+	await addMentions(sim, projectId, 3);
 	const before = JSON.stringify(harness.staticData());
 	await admin(sim, 'POST', '/faults', { force429: { group: 'search', times: 1 } });
 	const outcome = await harness.poll();
@@ -331,7 +332,7 @@ test('auth and tier errors stop with a clear message', async () => {
 	);
 	expect((await historical.poll('activate')).error).toBeUndefined();
 	// an old post collected now: only the historical search sees it
-	const old = await inject(sim, projectId, 1, {
+	const old = await addMentions(sim, projectId, 1, {
 		publishedAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
 	});
 	const recent = new PollHarness(

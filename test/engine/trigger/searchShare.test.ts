@@ -10,18 +10,21 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { PollHarness } from '../../support/triggers';
-import { jsonOf, loadWorkflow, NODE, run, SimClock, withParameters } from '../../support/actions';
-import { admin, BASIC, startSim, type Loose, type Sim } from '../../support/simulator';
-import { POLL_DEFAULTS } from '../../../nodes/SentiOne/trigger/poll/pollSettings';
+import { PollHarness, projectParam } from '../../support/triggers';
+import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
+	admin,
+	BASIC,
+	startSim,
+	type Loose,
+	type Sim,
 	emptyProject,
 	groundTruth,
-	idsOf,
-	inject,
-	projectParam,
-	tally,
-} from '../../support/triggerSim';
+	addMentions,
+} from '../../support/simulator';
+import { POLL_DEFAULTS } from '../../../nodes/SentiOne/trigger/poll/pollSettings';
+import { SimClock } from '../../support/simClock';
+import { idsOf, tally } from '../../support/tally';
 
 let sim: Sim;
 let clock: SimClock;
@@ -75,7 +78,7 @@ async function hour(triggerOptions: IDataObject): Promise<Hour> {
 	const otherErrors: string[] = [];
 	const triggerErrors: string[] = [];
 	for (let minute = 0; minute < 60; minute++) {
-		if (minute % 7 === 3) await inject(sim, projectId, 2);
+		if (minute % 7 === 3) await addMentions(sim, projectId, 2);
 		const outcome = await trigger.poll(minute === 0 ? 'activate' : 'update');
 		if (outcome.error) triggerErrors.push(outcome.error.message);
 		if (minute % 4 === 1) {
@@ -181,7 +184,7 @@ test('a project busier than the share: requests spread over the hour, never over
 	const errors: string[] = [];
 	// 480 mentions an hour for 90 minutes (the share carries 12 × 25 = 300 an hour), then quiet
 	for (let minute = 0; minute < 240; minute++) {
-		if (minute < 90 && minute % 5 === 2) await inject(sim, projectId, 40);
+		if (minute < 90 && minute % 5 === 2) await addMentions(sim, projectId, 40);
 		const outcome = await trigger.poll(minute === 0 ? 'activate' : 'update');
 		if (outcome.error) errors.push(outcome.error.message);
 		await clock.advance(60_000);

@@ -14,28 +14,26 @@ import {
 	activateStreamTrigger,
 	activeResources,
 	runStreamTriggerManually,
+	projectParam,
+	streamParameters,
 } from '../../support/triggers';
 import { seededRandom as random } from '../../support/random';
-import type { Sim } from '../../support/triggerSim';
+import { waitFor, sleep } from '../../support/wait';
 import {
+	type Sim,
 	BASIC,
 	ENTERPRISE,
 	NOACCESS,
 	admin,
-	credentials,
 	emptyProject,
-	eventually,
 	groundTruth,
-	idsOf,
-	inject,
-	pause,
-	projectParam,
+	addMentions,
 	searchRequests,
 	startLiveSim,
 	stats,
-	streamParameters,
-	tally,
-} from '../../support/triggerSim';
+} from '../../support/simulator';
+import { idsOf, tally } from '../../support/tally';
+import { credentials } from '../../support/engine';
 
 jest.setTimeout(40_000);
 
@@ -76,7 +74,7 @@ beforeEach(async () => {
 		resetWindows: true,
 	});
 	await admin(sim, 'DELETE', '/requests');
-	await pause(50);
+	await sleep(50);
 });
 
 /** Stream connections the simulator accepted (status 200), in order. */
@@ -100,8 +98,8 @@ async function closeCleanly(
 	const started = Date.now();
 	for (const trigger of Array.isArray(triggers) ? triggers : [triggers]) await trigger.close();
 	const closeMs = Date.now() - started;
-	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
-	await eventually(() => {
+	await waitFor(async () => (await openStreams()) <= streamsBefore, 3000);
+	await waitFor(() => {
 		const now = activeResources();
 		return (
 			(now.Timeout ?? 0) <= (baseline.Timeout ?? 0) &&
@@ -115,7 +113,7 @@ async function closeCleanly(
 let streamsBefore = 0;
 
 async function settle(): Promise<Record<string, number>> {
-	await pause(100);
+	await sleep(100);
 	streamsBefore = await openStreams();
 	return activeResources();
 }
@@ -128,12 +126,12 @@ test('passes each mention on once as it arrives; closing leaves nothing behind',
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId), credentials(sim, BASIC));
 	for (let i = 0; i < 5; i++) {
-		await inject(sim, projectId, 3);
-		await pause(100);
+		await addMentions(sim, projectId, 3);
+		await sleep(100);
 	}
 	const truth = await groundTruth(sim, projectId);
 	await trigger.until(() => trigger.items().length >= truth.length);
-	await pause(300);
+	await sleep(300);
 	const t = tally(idsOf(trigger.items()), truth);
 	expect(t).toMatchObject({ expected: 15, lost: [], duplicated: [], unexpected: [] });
 	expect(trigger.emitted.every((batch) => batch.length === 1)).toBe(true);
@@ -156,14 +154,14 @@ test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost
 	await admin(sim, 'POST', '/live', { ratePerMinute: 300 });
 	for (let k = 1; k < drops; k++) {
 		// connection k is open with its drop decided: arm the drop of connection k + 1
-		await eventually(async () => (await connections()).length >= k, 10_000);
+		await waitFor(async () => (await connections()).length >= k, 10_000);
 		await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: offsets[k], dropTimes: 1 } });
 	}
 	// quick drops in a row back off: 0.5 s, 1 s, 2 s, 4 s
-	await eventually(async () => (await connections()).length >= drops + 1, 25_000);
-	await pause(1000);
+	await waitFor(async () => (await connections()).length >= drops + 1, 25_000);
+	await sleep(1000);
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
-	await pause(300);
+	await sleep(300);
 	const truth = await groundTruth(sim, projectId, since);
 	await trigger
 		.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000)
@@ -192,17 +190,17 @@ test('a stalled stream (no bytes, not even heartbeats) is replaced after the sta
 	await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId), credentials(sim, BASIC));
-	await eventually(async () => (await connections()).length === 1);
+	await waitFor(async () => (await connections()).length === 1);
 	await admin(sim, 'DELETE', '/faults'); // the replacement connection is healthy
-	await inject(sim, projectId, 2);
-	await pause(50);
-	await inject(sim, projectId, 4); // the third event stalls the connection: these never arrive on it
+	await addMentions(sim, projectId, 2);
+	await sleep(50);
+	await addMentions(sim, projectId, 4); // the third event stalls the connection: these never arrive on it
 	const stalledAt = Date.now();
-	await eventually(async () => (await connections()).length === 2, 5000);
+	await waitFor(async () => (await connections()).length === 2, 5000);
 	const detectedMs = Date.now() - stalledAt;
 	const truth = await groundTruth(sim, projectId);
 	await trigger.until(() => trigger.items().length >= truth.length);
-	await pause(300);
+	await sleep(300);
 	const t = tally(idsOf(trigger.items()), truth);
 	expect(t).toMatchObject({ expected: 6, lost: [], duplicated: [], unexpected: [] });
 	expect((await connections())[1].query.backfillMinutes).toBe('1');
@@ -217,12 +215,12 @@ test('malformed mention events are recovered by a search of the moments they arr
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId), credentials(sim, BASIC));
 	for (let i = 0; i < 4; i++) {
-		await inject(sim, projectId, 3);
-		await pause(100);
+		await addMentions(sim, projectId, 3);
+		await sleep(100);
 	}
 	const truth = await groundTruth(sim, projectId);
 	await trigger.until(() => trigger.items().length >= truth.length, 15_000);
-	await pause(300);
+	await sleep(300);
 	const t = tally(idsOf(trigger.items()), truth);
 	expect(t).toMatchObject({ expected: 12, lost: [], duplicated: [], unexpected: [] });
 	const searches = await searchRequests(sim);
@@ -249,9 +247,9 @@ test('legacy heartbeats keep the connection judged alive (JSON lines too)', asyn
 		mentionParams(projectId, { streamFormat: 'jsonLines' }),
 		credentials(sim, ENTERPRISE),
 	);
-	await pause(3000); // three stall timeouts without a mention: heartbeats only
+	await sleep(3000); // three stall timeouts without a mention: heartbeats only
 	expect(await connections()).toHaveLength(2);
-	const sent = idsOf(await inject(sim, projectId, 2));
+	const sent = idsOf(await addMentions(sim, projectId, 2));
 	await sse.until(() => sse.items().length === 2);
 	await lines.until(() => lines.items().length === 2);
 	expect(idsOf(sse.items()).sort()).toEqual(sent.sort());
@@ -276,7 +274,7 @@ test('401 (and other refusals) at activation fail activation with a clear messag
 		activateStreamTrigger(mentionParams(987654), credentials(sim, BASIC)),
 	).rejects.toThrow(/404/);
 	expect(await openStreams()).toBe(streamsBefore);
-	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
 });
 
 test('a spent stream budget at activation activates all the same and says when it connects; closing leaves nothing open', async () => {
@@ -299,7 +297,7 @@ test('a spent stream budget at activation activates all the same and says when i
 	} finally {
 		await admin(sim, 'POST', '/limits', { hourly: { live: 5 } });
 	}
-	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
 });
 
 test('a transient failure at activation still activates; a refusal later is reported through emitError and stops the trigger', async () => {
@@ -316,7 +314,7 @@ test('a transient failure at activation still activates; a refusal later is repo
 	});
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId), credentials(sim, BASIC));
-	await eventually(async () => (await connections()).length === 1, 5000); // retried after the backoff
+	await waitFor(async () => (await connections()).length === 1, 5000); // retried after the backoff
 	expect(trigger.errors).toEqual([]);
 	// meanwhile the key is revoked: the reconnect after the break is refused
 	await admin(sim, 'POST', '/faults', {
@@ -335,14 +333,14 @@ test('a transient failure at activation still activates; a refusal later is repo
 });
 
 test('engagement updates: mention id, metrics and time, each once across a reconnect backfill', async () => {
-	const [mention] = await inject(sim, 1001, 1);
+	const [mention] = await addMentions(sim, 1001, 1);
 	await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 5 } });
 	const baseline = await settle();
 	const trigger = await activate(
 		streamParameters({ event: 'engagementUpdate' }),
 		credentials(sim, ENTERPRISE),
 	);
-	await eventually(async () => (await connections('engagement')).length === 1);
+	await waitFor(async () => (await connections('engagement')).length === 1);
 	await admin(sim, 'DELETE', '/faults');
 	const first = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', {
 		mentionId: mention.id,
@@ -350,13 +348,13 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 	});
 	await trigger.until(() => trigger.items().length >= 5);
 	// the connection stalled after 5 events; the replacement backfills the same 5: dropped as repeats
-	await eventually(async () => (await connections('engagement')).length === 2, 5000);
+	await waitFor(async () => (await connections('engagement')).length === 2, 5000);
 	const second = await admin<{ updates: IDataObject[] }>(sim, 'POST', '/engagement', {
 		mentionId: mention.id,
 		count: 3,
 	});
 	await trigger.until(() => trigger.items().length >= 8);
-	await pause(500);
+	await sleep(500);
 	const items = trigger.items();
 	expect(items).toHaveLength(8);
 	expect(items[0]).toEqual({
@@ -375,7 +373,7 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 
 test('"Listen for test event" passes on the newest matching mention found by one search (no live connection spent), or the next to arrive on the stream, and closes', async () => {
 	const projectId = await emptyProject(sim);
-	const [recent] = await inject(sim, projectId, 1, {
+	const [recent] = await addMentions(sim, projectId, 1, {
 		collectedAt: new Date(Date.now() - 60_000).toISOString(),
 	});
 	const baseline = await settle();
@@ -386,7 +384,7 @@ test('"Listen for test event" passes on the newest matching mention found by one
 	expect(fromSearch.error).toBeUndefined();
 	expect(idsOf(fromSearch.items ?? [])).toEqual([recent.id]);
 	expect(await connections()).toEqual([]);
-	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
+	await waitFor(async () => (await openStreams()) <= streamsBefore, 3000);
 
 	// with anonymization asked for, the sample comes from the stream (a search is never anonymized)
 	const anonymized = await runStreamTriggerManually(
@@ -396,20 +394,20 @@ test('"Listen for test event" passes on the newest matching mention found by one
 	expect(anonymized.error).toBeUndefined();
 	expect(idsOf(anonymized.items ?? [])).toEqual([recent.id]);
 	expect((await connections())[0].query.backfillMinutes).toBe('5');
-	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
+	await waitFor(async () => (await openStreams()) <= streamsBefore, 3000);
 
 	const other = await emptyProject(sim, 'quiet project');
 	const waiting = runStreamTriggerManually(
 		mentionParams(other, { simplify: true } as IDataObject),
 		credentials(sim, BASIC),
 	);
-	await pause(800);
-	const [arrived] = await inject(sim, other, 1);
+	await sleep(800);
+	const [arrived] = await addMentions(sim, other, 1);
 	const next = await waiting;
 	expect(next.error).toBeUndefined();
 	expect(idsOf(next.items ?? [])).toEqual([arrived.id]);
-	await eventually(async () => (await openStreams()) <= streamsBefore, 3000);
-	await eventually(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	await waitFor(async () => (await openStreams()) <= streamsBefore, 3000);
+	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
 });
 
 /** Jumps both clocks (the simulator's and the node's) forward while the stream is stalled. */
@@ -422,9 +420,9 @@ async function outage(projectId: number, minutes: number, options: IDataObject) 
 	const since = new Date(Date.now() + offset - 1000).toISOString();
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId, options), credentials(sim, BASIC));
-	await eventually(async () => (await connections()).length === 1);
+	await waitFor(async () => (await connections()).length === 1);
 	await admin(sim, 'DELETE', '/faults');
-	await inject(sim, projectId, 2); // arrive, then the connection goes silent
+	await addMentions(sim, projectId, 2); // arrive, then the connection goes silent
 	await trigger.until(() => trigger.items().length === 2);
 	// while it is silent, `minutes` pass: SentiOne keeps collecting (12 a minute)
 	await admin(sim, 'POST', '/live', { ratePerMinute: 12 });
@@ -440,7 +438,7 @@ test('an outage longer than the 5-minute backfill is filled with a collected-at 
 	const projectId = await emptyProject(sim);
 	const { trigger, since, baseline, restore } = await outage(projectId, 10, {});
 	try {
-		await eventually(async () => (await connections()).length === 2, 5000);
+		await waitFor(async () => (await connections()).length === 2, 5000);
 		const truth = await groundTruth(sim, projectId, since);
 		await trigger
 			.until(() => new Set(idsOf(trigger.items())).size >= truth.length, 10_000)
@@ -471,7 +469,7 @@ test('an outage the search cap cannot fill is reported as a failed execution, th
 	const projectId = await emptyProject(sim);
 	const { trigger, since, baseline, restore } = await outage(projectId, 10, { maxGapRequests: 1 });
 	try {
-		await eventually(async () => (await connections()).length === 2, 5000);
+		await waitFor(async () => (await connections()).length === 2, 5000);
 		await trigger.until(() => trigger.failures.length > 0, 10_000);
 		expect(trigger.failures[0].message).toMatch(/Only part of the mentions collected between/);
 		expect(trigger.errors).toEqual([]);
@@ -480,7 +478,7 @@ test('an outage the search cap cannot fill is reported as a failed execution, th
 		expect(t.duplicated).toEqual([]);
 		expect(t.lost.length).toBeGreaterThan(0);
 		expect(await searchRequests(sim)).toHaveLength(1);
-		const [late] = await inject(sim, projectId, 1);
+		const [late] = await addMentions(sim, projectId, 1);
 		await trigger.until(() => idsOf(trigger.items()).includes(late.id));
 		await closeCleanly(trigger, baseline);
 		figures.unfilledOutage = {
@@ -501,8 +499,8 @@ test('closing while waiting for the stream budget, or while a reconnect is in fl
 	await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: 300, dropTimes: 1 } });
 	let baseline = await settle();
 	const waiting = await activate(mentionParams(projectId), credentials(sim, BASIC));
-	await eventually(async () => (await openStreams()) === 0, 5000); // dropped, not reconnected
-	await pause(700);
+	await waitFor(async () => (await openStreams()) === 0, 5000); // dropped, not reconnected
+	await sleep(700);
 	expect(await connections()).toHaveLength(1);
 	const waitClose = await closeCleanly(waiting, baseline);
 	expect(waitClose).toBeLessThan(500);
@@ -516,7 +514,7 @@ test('closing while waiting for the stream budget, or while a reconnect is in fl
 	// (another key: the simulator keeps the stream it opens after this client left, see the report)
 	const connecting = await activate(mentionParams(projectId), credentials(sim, ENTERPRISE));
 	await admin(sim, 'POST', '/faults', { latencyMs: 3000 });
-	await eventually(async () => {
+	await waitFor(async () => {
 		const r = await admin<{ requests: Array<{ group: string }> }>(sim, 'GET', '/requests');
 		return r.requests.filter((e) => e.group === 'live').length >= 2;
 	}, 5000);

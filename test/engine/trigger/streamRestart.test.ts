@@ -14,19 +14,21 @@ import {
 	activateStreamTrigger,
 	type ActiveStreamTrigger,
 	DeduplicatingHost,
+	projectParam,
+	streamParameters,
 } from '../../support/triggers';
-import { SimClock } from '../../support/actions';
-import { admin, BASIC, startSim, type Sim } from '../../support/simulator';
 import {
+	admin,
+	BASIC,
+	startSim,
+	type Sim,
 	emptyProject,
 	groundTruth,
 	HEARTBEAT_MS,
-	idsOf,
-	inject,
-	projectParam,
-	streamParameters,
-	tally,
-} from '../../support/triggerSim';
+	addMentions,
+} from '../../support/simulator';
+import { SimClock } from '../../support/simClock';
+import { idsOf, tally } from '../../support/tally';
 
 let sim: Sim;
 let clock: SimClock;
@@ -72,7 +74,7 @@ describe.each([
 		try {
 			const before = await activateStreamTrigger(params(projectId), credentials());
 			opened.push(before);
-			await inject(sim, projectId, 5);
+			await addMentions(sim, projectId, 5);
 			await before.until(() => before.items().length >= 5);
 			const saved = before.savedStaticData();
 			expect((saved['node:SentiOne'] as Record<string, unknown>)[STREAM_STATE_KEY]).toMatchObject({
@@ -83,13 +85,13 @@ describe.each([
 
 			// n8n is down: mentions are collected all the same
 			await clock.advance(outageMs / 2);
-			await inject(sim, projectId, 4);
+			await addMentions(sim, projectId, 4);
 			await clock.advance(outageMs / 2);
-			await inject(sim, projectId, 3);
+			await addMentions(sim, projectId, 3);
 
 			const after = await activateStreamTrigger(params(projectId), credentials(), saved);
 			opened.push(after);
-			await inject(sim, projectId, 2);
+			await addMentions(sim, projectId, 2);
 			const truth = await groundTruth(sim, projectId);
 			expect(truth).toHaveLength(14);
 			await after.until(
@@ -168,10 +170,10 @@ describe.each([
 			const before = await activateStreamTrigger(params(projectId), credentials(), undefined, host);
 			let after: ActiveStreamTrigger | undefined;
 			try {
-				await inject(sim, projectId, 4);
+				await addMentions(sim, projectId, 4);
 				await before.until(() => host.items().length >= 4);
 				const earlier = before.savedStaticData();
-				await inject(sim, projectId, 1);
+				await addMentions(sim, projectId, 1);
 				await before.until(() => host.items().length >= 5);
 				expect(host.unkeyed).toBe(0);
 				const saved =
@@ -179,7 +181,7 @@ describe.each([
 				if (cut === 'execution lost, memory saved') host.forgetLast(1);
 				await before.close();
 				await clock.advance(outageMs);
-				await inject(sim, projectId, 2);
+				await addMentions(sim, projectId, 2);
 				after = await activateStreamTrigger(params(projectId), credentials(), saved, host);
 				const truth = await groundTruth(sim, projectId);
 				expect(truth).toHaveLength(7);
@@ -224,7 +226,7 @@ test('on an n8n without deduplication keys, no key is sent and the saved ids are
 	const first = await activateStreamTrigger(params(projectId), credentials());
 	let second: ActiveStreamTrigger | undefined;
 	try {
-		await inject(sim, projectId, 3);
+		await addMentions(sim, projectId, 3);
 		await first.until(() => first.items().length >= 3);
 		const saved = first.savedStaticData();
 		const ids = (saved['node:SentiOne'] as Record<string, { ids: unknown[][] }>)[STREAM_STATE_KEY]
@@ -233,7 +235,7 @@ test('on an n8n without deduplication keys, no key is sent and the saved ids are
 		await first.close();
 		await clock.advance(10_000);
 		second = await activateStreamTrigger(params(projectId), credentials(), saved);
-		await inject(sim, projectId, 1);
+		await addMentions(sim, projectId, 1);
 		await second.until(() => second!.items().length >= 1, 15_000);
 		await sleep(3 * HEARTBEAT_MS);
 		const truth = await groundTruth(sim, projectId);

@@ -62,28 +62,6 @@ export function ensureN8n(): { node: string } {
 
 export const freePort = n8nHost.freePort;
 
-/** A workflow as n8n exports it (the fields the tests use). */
-export interface WorkflowJson {
-	id: string;
-	name: string;
-	nodes: Array<{
-		id: string;
-		name: string;
-		type: string;
-		typeVersion: number;
-		position: [number, number];
-		parameters: Record<string, unknown>;
-		credentials?: Record<string, { id: string; name: string }>;
-		[key: string]: unknown;
-	}>;
-	connections: Record<
-		string,
-		Record<string, Array<Array<{ node: string; type: string; index: number }>>>
-	>;
-	settings?: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
 export interface CredentialJson {
 	id: string;
 	name: string;
@@ -382,22 +360,3 @@ export function nodeOutput(
 
 /** A stack trace ("    at fn (file:line)") inside a text meant for the user. */
 export const STACK_FRAME = /\n\s+at \S+.*\(?\S+:\d+:\d+\)?/;
-
-export const sleep = (ms: number): Promise<void> =>
-	new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` every 500 ms until it gives a value; throws naming `what` after `timeoutMs`. */
-export async function until<T>(
-	what: string,
-	probe: () => Promise<T | undefined | false>,
-	timeoutMs: number,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(500);
-	}
-}

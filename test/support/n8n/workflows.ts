@@ -6,8 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { CredentialJson, WorkflowJson } from './host';
+import type { CredentialJson } from './host';
 import { REPO_ROOT } from '../paths';
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { SavedWorkflowJson } from '../workflowJson';
 
 export const ROOT = REPO_ROOT;
 export const MANUAL = 'When clicking ‘Execute workflow’';
@@ -39,7 +42,7 @@ export function sentiOneCredentials(simBase: string): CredentialJson[] {
 	];
 }
 
-type Node = WorkflowJson['nodes'][number];
+type Node = SavedWorkflowJson['nodes'][number];
 
 let counter = 0;
 const nodeId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
@@ -50,7 +53,15 @@ export function node(
 	parameters: Record<string, unknown>,
 	extra: Partial<Node> = {},
 ): Node {
-	return { parameters, type, typeVersion: 1, position: [0, 0], id: nodeId(), name, ...extra };
+	return {
+		parameters: parameters as INodeParameters,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		id: nodeId(),
+		name,
+		...extra,
+	};
 }
 
 export function sentiOne(
@@ -71,16 +82,16 @@ export function workflow(
 	name: string,
 	chain: Node[],
 	branches: Node[] = [],
-): WorkflowJson {
+): SavedWorkflowJson {
 	const trigger = node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
 	const nodes = [trigger, ...chain, ...branches].map((n, i) => ({
 		...n,
 		position: [i * 220, 0] as [number, number],
 	}));
-	const connections: WorkflowJson['connections'] = {};
+	const connections: SavedWorkflowJson['connections'] = {};
 	const link = (from: string, to: string) => {
 		connections[from] ??= { main: [[]] };
-		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+		connections[from].main[0]!.push({ node: to, type: 'main', index: 0 });
 	};
 	[trigger, ...chain].forEach((n, i, all) => {
 		if (i + 1 < all.length) link(n.name, all[i + 1].name);
@@ -103,8 +114,8 @@ export function workflow(
 export const project = (id: number | string) => ({ __rl: true, value: String(id), mode: 'id' });
 
 /** A template from examples/, parsed. */
-export function template(file: string): WorkflowJson {
-	return JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+export function template(file: string): SavedWorkflowJson {
+	return JSON.parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as SavedWorkflowJson;
 }
 
 /** The shortest Poll Times n8n accepts: four once-a-minute crons, a check every 15 seconds. */
@@ -129,7 +140,7 @@ export interface Inbox {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const demoInbox = require('../../../scripts/demo-inbox.js') as {
 	startInbox(o?: { port?: number }): Promise<Inbox>;
-	demoVariant(t: WorkflowJson, o: { inbox: string }): WorkflowJson;
+	demoVariant(t: SavedWorkflowJson, o: { inbox: string }): SavedWorkflowJson;
 };
 const { demoVariant } = demoInbox;
 export const startInbox = demoInbox.startInbox;
@@ -152,7 +163,7 @@ export function templateForTest(
 	id: string,
 	credential: { id: string; name: string },
 	inbox: string,
-): WorkflowJson {
+): SavedWorkflowJson {
 	const w = demoVariant(template(file), { inbox });
 	w.id = id;
 	for (const n of w.nodes) {
@@ -177,10 +188,10 @@ export function templateForTest(
  * `filters` replace the template's when given.
  */
 export function withStreamTrigger(
-	w: WorkflowJson,
+	w: SavedWorkflowJson,
 	channel = '#live-alerts',
 	o: { project?: string; filters?: Record<string, unknown> } = {},
-): WorkflowJson {
+): SavedWorkflowJson {
 	for (const n of w.nodes) {
 		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 			const { filters } = n.parameters;
@@ -188,7 +199,7 @@ export function withStreamTrigger(
 			n.parameters = {
 				event: 'newMention',
 				project: o.project === undefined ? n.parameters.project : project(o.project),
-				filters: o.filters ?? filters,
+				filters: (o.filters ?? filters) as INodeParameters,
 				options: {},
 			};
 		}

@@ -19,6 +19,7 @@ import {
 	type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
+import { realNow } from '../time';
 
 export const API_ROOT = '/api/public/v2';
 
@@ -65,8 +66,6 @@ export interface HostileServerOptions {
 	/** the clock requests are stamped with (a test's virtual clock) */
 	now?: () => number;
 }
-
-const realNow = () => performance.timeOrigin + performance.now();
 
 export class HostileServer {
 	readonly requests: HostileRequest[] = [];

@@ -11,8 +11,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../../credentials/SentiOneApi.credentials';
-import { admin, type Loose, type Sim } from '../simulator';
-import { script } from '../inNode';
+import { admin, type Loose, type Sim, script } from '../simulator';
 
 /** Most entries one scripted page holds (one page of the API: the node must not need a cursor). */
 const PAGE = 25;

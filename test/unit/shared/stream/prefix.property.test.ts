@@ -10,7 +10,7 @@ import fc from 'fast-check';
 
 import type { StreamFormat } from '../../../../nodes/SentiOne/shared/stream';
 import { encoder, lineText, readAll, sampleMention } from '../../../support/streams';
-import { writePart } from '../../../support/probes';
+import { writePart } from '../../../support/results';
 
 type Rec =
 	| { kind: 'mention'; id: string; text: string }

@@ -1,0 +1,73 @@
+/**
+ * A simulator with a frozen clock and the node's clock (nodes/SentiOne/shared/time.ts `setClock`)
+ * pinned to it: the simulator's seeded data, rate-limit windows and 7-day window are the same on
+ * every run, and "wait until the hourly reset" is an instant jump of both clocks
+ * (POST /__admin/clock) instead of a real wait of up to an hour.
+ */
+import { setClock } from '../../nodes/SentiOne/shared/time';
+import { admin, clearLog, resetSim, startSim, type Sim } from './simulator';
+import { NOW_MS } from './time';
+
+/** The node's clock, pinned to the simulator's frozen clock; sleeping moves both. */
+export class SimClock {
+	now = NOW_MS;
+	/** every wait the node asked for, in ms */
+	slept: number[] = [];
+	private restore: (() => void) | undefined;
+
+	constructor(private readonly sim: Sim) {}
+
+	install(): void {
+		this.restore = setClock({
+			now: () => this.now,
+			sleep: async (ms: number) => {
+				this.slept.push(ms);
+				await this.advance(ms);
+			},
+		});
+	}
+
+	/** Moves the node's clock and the simulator's together */
+	async advance(ms: number): Promise<void> {
+		this.now += ms;
+		await admin(this.sim, 'POST', '/clock', { advanceMs: ms });
+	}
+
+	uninstall(): void {
+		this.restore?.();
+		this.restore = undefined;
+	}
+
+	reset(): void {
+		this.now = NOW_MS;
+		this.slept = [];
+	}
+}
+
+/**
+ * The simulator of a test file: started with `flags` before its tests (the node's clock pinned to
+ * it), reset before every test (`reset: 'log'`: only its request log is cleared) and stopped after
+ * them. `use` receives the simulator and the clock once they exist.
+ */
+export function useSimulator(
+	flags: string[],
+	use: (sim: Sim, clock: SimClock) => void,
+	options: { reset?: 'all' | 'log' } = {},
+): void {
+	let sim: Sim;
+	let clock: SimClock;
+	beforeAll(async () => {
+		sim = await startSim(flags);
+		clock = new SimClock(sim);
+		clock.install();
+		use(sim, clock);
+	});
+	afterAll(async () => {
+		clock.uninstall();
+		await sim.stop();
+	});
+	beforeEach(async () => {
+		if (options.reset === 'log') await clearLog(sim);
+		else await resetSim(sim, clock);
+	});
+}
