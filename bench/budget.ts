@@ -23,8 +23,6 @@ import {
 import { jsonOf, loadWorkflow, run, withParameters } from '../test/support/actions';
 import {
 	admin,
-	BASIC,
-	ENTERPRISE,
 	type Sim,
 	clearLog,
 	projectWithMentions,
@@ -33,6 +31,7 @@ import {
 import { sleep } from '../test/support/wait';
 import { log, simulator } from './lib';
 import { SimClock } from '../test/support/simClock';
+import { BASIC, ENTERPRISE } from '../test/support/keys';
 
 export interface BudgetRow {
 	case: string;

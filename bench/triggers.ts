@@ -22,7 +22,6 @@ import {
 } from '../test/support/triggers';
 import {
 	admin,
-	BASIC,
 	type Sim,
 	clearLog,
 	projectWithMentions,
@@ -35,6 +34,7 @@ import { sleep, waitFor } from '../test/support/wait';
 import { log, simulator, stat, type Stat } from './lib';
 import { SimClock } from '../test/support/simClock';
 import { tally } from '../test/support/tally';
+import { BASIC } from '../test/support/keys';
 
 export interface PollScenario {
 	intervalMinutes: number;

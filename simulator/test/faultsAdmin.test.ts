@@ -6,7 +6,6 @@ import {
 	admin,
 	api,
 	countEvents,
-	ENTERPRISE,
 	openStream,
 	parseSse,
 	raw,
@@ -18,6 +17,7 @@ import {
 } from '../../test/support/simulator';
 import { sleep } from '../../test/support/wait';
 import { NOW, NOW_MS } from '../../test/support/time';
+import { ENTERPRISE } from '../../test/support/keys';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -4,14 +4,13 @@
 import {
 	admin,
 	api,
-	BASIC,
-	ENTERPRISE,
 	search,
 	startSim,
 	stream,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { BASIC, ENTERPRISE } from '../../test/support/keys';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -6,7 +6,6 @@ import {
 	addMentions,
 	admin,
 	api,
-	BASIC,
 	createProject,
 	search,
 	searchAll,
@@ -14,6 +13,7 @@ import {
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
+import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
 beforeAll(async () => {

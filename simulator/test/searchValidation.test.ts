@@ -4,7 +4,6 @@
 import {
 	admin,
 	api,
-	BASIC,
 	search,
 	searchAll,
 	startSim,
@@ -12,6 +11,7 @@ import {
 	type Loose,
 } from '../../test/support/simulator';
 import { DAY, NOW_MS } from '../../test/support/time';
+import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -8,7 +8,6 @@ import {
 	addMentions,
 	admin,
 	api,
-	BASIC,
 	countEvents,
 	createProject,
 	openStream,
@@ -22,6 +21,7 @@ import {
 } from '../../test/support/simulator';
 import { waitFor } from '../../test/support/wait';
 import { NOW, NOW_MS } from '../../test/support/time';
+import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
 beforeAll(async () => {

@@ -12,10 +12,8 @@ import {
 	addMentions,
 	admin,
 	api,
-	BASIC,
 	countEvents,
 	createProject,
-	ENTERPRISE,
 	openStream,
 	parseSse,
 	raw,
@@ -29,6 +27,7 @@ import {
 } from '../../test/support/simulator';
 import { REPO_ROOT } from '../../test/support/paths';
 import { DAY, NOW_MS } from '../../test/support/time';
+import { BASIC, ENTERPRISE } from '../../test/support/keys';
 
 const REPO = REPO_ROOT;
 

@@ -11,7 +11,6 @@
  * Every case runs at once (≈ 3 minutes in all); `npm run test:soak` runs this file.
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
-import { ENTERPRISE } from '../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../support/actions';
 import { runWorkflow } from '../support/engine';
 import { PollHarness, pollParameters } from '../support/triggers';
@@ -31,6 +30,7 @@ import { waitFor } from '../support/wait';
 import { realNow } from '../support/time';
 import { type ResultRow, writePart } from '../support/results';
 import { type WorkflowJson } from '../support/workflowJson';
+import { ENTERPRISE } from '../support/keys';
 
 jest.setTimeout(420_000);
 

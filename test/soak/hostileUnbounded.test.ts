@@ -7,14 +7,7 @@
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import {
-	BASIC,
-	ENTERPRISE,
-	type Sim,
-	projectWithMentions,
-	adminOnce,
-	startRoomySim,
-} from '../support/simulator';
+import { type Sim, projectWithMentions, adminOnce, startRoomySim } from '../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../support/actions';
 import { runWorkflow, credentials } from '../support/engine';
 import {
@@ -27,6 +20,7 @@ import {
 import { waitFor } from '../support/wait';
 import { idsOf } from '../support/tally';
 import { type ResultRow, writePart } from '../support/results';
+import { BASIC, ENTERPRISE } from '../support/keys';
 
 jest.setTimeout(600_000);
 

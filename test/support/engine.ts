@@ -25,8 +25,9 @@ import type {
 import { ICredentialsHelper, NodeHelpers, sleep, Workflow } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
-import { BASIC, type Sim } from './simulator';
+import { type Sim } from './simulator';
 import type { WorkflowJson } from './workflowJson';
+import { BASIC } from './keys';
 
 export const PACKAGE = 'n8n-nodes-sentione';
 

@@ -9,8 +9,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { SentiOneErrorDetails } from '../../nodes/SentiOne/shared/errors';
 import { errorDetails } from '../../nodes/SentiOne/shared/errors';
-import { BASIC, ENTERPRISE, NOACCESS } from './simulator';
 import { withExecuteContext, type EngineCredentials } from './engine';
+import { BASIC, ENTERPRISE, NOACCESS } from './keys';
 
 export const UNKNOWN_KEY = 'SENTIONE-APIKEY-nobody';
 /** Every key the suite sends; none may appear in anything the node produces. */

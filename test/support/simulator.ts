@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 
 import { REPO_ROOT } from './paths';
+import { ENTERPRISE } from './keys';
 import { HOUR, NOW } from './time';
 
 /** JSON from the black box, read loosely in assertions. */
@@ -15,9 +16,6 @@ import { HOUR, NOW } from './time';
 export type Loose = any;
 
 export const ROOT = '/api/public/v2';
-export const BASIC = 'SENTIONE-APIKEY-basic-demo';
-export const ENTERPRISE = 'SENTIONE-APIKEY-enterprise-demo';
-export const NOACCESS = 'SENTIONE-APIKEY-noaccess-demo';
 
 const REPO = REPO_ROOT;
 

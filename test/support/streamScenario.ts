@@ -27,7 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../nodes/SentiOne/shared/time';
-import { admin, BASIC, createProject, startSim, type Sim, groundTruth } from './simulator';
+import { admin, createProject, startSim, type Sim, groundTruth } from './simulator';
 import type { ActiveStreamTrigger } from './triggers';
 import { activateStreamTrigger, projectParam, streamParameters } from './triggers';
 import { secretsWatch } from '../setup/secrets';
@@ -39,6 +39,7 @@ import { idsOf, tally } from './tally';
 import { type ResultRow, writePart } from './results';
 import { credentials } from './engine';
 import { between, seededRandom } from './random';
+import { BASIC } from './keys';
 
 const STALL_TIMEOUT_S = 600;
 const LIVE_PATH = /\/mentions\/recent\/search\/stream\/live$/;

@@ -4,9 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ENTERPRISE, type Sim, requestLog } from '../../support/simulator';
+import { type Sim, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { useSimulator } from '../../support/simClock';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

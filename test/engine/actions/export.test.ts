@@ -5,8 +5,6 @@ import { createHash } from 'node:crypto';
 import { SIMPLE_COLUMNS } from '../../../nodes/SentiOne/shared/simplify';
 import {
 	admin,
-	BASIC,
-	ENTERPRISE,
 	search,
 	type Loose,
 	type Sim,
@@ -24,6 +22,7 @@ import {
 	withParameters,
 } from '../../support/actions';
 import { useSimulator } from '../../support/simClock';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

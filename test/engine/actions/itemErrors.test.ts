@@ -4,18 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	admin,
-	BASIC,
-	ENTERPRISE,
-	NOACCESS,
-	type Sim,
-	clearLog,
-	onPath,
-	requestLog,
-} from '../../support/simulator';
+import { admin, type Sim, clearLog, onPath, requestLog } from '../../support/simulator';
 import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
 import { useSimulator } from '../../support/simClock';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 let sim: Sim;
 

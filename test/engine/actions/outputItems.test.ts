@@ -14,14 +14,9 @@ import {
 	streamParameters,
 } from '../../support/triggers';
 import { jsonOf, loadWorkflow, run, withParameters } from '../../support/actions';
-import {
-	type Sim,
-	ENTERPRISE,
-	emptyProject,
-	addMentions,
-	startLiveSim,
-} from '../../support/simulator';
+import { type Sim, emptyProject, addMentions, startLiveSim } from '../../support/simulator';
 import { credentials } from '../../support/engine';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(30_000);
 

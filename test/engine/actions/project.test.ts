@@ -2,19 +2,11 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
-import {
-	admin,
-	BASIC,
-	ENTERPRISE,
-	type Loose,
-	type Sim,
-	clearLog,
-	onPath,
-	requestLog,
-} from '../../support/simulator';
+import { admin, type Loose, type Sim, clearLog, onPath, requestLog } from '../../support/simulator';
 import { withExecuteContext } from '../../support/engine';
 import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
 import { useSimulator } from '../../support/simClock';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

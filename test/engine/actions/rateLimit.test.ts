@@ -7,7 +7,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	admin,
-	ENTERPRISE,
 	type Sim,
 	clearLog,
 	onPath,
@@ -25,6 +24,7 @@ import {
 } from '../../support/actions';
 import { NOW_MS } from '../../support/time';
 import { SimClock, useSimulator } from '../../support/simClock';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;

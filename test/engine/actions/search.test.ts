@@ -9,7 +9,6 @@ import { SORT_TYPES } from '../../../nodes/SentiOne/shared/contract';
 import { SIMPLE_COLUMNS } from '../../../nodes/SentiOne/shared/simplify';
 import {
 	admin,
-	ENTERPRISE,
 	search,
 	type Loose,
 	type Sim,
@@ -21,6 +20,7 @@ import {
 import { jsonOf, loadWorkflow, outputOf, run, withParameters } from '../../support/actions';
 import { DAY, NOW, NOW_MS } from '../../support/time';
 import { SimClock, useSimulator } from '../../support/simClock';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;

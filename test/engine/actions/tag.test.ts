@@ -1,16 +1,8 @@
 /** Tag → Add, Remove, Get Many (Enterprise tier, D-22). */
-import {
-	admin,
-	BASIC,
-	ENTERPRISE,
-	type Loose,
-	type Sim,
-	clearLog,
-	onPath,
-	requestLog,
-} from '../../support/simulator';
+import { admin, type Loose, type Sim, clearLog, onPath, requestLog } from '../../support/simulator';
 import { jsonOf, loadWorkflow, NODE, outputOf, run, withParameters } from '../../support/actions';
 import { useSimulator } from '../../support/simClock';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 let mentionIds: string[];

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BASIC, ENTERPRISE, NOACCESS, clearLog, requestLog } from '../../support/simulator';
+import { clearLog, requestLog } from '../../support/simulator';
 import {
 	PollHarness,
 	activateStreamTrigger,
@@ -18,6 +18,7 @@ import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import type { Sim } from '../../support/simulator';
 import { useSimulator } from '../../support/simClock';
 import { credentials } from '../../support/engine';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 let sim: Sim;
 useSimulator(['--mentions', '30', '--heartbeat-ms', '200'], (s) => (sim = s), { reset: 'log' });

@@ -27,13 +27,14 @@ import {
 	projectParam,
 	streamParameters,
 } from '../../support/triggers';
-import { admin, ENTERPRISE, startSim, type Loose, type Sim } from '../../support/simulator';
+import { admin, startSim, type Loose, type Sim } from '../../support/simulator';
 import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { CELLS, type Cell } from './cells';
 import { RESULTS_DIR } from '../../support/paths';
 import { NOW_MS, DAY } from '../../support/time';
 import { sleep } from '../../support/wait';
 import { SimClock } from '../../support/simClock';
+import { ENTERPRISE } from '../../support/keys';
 
 const PROJECT = 1001;
 const QUIET_PROJECT = 1002;

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { admin, BASIC, ENTERPRISE, type Sim, requestLog } from '../../support/simulator';
+import { admin, type Sim, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
 	activateStreamTrigger,
@@ -18,6 +18,7 @@ import {
 } from '../../support/triggers';
 import { useSimulator } from '../../support/simClock';
 import { type ResultRow, writePart } from '../../support/results';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

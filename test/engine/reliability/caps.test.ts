@@ -26,7 +26,6 @@ import {
 	DEFAULT_DEDUP_CAPACITY,
 	DedupMemory,
 } from '../../../nodes/SentiOne/trigger/stream/dedupMemory';
-import { ENTERPRISE } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
 import { runWorkflow, withExecuteContext } from '../../support/engine';
 import {
@@ -50,6 +49,7 @@ import { waitFor } from '../../support/wait';
 import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { type WorkflowJson } from '../../support/workflowJson';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

@@ -27,7 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { loadState, STATE_KEY } from '../../../nodes/SentiOne/trigger/poll/pollState';
-import { admin, BASIC, createProject, type Sim, groundTruth } from '../../support/simulator';
+import { admin, createProject, type Sim, groundTruth } from '../../support/simulator';
 import { PollHarness, type PollOutcome, pollParameters } from '../../support/triggers';
 import { hostilePages } from '../../support/servers/pageServer';
 import { MINUTE, HOUR } from '../../support/time';
@@ -35,6 +35,7 @@ import { type SimClock, useSimulator } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
 import { credentials } from '../../support/engine';
+import { BASIC } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

@@ -22,7 +22,6 @@ import { setClock } from '../../../nodes/SentiOne/shared/time';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
-import { ENTERPRISE } from '../../support/simulator';
 import type { ActiveStreamTrigger } from '../../support/triggers';
 import { activateStreamTrigger, projectParam, streamParameters } from '../../support/triggers';
 import { failureOf, inNode, type CaughtError } from '../../support/inNode';
@@ -43,6 +42,7 @@ import {
 import { sleep, waitFor } from '../../support/wait';
 import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

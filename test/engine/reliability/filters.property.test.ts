@@ -23,18 +23,12 @@ import {
 import type { FilterScope } from '../../../nodes/SentiOne/shared/filters';
 import { widenCollectedAt } from '../../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../../nodes/SentiOne/shared/filters';
-import {
-	admin,
-	ENTERPRISE,
-	startSim,
-	type Sim,
-	clearLog,
-	requestLog,
-} from '../../support/simulator';
+import { admin, startSim, type Sim, clearLog, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { NOW_MS, HOUR, DAY } from '../../support/time';
 import { SimClock } from '../../support/simClock';
 import { writePart } from '../../support/results';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(120_000);
 

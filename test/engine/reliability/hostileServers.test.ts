@@ -13,8 +13,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
 import {
-	BASIC,
-	ENTERPRISE,
 	type Sim,
 	projectWithMentions,
 	groundTruth,
@@ -35,6 +33,7 @@ import { watchSockets } from '../../support/probes';
 import { sleep, waitFor } from '../../support/wait';
 import { idsOf, tally } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

@@ -25,9 +25,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { readDate, readServerInstant } from '../../../nodes/SentiOne/shared/time';
 import {
 	admin,
-	BASIC,
 	createProject,
-	ENTERPRISE,
 	type Loose,
 	type Sim,
 	script,
@@ -49,6 +47,7 @@ import { idsOf, tally } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
 import { credentials } from '../../support/engine';
 import { type WorkflowJson } from '../../support/workflowJson';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

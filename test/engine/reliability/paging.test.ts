@@ -10,19 +10,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	admin,
-	ENTERPRISE,
-	startSim,
-	type Sim,
-	projectWithMentions,
-} from '../../support/simulator';
+import { admin, startSim, type Sim, projectWithMentions } from '../../support/simulator';
 import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { RequestHook } from '../../support/probes';
 import { SimClock } from '../../support/simClock';
 import { type ResultRow, writePart } from '../../support/results';
 import { between, seededRandom } from '../../support/random';
 import { type WorkflowJson } from '../../support/workflowJson';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(120_000);
 

@@ -18,14 +18,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import {
-	admin,
-	BASIC,
-	createProject,
-	startSim,
-	type Sim,
-	groundTruth,
-} from '../../support/simulator';
+import { admin, createProject, startSim, type Sim, groundTruth } from '../../support/simulator';
 import { PollHarness, pollParameters } from '../../support/triggers';
 import { RequestHook } from '../../support/probes';
 import { NOW_MS, HOUR } from '../../support/time';
@@ -33,6 +26,7 @@ import { idsOf, tally } from '../../support/tally';
 import { writePart } from '../../support/results';
 import { credentials } from '../../support/engine';
 import { between, seededRandom } from '../../support/random';
+import { BASIC } from '../../support/keys';
 
 jest.setTimeout(300_000);
 

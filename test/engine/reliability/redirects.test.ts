@@ -14,7 +14,6 @@ import type { IDataObject, ILoadOptionsFunctions, INodeParameters } from 'n8n-wo
 import { SentiOneApi } from '../../../credentials/SentiOneApi.credentials';
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { searchProjects } from '../../../nodes/SentiOne/shared/listSearch';
-import { ENTERPRISE } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
 import { runWorkflow, withExecuteContext } from '../../support/engine';
 import {
@@ -36,6 +35,7 @@ import {
 } from '../../support/servers/hostileServer';
 import { type ResultRow, writePart } from '../../support/results';
 import { type WorkflowJson } from '../../support/workflowJson';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

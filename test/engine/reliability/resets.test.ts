@@ -18,7 +18,6 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import { paginate, type RateLimitChoice } from '../../../nodes/SentiOne/shared/pager';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
 import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
-import { ENTERPRISE } from '../../support/simulator';
 import type { ActiveStreamTrigger } from '../../support/triggers';
 import {
 	activateStreamTrigger,
@@ -41,6 +40,7 @@ import {
 import { sleep, waitFor } from '../../support/wait';
 import { MINUTE, HOUR } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
+import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 
-import { BASIC, ENTERPRISE, NOACCESS, startSim, type Sim } from '../../support/simulator';
+import { startSim, type Sim } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
 	activateStreamTrigger,
@@ -28,6 +28,7 @@ import { secretsWatch, serialize } from '../../setup/secrets';
 import SecretsReporter from '../../setup/secretsReporter';
 import { REPO_ROOT } from '../../support/paths';
 import { credentials } from '../../support/engine';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 let sim: Sim;
 

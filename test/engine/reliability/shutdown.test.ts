@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { setClock } from '../../../nodes/SentiOne/shared/time';
-import { BASIC, ENTERPRISE, type Sim, adminOnce, startRoomySim } from '../../support/simulator';
+import { type Sim, adminOnce, startRoomySim } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
 import { runWorkflow, credentials } from '../../support/engine';
 import type { ActiveStreamTrigger } from '../../support/triggers';
@@ -27,6 +27,7 @@ import { watchSockets } from '../../support/probes';
 import { sleep, waitFor } from '../../support/wait';
 import { idsOf } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
+import { BASIC, ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(60_000);
 

@@ -16,7 +16,6 @@ import { sleep } from '../../support/wait';
 import {
 	type Sim,
 	admin,
-	BASIC,
 	emptyProject,
 	groundTruth,
 	addMentions,
@@ -26,6 +25,7 @@ import {
 import { idsOf, tally } from '../../support/tally';
 import { writePart } from '../../support/results';
 import { credentials } from '../../support/engine';
+import { BASIC } from '../../support/keys';
 
 const mentionParams = (projectId: number, format: 'sse' | 'jsonLines') =>
 	streamParameters({ project: projectParam(projectId) }, {

@@ -21,9 +21,6 @@ import {
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
-	BASIC,
-	ENTERPRISE,
-	NOACCESS,
 	type Sim,
 	requestLog,
 	resetSim,
@@ -39,6 +36,7 @@ import {
 	valueOf,
 } from '../../support/inNode';
 import { credentials } from '../../support/engine';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 const credential = new SentiOneApi();
 

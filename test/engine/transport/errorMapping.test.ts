@@ -12,9 +12,6 @@ import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared
 import {
 	admin,
 	api,
-	BASIC,
-	ENTERPRISE,
-	NOACCESS,
 	type Sim,
 	nextHourOf,
 	requestLog,
@@ -33,6 +30,7 @@ import {
 	UNKNOWN_KEY,
 	valueOf,
 } from '../../support/inNode';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 let sim: Sim;
 

@@ -11,7 +11,6 @@ import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/share
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
-	ENTERPRISE,
 	type Sim,
 	requestLog,
 	resetSim,
@@ -22,6 +21,7 @@ import {
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
 import { waitFor } from '../../support/wait';
 import { credentials } from '../../support/engine';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

@@ -13,8 +13,6 @@ import type { OpenStream, StreamRequest } from '../../../nodes/SentiOne/shared/t
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
-	ENTERPRISE,
-	BASIC,
 	startSim,
 	type Loose,
 	type Sim,
@@ -31,6 +29,7 @@ import {
 import { NOW } from '../../support/time';
 import { waitFor } from '../../support/wait';
 import { credentials } from '../../support/engine';
+import { ENTERPRISE, BASIC } from '../../support/keys';
 
 let sim: Sim;
 const PROJECT = 1001;

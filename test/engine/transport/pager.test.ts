@@ -16,7 +16,6 @@ import {
 	addMentions,
 	admin,
 	api,
-	ENTERPRISE,
 	createProject,
 	type Loose,
 	type Sim,
@@ -28,6 +27,7 @@ import {
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
 import { credentials } from '../../support/engine';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 /** project id by number of mentions */

@@ -9,7 +9,6 @@ import { setClock } from '../../../nodes/SentiOne/shared/time';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
-	ENTERPRISE,
 	type Sim,
 	nextHourOf,
 	requestLog,
@@ -20,6 +19,7 @@ import {
 } from '../../support/simulator';
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
 import { credentials } from '../../support/engine';
+import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
 

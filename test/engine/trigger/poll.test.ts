@@ -9,9 +9,6 @@ import { PollHarness, pollParameters } from '../../support/triggers';
 import { waitFor, sleep } from '../../support/wait';
 import {
 	type Sim,
-	BASIC,
-	ENTERPRISE,
-	NOACCESS,
 	admin,
 	emptyProject,
 	groundTruth,
@@ -21,6 +18,7 @@ import {
 } from '../../support/simulator';
 import { idsOf, tally } from '../../support/tally';
 import { credentials } from '../../support/engine';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 jest.setTimeout(30_000);
 

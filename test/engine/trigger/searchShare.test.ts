@@ -14,7 +14,6 @@ import { PollHarness, projectParam } from '../../support/triggers';
 import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
 	admin,
-	BASIC,
 	startSim,
 	type Loose,
 	type Sim,
@@ -25,6 +24,7 @@ import {
 import { POLL_DEFAULTS } from '../../../nodes/SentiOne/trigger/poll/pollSettings';
 import { SimClock } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
+import { BASIC } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;

@@ -21,9 +21,6 @@ import { seededRandom as random } from '../../support/random';
 import { waitFor, sleep } from '../../support/wait';
 import {
 	type Sim,
-	BASIC,
-	ENTERPRISE,
-	NOACCESS,
 	admin,
 	emptyProject,
 	groundTruth,
@@ -34,6 +31,7 @@ import {
 } from '../../support/simulator';
 import { idsOf, tally } from '../../support/tally';
 import { credentials } from '../../support/engine';
+import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 jest.setTimeout(40_000);
 

@@ -19,7 +19,6 @@ import {
 } from '../../support/triggers';
 import {
 	admin,
-	BASIC,
 	startSim,
 	type Sim,
 	emptyProject,
@@ -29,6 +28,7 @@ import {
 } from '../../support/simulator';
 import { SimClock } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
+import { BASIC } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;

@@ -1,0 +1,170 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
+/**
+ * A fake SentiOne for the unit tier: it stands where n8n's `httpRequestWithAuthentication` is, so
+ * everything of the package above the wire runs for real (the credential's `authenticate`, the
+ * transport's body guard, retries and error mapping, the pager, the stream reader) while no socket
+ * is opened. Each answer is scripted by route; every request is recorded as the node built it
+ * (method, path below the API root, query, parsed body, headers) for the test to assert on.
+ *
+ * Unlike the simulator, it knows nothing of the API: a test scripts exactly the answers its case
+ * needs. The engine and e2e tiers prove the same operations against the simulator and a real n8n.
+ */
+import { Readable } from 'node:stream';
+
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { SentiOneApi } from '../../../credentials/SentiOneApi.credentials';
+import { BASIC } from '../keys';
+
+export const API_ROOT = '/api/public/v2';
+
+/** One request as it left the node (after the credential's authenticate). */
+export interface FakeRequest {
+	method: string;
+	/** below the API root, e.g. /projects/1001/mentions/recent/search */
+	path: string;
+	qs: IDataObject;
+	/** the JSON body, parsed; undefined when none was sent */
+	body: unknown;
+	headers: Record<string, string>;
+	/** the whole URL the request would go to */
+	url: string;
+}
+
+/** What the fake answers: a status, headers and a body (an object is sent as JSON). */
+export interface FakeAnswer {
+	status?: number;
+	headers?: Record<string, string | number>;
+	/** an object or array → JSON; a string → as it is */
+	body?: unknown;
+	/** the body in these pieces instead (a stream, a body cut in odd places) */
+	chunks?: Array<string | Uint8Array>;
+	/** the request fails before any answer, with this error (a network failure) */
+	error?: Error;
+}
+
+type Responder = FakeAnswer | ((request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>);
+
+interface Route {
+	method: string;
+	path: string | RegExp;
+	respond: Responder;
+	times: number;
+}
+
+/** Rate-limit headers as SentiOne sends them (the reset in epoch seconds). */
+export function rateLimitHeaders(
+	limit: number,
+	remaining: number,
+	resetEpochMs: number,
+): Record<string, number> {
+	return {
+		'x-rate-limit-limit': limit,
+		'x-rate-limit-remaining': remaining,
+		'x-rate-limit-reset': Math.floor(resetEpochMs / 1000),
+	};
+}
+
+/** A page as SentiOne sends it: `{ data, cursor }` (no cursor on the last page). */
+export function page(data: unknown[], cursor?: string | null): IDataObject {
+	return cursor === undefined ? { data } : { data, cursor };
+}
+
+export class FakeApi {
+	/** every request the node sent, in order */
+	readonly requests: FakeRequest[] = [];
+
+	private readonly routes: Route[] = [];
+
+	constructor(
+		/** the credential the requests are authenticated with */
+		readonly credentials: ICredentialDataDecryptedObject = {
+			apiKey: BASIC,
+			baseUrl: 'https://sentione.example',
+		},
+	) {}
+
+	/**
+	 * Answers requests of `method` to `path` (exact, below the API root, or a RegExp) — `times` times,
+	 * then the route is used up. Routes are tried in the order they were added.
+	 */
+	on(method: string, path: string | RegExp, respond: Responder, times = Infinity): this {
+		this.routes.push({ method: method.toUpperCase(), path, respond, times });
+		return this;
+	}
+
+	/** Answers the next matching request once. */
+	once(method: string, path: string | RegExp, respond: Responder): this {
+		return this.on(method, path, respond, 1);
+	}
+
+	/** The requests to a path (exact or RegExp). */
+	sent(path?: string | RegExp): FakeRequest[] {
+		return path === undefined
+			? this.requests
+			: this.requests.filter((r) =>
+					typeof path === 'string' ? r.path === path : path.test(r.path),
+				);
+	}
+
+	/** What n8n's `helpers.httpRequestWithAuthentication` does, for a context's helpers. */
+	readonly httpRequestWithAuthentication = async (
+		credentialType: string,
+		options: IHttpRequestOptions,
+	): Promise<IN8nHttpFullResponse> => {
+		if (credentialType !== 'sentiOneApi') throw new Error(`unknown credential ${credentialType}`);
+		const authenticated = await new SentiOneApi().authenticate(this.credentials, options);
+		const url = new URL(
+			String(authenticated.url),
+			authenticated.baseURL ?? 'http://relative.invalid',
+		);
+		const request: FakeRequest = {
+			method: String(authenticated.method ?? 'GET').toUpperCase(),
+			path: url.pathname.startsWith(API_ROOT) ? url.pathname.slice(API_ROOT.length) : url.pathname,
+			qs: (authenticated.qs ?? {}) as IDataObject,
+			body:
+				typeof authenticated.body === 'string'
+					? JSON.parse(authenticated.body)
+					: authenticated.body,
+			headers: Object.fromEntries(
+				Object.entries(authenticated.headers ?? {}).map(([k, v]) => [k, String(v)]),
+			),
+			url: url.href,
+		};
+		this.requests.push(request);
+		if (authenticated.abortSignal?.aborted) throw new Error('The operation was aborted');
+		const route = this.routes.find(
+			(r) =>
+				r.times > 0 &&
+				r.method === request.method &&
+				(typeof r.path === 'string' ? r.path === request.path : r.path.test(request.path)),
+		);
+		if (!route)
+			throw new Error(`FakeApi: no answer scripted for ${request.method} ${request.path}`);
+		route.times--;
+		const answer =
+			typeof route.respond === 'function' ? await route.respond(request) : route.respond;
+		if (answer.error) throw answer.error;
+		const text =
+			answer.body === undefined
+				? ''
+				: typeof answer.body === 'string'
+					? answer.body
+					: JSON.stringify(answer.body);
+		const chunks = answer.chunks ?? (text === '' ? [] : [text]);
+		const headers: Record<string, string> = {};
+		const isJson = answer.chunks === undefined && typeof answer.body === 'object';
+		if (isJson) headers['content-type'] = 'application/json';
+		for (const [k, v] of Object.entries(answer.headers ?? {})) headers[k.toLowerCase()] = String(v);
+		return {
+			statusCode: answer.status ?? 200,
+			headers,
+			body: Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))),
+		};
+	};
+}

@@ -1,0 +1,260 @@
+/**
+ * Fake n8n contexts for the unit tier: what an operation, a poll or a trigger reads from `this`,
+ * with parameters filled from the node's own description exactly as n8n fills a saved node's
+ * (NodeHelpers.getNodeParameters: defaults for every parameter shown), and requests going to a
+ * FakeApi (fake/api.ts). No n8n-core, no engine, no socket: a test runs in milliseconds.
+ *
+ * What is recorded for the test: execution hints (`hints`), the trigger's emits, errors and failed
+ * executions, the logger's lines. Everything the node produces also goes to the suite's secrets
+ * watch (test/setup/secrets.ts), as in the engine tier: run the node through `runExecute` /
+ * `runPoll`. Expressions are not evaluated (a test gives plain values; the engine tier runs them).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IPollFunctions,
+	ITriggerFunctions,
+	NodeExecutionHint,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { record } from '../../setup/secrets';
+import { FakeApi } from './api';
+
+export interface FakeContextOptions {
+	/** the node type whose description fills the defaults (and whose name the node gets) */
+	nodeType: INodeType;
+	/** the parameters the user set; one object, or one per input item */
+	parameters?: IDataObject | IDataObject[];
+	/** where requests go (a fresh FakeApi when not given) */
+	api?: FakeApi;
+	/** the workflow's time zone (default UTC) */
+	timezone?: string;
+	/** input items of an action node (default: one empty item per parameter set) */
+	inputItems?: IDataObject[];
+	continueOnFail?: boolean;
+	/** 'manual' ("Execute step", "Fetch test event") or an active mode (default: trigger) */
+	mode?: WorkflowExecuteMode;
+	/** the node's static data (triggers): kept between calls when the same object is passed again */
+	staticData?: IDataObject;
+	/** n8n's execution-cancel signal */
+	cancelSignal?: AbortSignal;
+	/** the poll budget n8n 2.x gives one poll, in ms (absent on n8n 1.x) */
+	pollBudgetMs?: number;
+}
+
+export interface Recorded {
+	api: FakeApi;
+	hints: NodeExecutionHint[];
+	logs: string[];
+	node: INode;
+	/** the parameters as n8n would hand them over (defaults filled), per item */
+	parameters: INodeParameters[];
+}
+
+function get(object: unknown, path: string): unknown {
+	let value = object;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+function isResourceLocator(value: unknown): value is { __rl: true; value: unknown } {
+	return value !== null && typeof value === 'object' && (value as IDataObject).__rl === true;
+}
+
+function base(o: FakeContextOptions) {
+	const description = o.nodeType.description;
+	const sets = Array.isArray(o.parameters) ? o.parameters : [o.parameters ?? {}];
+	const node: INode = {
+		id: 'fake-node-id',
+		name: description.defaults.name ?? description.displayName,
+		type: `n8n-nodes-sentione.${description.name}`,
+		typeVersion: Array.isArray(description.version)
+			? Math.max(...description.version)
+			: description.version,
+		position: [0, 0],
+		parameters: {},
+		credentials: { sentiOneApi: { id: '1', name: 'SentiOne' } },
+	};
+	const parameters = sets.map(
+		(set) =>
+			NodeHelpers.getNodeParameters(
+				description.properties,
+				set as INodeParameters,
+				true,
+				false,
+				node,
+				description,
+			) ?? {},
+	);
+	node.parameters = parameters[0];
+	const api = o.api ?? new FakeApi();
+	const recorded: Recorded = { api, hints: [], logs: [], node, parameters };
+	const getNodeParameter = (
+		name: string,
+		itemIndex = 0,
+		fallback?: unknown,
+		options?: { extractValue?: boolean },
+	): unknown => {
+		const set = parameters[Math.min(itemIndex, parameters.length - 1)];
+		let value = get(set, name);
+		if (value === undefined) value = fallback;
+		if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
+		if (options?.extractValue && isResourceLocator(value)) return value.value;
+		return value;
+	};
+	const log = (level: string) => (message: string, meta?: unknown) => {
+		recorded.logs.push(`${level}: ${message}`);
+		record('log', { level, message, meta });
+	};
+	const logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+	const staticData = o.staticData ?? {};
+	const common = {
+		getNode: () => node,
+		getNodeParameter,
+		getTimezone: () => o.timezone ?? 'UTC',
+		getMode: () => o.mode ?? 'trigger',
+		getCredentials: async () => api.credentials,
+		getExecutionCancelSignal: () => o.cancelSignal,
+		getWorkflow: () => ({ id: 'fake-workflow-id', name: 'Fake workflow', active: true }),
+		getWorkflowStaticData: () => staticData,
+		getInstanceId: () => 'fake-instance',
+		logger,
+		helpers: {
+			httpRequestWithAuthentication: api.httpRequestWithAuthentication,
+			returnJsonArray: (data: IDataObject | IDataObject[]) =>
+				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+			constructExecutionMetaData: (
+				items: INodeExecutionData[],
+				meta: { itemData: { item: number } },
+			) => items.map((item) => ({ ...item, pairedItem: meta.itemData })),
+		},
+	};
+	return { recorded, common, sets, staticData };
+}
+
+/** `this` of the action node's execute(). */
+export function executeContext(o: FakeContextOptions): IExecuteFunctions & { recorded: Recorded } {
+	const { recorded, common, sets } = base(o);
+	const items = (o.inputItems ?? sets.map(() => ({}))).map((json) => ({ json }));
+	return {
+		...common,
+		recorded,
+		getInputData: () => items,
+		continueOnFail: () => o.continueOnFail ?? false,
+		addExecutionHints: (...hints: NodeExecutionHint[]) => {
+			record('run', hints);
+			recorded.hints.push(...hints);
+		},
+	} as unknown as IExecuteFunctions & { recorded: Recorded };
+}
+
+/** `this` of a list search (resource locator "From list"). */
+export function loadOptionsContext(
+	o: FakeContextOptions,
+): ILoadOptionsFunctions & { recorded: Recorded } {
+	const { recorded, common } = base(o);
+	return {
+		...common,
+		recorded,
+		getCurrentNodeParameter: (name: string) => common.getNodeParameter(name, 0, undefined),
+	} as unknown as ILoadOptionsFunctions & { recorded: Recorded };
+}
+
+/** `this` of the poll trigger's poll(): static data persists when the same `staticData` is passed. */
+export function pollContext(
+	o: FakeContextOptions,
+): IPollFunctions & { recorded: Recorded; staticData: IDataObject } {
+	const { recorded, common, staticData } = base(o);
+	return {
+		...common,
+		recorded,
+		staticData,
+		...(o.pollBudgetMs === undefined ? {} : { getPollBudgetMs: () => o.pollBudgetMs }),
+		__emit: () => undefined,
+	} as unknown as IPollFunctions & { recorded: Recorded; staticData: IDataObject };
+}
+
+export interface TriggerRecord extends Recorded {
+	/** what each emit passed on (its items) */
+	emitted: INodeExecutionData[][];
+	/** the deduplication key of each emit, when one was given */
+	keys: Array<string | undefined>;
+	/** errors given to emitError (they deactivate the trigger) */
+	errors: Error[];
+	/** errors given to saveFailedExecution (the trigger stays active) */
+	failed: Error[];
+}
+
+/** `this` of the Stream Trigger's trigger(): emits are recorded, not run. */
+export function triggerContext(
+	o: FakeContextOptions & {
+		/** the length n8n's emit declares: 4 on n8n 2.41+ (takes a deduplication key), 3 before */
+		emitArity?: 3 | 4;
+	},
+): ITriggerFunctions & { recorded: TriggerRecord; staticData: IDataObject } {
+	const { recorded: r, common, staticData } = base(o);
+	const recorded: TriggerRecord = { ...r, emitted: [], keys: [], errors: [], failed: [] };
+	const keep = (data: INodeExecutionData[][], key?: string) => {
+		record('emit', data);
+		recorded.emitted.push(data[0] ?? []);
+		recorded.keys.push(key);
+	};
+	const emit =
+		(o.emitArity ?? 4) === 4
+			? (data: INodeExecutionData[][], _r?: unknown, _d?: unknown, key?: string) => keep(data, key)
+			: (data: INodeExecutionData[][], _r?: unknown, _d?: unknown) => keep(data);
+	return {
+		...common,
+		recorded,
+		staticData,
+		emit,
+		emitError: (error: Error) => {
+			record('emit-error', error);
+			recorded.errors.push(error);
+		},
+		saveFailedExecution: (error: Error) => {
+			record('failed-execution', error);
+			recorded.failed.push(error);
+		},
+	} as unknown as ITriggerFunctions & { recorded: TriggerRecord; staticData: IDataObject };
+}
+
+/** Runs the action node's execute() with the context, for the secrets watch too. */
+export async function runExecute(
+	nodeType: INodeType,
+	ctx: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	try {
+		const output = await nodeType.execute!.call(ctx);
+		record('run', output);
+		return output as INodeExecutionData[][];
+	} catch (error) {
+		record('run-error', error);
+		throw error;
+	}
+}
+
+/** Runs the poll trigger's poll() with the context, for the secrets watch too. */
+export async function runPoll(
+	nodeType: INodeType,
+	ctx: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
+	try {
+		const output = await nodeType.poll!.call(ctx);
+		record('poll', output);
+		return output;
+	} catch (error) {
+		record('poll-error', error);
+		throw error;
+	}
+}
