@@ -9,12 +9,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './shared/contract';
 import { searchProjects } from './shared/listSearch';
 import { tierOf } from './shared/wording';
-import { startStreamTrigger } from './trigger/stream/streamTrigger';
-import { streamProperties } from './trigger/stream/streamDescription';
+import { startStreamTrigger, streamProperties } from './trigger/stream';
 
 /**
  * New mentions (live stream) and engagement updates (a firehose of every project) over one long-lived
- * connection (see trigger/stream/streamSession.ts). Polling has its own node, SentiOne Trigger, because
+ * connection (trigger/stream/). Polling has its own node, SentiOne Trigger, because
  * n8n's Poll Times and persisted static data serve polling best.
  */
 export class SentiOneStreamTrigger implements INodeType {

@@ -8,13 +8,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
 import { searchProjects } from './shared/listSearch';
-import { pollProperties } from './trigger/poll/pollDescription';
-import { pollNewMentions } from './trigger/poll/pollMentions';
+import { pollNewMentions, pollProperties } from './trigger/poll';
 
 /**
  * New mentions by polling SentiOne's search on n8n's Poll Times schedule, with a collection-time
- * watermark in the node's static data (see trigger/poll/pollMentions.ts). The live stream has its own
- * node, SentiOne Stream Trigger, because a long-lived connection needs `trigger()`, not `poll()`.
+ * watermark in the node's static data (trigger/poll/). The live stream has its own node, SentiOne
+ * Stream Trigger, because a long-lived connection needs `trigger()`, not `poll()`.
  */
 export class SentiOneTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -137,7 +137,7 @@ test('every shipped module is loaded from an entry point, and every module an en
 	}
 	expect(missing).toEqual([]);
 	// a module of types only compiles to an empty module that nothing loads (actions/node.type.ts,
-	// trigger/poll/stateShape.ts)
+	// trigger/poll/pollState.types.ts)
 	const unreached = packed.filter((p) => p.endsWith('.js') && !reached.has(p));
 	for (const file of unreached) {
 		expect(readFileSync(join(ROOT, file), 'utf8').trim()).toBe(
@@ -146,7 +146,7 @@ test('every shipped module is loaded from an entry point, and every module an en
 	}
 	expect(unreached.sort()).toEqual([
 		'dist/nodes/SentiOne/actions/node.type.js',
-		'dist/nodes/SentiOne/trigger/poll/stateShape.js',
+		'dist/nodes/SentiOne/trigger/poll/pollState.types.js',
 	]);
 });
 

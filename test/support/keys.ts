@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: the simulator's demo keys, not secrets */
 /**
  * The API keys the simulator knows (simulator/src: its demo keys), one per tier.
  */

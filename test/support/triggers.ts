@@ -367,7 +367,7 @@ export function projectParam(projectId: number): INodeParameterResourceLocator {
 
 /**
  * The poll trigger's parameters for a test. Tests poll as fast as they need, so the trigger gets
- * no share of its own (Search Requests per Hour 0); the share has its own tests (budgetShare.test.ts).
+ * no share of its own (Search Requests per Hour 0); the share has its own tests (costText.test.ts).
  */
 export function pollParameters(projectId: number, extra: INodeParameters = {}): INodeParameters {
 	const { options, ...rest } = extra as { options?: IDataObject } & INodeParameters;

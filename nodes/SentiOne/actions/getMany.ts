@@ -10,8 +10,8 @@ import type { PaginateOptions } from '../shared/pager';
 import { paginate } from '../shared/pager';
 import type { ApiRequest, SentiOneTransport } from '../shared/transport';
 import { limitProperty, returnAllProperty } from './common.descriptions';
-import { readPaging } from './helpers';
-import type { RunNotes } from './notes';
+import { readPaging } from './readParameters';
+import type { ExecutionHints } from './executionHints';
 
 export interface GetMany {
 	resource: 'project' | 'tag';
@@ -35,7 +35,7 @@ export function getManyOperation(config: GetMany) {
 			this: IExecuteFunctions,
 			i: number,
 			transport: SentiOneTransport,
-			notes: RunNotes,
+			notes: ExecutionHints,
 		): Promise<IDataObject[]> {
 			const request = config.request.call(this, i);
 			const paging = readPaging.call(this, i);

@@ -12,7 +12,7 @@ import { toItems } from '../shared/items';
 import { SentiOneTransport } from '../shared/transport';
 import * as mention from './mention/Mention.resource';
 import type { SentiOneType } from './node.type';
-import { RunNotes } from './notes';
+import { ExecutionHints } from './executionHints';
 import * as project from './project/Project.resource';
 import * as tag from './tag/Tag.resource';
 
@@ -20,7 +20,7 @@ type Operation = (
 	this: IExecuteFunctions,
 	i: number,
 	transport: SentiOneTransport,
-	notes: RunNotes,
+	notes: ExecutionHints,
 ) => Promise<IDataObject | IDataObject[]>;
 
 function operationOf(entity: SentiOneType): Operation | undefined {
@@ -40,7 +40,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
 	const transport = new SentiOneTransport(this);
-	const notes = new RunNotes();
+	const notes = new ExecutionHints();
 
 	for (let i = 0; i < items.length; i++) {
 		try {

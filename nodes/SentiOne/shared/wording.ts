@@ -56,7 +56,7 @@ const BUDGET_WORDS: Record<EndpointGroup, string> = {
 };
 
 /** "1 of the 30 searches an hour": what one request to the endpoint costs. */
-export function budgetShare(name: EndpointName): string {
+export function costText(name: EndpointName): string {
 	return `1 of the ${hourlyLimit(name)} ${BUDGET_WORDS[ENDPOINTS[name].group]} an hour`;
 }
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test code: errors pass through unchanged */
 /**
  * Fake n8n contexts for the unit tier: what an operation, a poll or a trigger reads from `this`,
  * with parameters filled from the node's own description exactly as n8n fills a saved node's
@@ -212,7 +213,8 @@ export function triggerContext(
 	const emit =
 		(o.emitArity ?? 4) === 4
 			? (data: INodeExecutionData[][], _r?: unknown, _d?: unknown, key?: string) => keep(data, key)
-			: (data: INodeExecutionData[][], _r?: unknown, _d?: unknown) => keep(data);
+			: // n8n before 2.41: emit(data, responsePromise?, donePromise?), no key
+				(...args: [INodeExecutionData[][], unknown?, unknown?]) => keep(args[0]);
 	return {
 		...common,
 		recorded,

@@ -170,7 +170,7 @@ export function templateForTest(
 		if (n.type.startsWith('n8n-nodes-sentione.')) n.credentials = { sentiOneApi: credential };
 		if (n.type === 'n8n-nodes-sentione.sentiOneTrigger') {
 			// checks every 15 seconds, with no share of the key's budget of its own (Search Requests
-			// per Hour 0) so every check runs; the share has its own test (budgetShare.test.ts)
+			// per Hour 0) so every check runs; the share has its own test (costText.test.ts)
 			const options = (n.parameters.options ?? {}) as Record<string, unknown>;
 			n.parameters = {
 				...n.parameters,

@@ -29,10 +29,10 @@ import {
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { budgetShare, concurrentLimit, tierOf } from '../../shared/wording';
+import { costText, concurrentLimit, tierOf } from '../../shared/wording';
 import { limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
-import { readPaging, readProjectId, readSearchBody, readSimplify } from '../helpers';
-import type { RunNotes } from '../notes';
+import { readPaging, readProjectId, readSearchBody, readSimplify } from '../readParameters';
+import type { ExecutionHints } from '../executionHints';
 
 /** What one export run may hold and take (Options): a stream that never ends cannot exhaust n8n. */
 export const EXPORT_CAPS = {
@@ -60,7 +60,7 @@ const SCOPE_OPTIONS: INodePropertyOptions[] = [
 const properties: INodeProperties[] = [
 	operationNotice(
 		'exportNotice',
-		`One export costs ${budgetShare('recentExport')} (at most ${concurrentLimit('recentExport')} open at a time) this API key has, whatever its size: use it for bulk extraction instead of many search pages. Mentions From All Time needs the ${tierOf('historicalExport')} tier.`,
+		`One export costs ${costText('recentExport')} (at most ${concurrentLimit('recentExport')} open at a time) this API key has, whatever its size: use it for bulk extraction instead of many search pages. Mentions From All Time needs the ${tierOf('historicalExport')} tier.`,
 	),
 	projectLocator,
 	{
@@ -126,7 +126,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	transport: SentiOneTransport,
-	notes: RunNotes,
+	notes: ExecutionHints,
 ): Promise<IDataObject[]> {
 	const node = this.getNode();
 	// every parameter is read and checked before the stream is opened
@@ -238,8 +238,8 @@ export async function execute(
 					itemIndex: i,
 					description:
 						interrupted === 'deadline'
-							? `Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs ${budgetShare(target)}).`
-							: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${budgetShare(target)}), or narrow the filters or set a Limit.`,
+							? `Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs ${costText(target)}).`
+							: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${costText(target)}), or narrow the filters or set a Limit.`,
 				},
 			);
 		}

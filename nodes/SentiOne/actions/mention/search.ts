@@ -17,7 +17,7 @@ import { paginate } from '../../shared/pager';
 import { mentionRow } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { budgetShare, pageSize, tierBelow, tierLead, tierOf } from '../../shared/wording';
+import { costText, pageSize, tierBelow, tierLead, tierOf } from '../../shared/wording';
 import {
 	limitProperty,
 	operationNotice,
@@ -30,12 +30,12 @@ import {
 	readRateLimitHandling,
 	readSearchBody,
 	readSimplify,
-} from '../helpers';
-import type { RunNotes } from '../notes';
+} from '../readParameters';
+import type { ExecutionHints } from '../executionHints';
 
 function searchProperties(scope: Scope): INodeProperties[] {
 	const name = scopedEndpoint('search', scope);
-	const cost = `Each page of ${pageSize(name)} mentions costs ${budgetShare(name)} this API key shares with every workflow using it (recent and historical search share them).`;
+	const cost = `Each page of ${pageSize(name)} mentions costs ${costText(name)} this API key shares with every workflow using it (recent and historical search share them).`;
 	const below = tierBelow(tierOf(name));
 	return [
 		scope === 'recent'
@@ -68,7 +68,7 @@ async function executeSearch(
 	i: number,
 	transport: SentiOneTransport,
 	scope: Scope,
-	notes: RunNotes,
+	notes: ExecutionHints,
 ): Promise<IDataObject[]> {
 	// every parameter is read and checked before the first request
 	const projectId = readProjectId.call(this, i);
@@ -119,7 +119,7 @@ export function searchOperation(scope: Scope) {
 			this: IExecuteFunctions,
 			i: number,
 			transport: SentiOneTransport,
-			notes: RunNotes,
+			notes: ExecutionHints,
 		): Promise<IDataObject[]> {
 			return await executeSearch.call(this, i, transport, scope, notes);
 		},

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { budgetShare, pageSize, tierOf } from '../../shared/wording';
+import { costText, pageSize, tierOf } from '../../shared/wording';
 
 import * as create from './create.operation';
 import * as deleteProject from './deleteProject.operation';
@@ -20,25 +20,25 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: `Create a project (a saved monitoring subject) from a name and a query. ${tierOf('createProject')} tier; costs ${budgetShare('createProject')}.`,
+				description: `Create a project (a saved monitoring subject) from a name and a query. ${tierOf('createProject')} tier; costs ${costText('createProject')}.`,
 				action: 'Create a project',
 			},
 			{
 				name: 'Delete',
 				value: 'deleteProject',
-				description: `Delete a project by ID. ${tierOf('deleteProject')} tier; costs ${budgetShare('deleteProject')}.`,
+				description: `Delete a project by ID. ${tierOf('deleteProject')} tier; costs ${costText('deleteProject')}.`,
 				action: 'Delete a project',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: `List the projects the API key can access (ID and name), e.g. to find the project ID for a search. ${tierOf('listProjects')} tier; each page of ${pageSize('listProjects')} costs ${budgetShare('listProjects')}.`,
+				description: `List the projects the API key can access (ID and name), e.g. to find the project ID for a search. ${tierOf('listProjects')} tier; each page of ${pageSize('listProjects')} costs ${costText('listProjects')}.`,
 				action: 'Get many projects',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: `Replace a project's name and query. ${tierOf('updateProject')} tier; costs ${budgetShare('updateProject')}.`,
+				description: `Replace a project's name and query. ${tierOf('updateProject')} tier; costs ${costText('updateProject')}.`,
 				action: 'Update a project',
 			},
 		],

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { route } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
 import type { SentiOneTransport } from '../../shared/transport';
-import { readProjectId } from '../helpers';
+import { readProjectId } from '../readParameters';
 import { projectChangeNotice } from './projectFields';
 
 const displayOptions = { show: { resource: ['project'], operation: ['deleteProject'] } };

@@ -1,5 +1,5 @@
 import { route } from '../../shared/contract';
-import { budgetShare, pageSize, tierLead } from '../../shared/wording';
+import { costText, pageSize, tierLead } from '../../shared/wording';
 import { operationNotice } from '../common.descriptions';
 import { getManyOperation } from '../getMany';
 
@@ -7,7 +7,7 @@ export const { description, execute } = getManyOperation({
 	resource: 'project',
 	notice: operationNotice(
 		'projectGetManyNotice',
-		`${tierLead('listProjects')}. Each page of ${pageSize('listProjects')} projects costs ${budgetShare('listProjects')}.`,
+		`${tierLead('listProjects')}. Each page of ${pageSize('listProjects')} projects costs ${costText('listProjects')}.`,
 	),
 	request: () => route('listProjects'),
 });

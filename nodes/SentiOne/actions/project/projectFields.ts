@@ -13,7 +13,7 @@ import {
 } from '../../shared/contract';
 import { invalidParameter, readText } from '../../shared/parameters';
 import { checkQuery } from '../../shared/queryLanguage';
-import { budgetShare, tierLead } from '../../shared/wording';
+import { costText, tierLead } from '../../shared/wording';
 import { operationNotice } from '../common.descriptions';
 
 /** The notice of Create, Update and Delete: the tier, the cost, and whether the route is only announced. */
@@ -24,10 +24,7 @@ export function projectChangeNotice(
 	const announced = ENDPOINTS[endpoint].confirmed
 		? ''
 		: ' Project create, update and delete are announced by SentiOne but not confirmed by its specification: a deployment without them says so.';
-	return operationNotice(
-		name,
-		`${tierLead(endpoint)}. Costs ${budgetShare(endpoint)}.${announced}`,
-	);
+	return operationNotice(name, `${tierLead(endpoint)}. Costs ${costText(endpoint)}.${announced}`);
 }
 
 export const projectFieldProperties: INodeProperties[] = [

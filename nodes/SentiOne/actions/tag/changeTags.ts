@@ -15,9 +15,9 @@ import {
 import { projectLocator } from '../../shared/descriptions';
 import { invalidParameter, readText } from '../../shared/parameters';
 import type { SentiOneTransport } from '../../shared/transport';
-import { budgetShare, tierLead } from '../../shared/wording';
+import { costText, tierLead } from '../../shared/wording';
 import { operationNotice } from '../common.descriptions';
-import { readProjectId } from '../helpers';
+import { readProjectId } from '../readParameters';
 
 /** The endpoint of each change. */
 const ENDPOINT = { add: 'addTags', remove: 'removeTags' } as const;
@@ -26,7 +26,7 @@ export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	return [
 		operationNotice(
 			verb === 'add' ? 'tagAddNotice' : 'tagRemoveNotice',
-			`${tierLead(ENDPOINT[verb])}. Costs ${budgetShare(ENDPOINT[verb])}.`,
+			`${tierLead(ENDPOINT[verb])}. Costs ${costText(ENDPOINT[verb])}.`,
 		),
 		{ ...projectLocator, description: 'The project the mention belongs to' },
 		{

@@ -2,16 +2,16 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { route } from '../../shared/contract';
 import { projectLocator } from '../../shared/descriptions';
-import { budgetShare, pageSize, tierLead } from '../../shared/wording';
+import { costText, pageSize, tierLead } from '../../shared/wording';
 import { operationNotice } from '../common.descriptions';
 import { getManyOperation } from '../getMany';
-import { readProjectId } from '../helpers';
+import { readProjectId } from '../readParameters';
 
 export const { description, execute } = getManyOperation({
 	resource: 'tag',
 	notice: operationNotice(
 		'tagGetManyNotice',
-		`${tierLead('listTags')}. Each page of ${pageSize('listTags')} tags costs ${budgetShare('listTags')}.`,
+		`${tierLead('listTags')}. Each page of ${pageSize('listTags')} tags costs ${costText('listTags')}.`,
 	),
 	fields: [{ ...projectLocator, description: 'The project whose tags to list' }],
 	request(this: IExecuteFunctions, i: number) {

@@ -6,7 +6,7 @@
  * - First active poll: notes the newest matching mention (one request) and passes nothing on, or,
  *   with Backfill, starts the watermark N hours back and continues as a normal poll.
  * - Every other poll finds the mentions collected since the watermark (scan.ts), at most "Max
- *   Requests per Poll" pages within the trigger's share of the search budget (pollShare.ts),
+ *   Requests per Poll" pages within the trigger's share of the search budget (searchShare.ts),
  *   passes on each it has not passed on before (oldest first) and moves the watermark only over
  *   mentions in hand (watermark.ts). A backlog bigger than one poll leaves a round open (its cursor).
  *   Once SentiOne is seen not to honour the collectedAt filter (it returns older mentions, or
@@ -33,7 +33,7 @@ import {
 	verificationNotice,
 	withoutFilters,
 } from '../../shared/verify';
-import { idAndCollectedAt } from '../common/identity';
+import { idAndCollectedAt } from '../common/mentionKey';
 import {
 	behindNotice,
 	budgetError,
@@ -44,7 +44,7 @@ import {
 } from './notices';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
-import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './pollShare';
+import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
 import type { PollBudget, PollState, ScanMode } from './pollState';
 import { addNotice, loadState, newState, saveState } from './pollState';
 import { newestPage, requestedFrom, roundKey, Scan } from './scan';

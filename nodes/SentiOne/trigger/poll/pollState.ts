@@ -23,10 +23,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../../shared/bounds';
-import type { PollBudget, PollRound, PollState, ScanMode } from './stateShape';
+import type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
 
-export type { PollBudget, PollRound, PollState, ScanMode } from './stateShape';
+export type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 
 export const STATE_KEY = 'sentiOneMentions';
 const STATE_VERSION = 2;

@@ -23,7 +23,7 @@ import type { ApiRequest, SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, withFilterFallback } from '../../shared/verify';
 import type { Outcome } from '../../shared/attempt';
 import { attempt } from '../../shared/attempt';
-import { idAndCollectedAt } from '../common/identity';
+import { idAndCollectedAt } from '../common/mentionKey';
 import type { PollSettings } from './pollSettings';
 import type { PollState, ScanMode } from './pollState';
 import { wasSeen } from './watermark';

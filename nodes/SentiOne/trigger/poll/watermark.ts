@@ -8,7 +8,7 @@
  */
 import { BOUNDS, idKey } from '../../shared/bounds';
 import { PAGE_SIZES } from '../../shared/contract';
-import type { PollState } from './stateShape';
+import type { PollState } from './pollState.types';
 
 /** Most ids remembered (about 40 bytes each in static data; a long id is kept as its 71-character hash). */
 export const MAX_REMEMBERED_IDS = 2000;

@@ -14,7 +14,7 @@ import type { StreamItem } from '../../shared/stream';
 import { idKey } from '../../shared/bounds';
 import { clock } from '../../shared/time';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
-import { idAndCollectedAt } from '../common/identity';
+import { idAndCollectedAt } from '../common/mentionKey';
 import { DedupMemory } from './dedupMemory';
 import type { SessionContext } from './sessionTypes';
 import type { StreamMemory } from './streamState';

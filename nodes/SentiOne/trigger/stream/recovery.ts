@@ -1,6 +1,6 @@
 /**
  * What a stream session fetches by search instead of the stream: an outage longer than the
- * backfill a reconnect can ask for (gapFill.ts), mentions that arrived malformed (their id is
+ * backfill a reconnect can ask for (recoverySearch.ts), mentions that arrived malformed (their id is
  * known, or the moment they arrived in), and a test event's sample. What cannot be recovered is
  * reported (a failed execution); the stream goes on.
  */
@@ -15,8 +15,8 @@ import { clock, formatInstant, formatLocal } from '../../shared/time';
 import { withoutFilters } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';
 import type { Delivery } from './delivery';
-import type { CollectedRange } from './gapFill';
-import { searchCollected, searchLatest } from './gapFill';
+import type { CollectedRange } from './recoverySearch';
+import { searchCollected, searchLatest } from './recoverySearch';
 import { RECONNECT } from './reconnect';
 import type { SessionContext } from './sessionTypes';
 

@@ -15,14 +15,14 @@ import {
 	notAnonymizedOption,
 	streamFormatOption,
 } from '../../shared/streamOptions';
-import { budgetShare, concurrentLimit, hourlyLimit, tierOf } from '../../shared/wording';
+import { costText, concurrentLimit, hourlyLimit, tierOf } from '../../shared/wording';
 import { triggerHeader } from '../common/descriptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
 const forMentions = { show: { event: ['newMention'] } };
 
 /** What the trigger spends, first among its fields. */
-const BUDGET_NOTICE = `Keeps one connection open to SentiOne while the workflow is active. Each connection, reconnects and test events included, spends ${budgetShare('liveStream')} your API key allows (${concurrentLimit('liveStream')} may be open at once; the engagement stream allows ${concurrentLimit('engagementStream')}).`;
+const BUDGET_NOTICE = `Keeps one connection open to SentiOne while the workflow is active. Each connection, reconnects and test events included, spends ${costText('liveStream')} your API key allows (${concurrentLimit('liveStream')} may be open at once; the engagement stream allows ${concurrentLimit('engagementStream')}).`;
 
 const EVENTS: INodePropertyOptions[] = [
 	{

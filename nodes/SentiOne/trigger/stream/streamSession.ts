@@ -24,7 +24,7 @@ import { clock, formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';
 import { Delivery } from './delivery';
-import type { CollectedRange } from './gapFill';
+import type { CollectedRange } from './recoverySearch';
 import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
 import { Recovery } from './recovery';
 import type { SessionContext, SessionHooks, SessionOptions, SessionStats } from './sessionTypes';

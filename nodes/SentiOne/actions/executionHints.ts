@@ -9,7 +9,7 @@ import type { UnconfirmedFilter } from '../shared/contract';
 import type { PaginateResult } from '../shared/pager';
 import { FilterVerifier, refusedNotice, verificationNotice } from '../shared/verify';
 
-export class RunNotes {
+export class ExecutionHints {
 	/** mentions dropped because they did not match the filters sent, all items together */
 	readonly verifier = new FilterVerifier(undefined);
 
