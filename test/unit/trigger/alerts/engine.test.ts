@@ -5,7 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	alertOptions,
+	alertProperties,
+} from '../../../../nodes/SentiOne/trigger/alerts/alertDescription';
 import type { AlertSettings } from '../../../../nodes/SentiOne/trigger/alerts/alertSettings';
+import { ALERT_DEFAULTS } from '../../../../nodes/SentiOne/trigger/alerts/alertSettings';
 import { AlertEngine } from '../../../../nodes/SentiOne/trigger/alerts/engine';
 import { factsOf } from '../../../../nodes/SentiOne/trigger/alerts/facts';
 import { seededRandom } from '../../../support/random';
@@ -268,12 +273,6 @@ describe('sentiment shift', () => {
 
 describe('the fields', () => {
 	test('every default the editor shows is the one the settings reader falls back to', () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { alertProperties, alertOptions } =
-			require('../../../../nodes/SentiOne/trigger/alerts/alertDescription') as typeof import('../../../../nodes/SentiOne/trigger/alerts/alertDescription');
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { ALERT_DEFAULTS } =
-			require('../../../../nodes/SentiOne/trigger/alerts/alertSettings') as typeof import('../../../../nodes/SentiOne/trigger/alerts/alertSettings');
 		const fields = [...alertProperties('stream'), ...alertOptions('stream')];
 		const expected: Record<string, unknown> = {
 			...Object.fromEntries(
