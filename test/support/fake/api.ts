@@ -34,6 +34,8 @@ export interface FakeRequest {
 	headers: Record<string, string>;
 	/** the whole URL the request would go to */
 	url: string;
+	/** the body handed back for it (a test can check that the node closed it: `destroyed`) */
+	response?: Readable;
 }
 
 /** What the fake answers: a status, headers and a body (an object is sent as JSON). */
@@ -46,6 +48,10 @@ export interface FakeAnswer {
 	chunks?: Array<string | Uint8Array>;
 	/** the request fails before any answer, with this error (a network failure) */
 	error?: Error;
+	/** after its chunks the body breaks off with this error (a connection dropped mid-stream) */
+	breakOff?: Error;
+	/** after its chunks the body stays open and sends nothing more (a stream that does not end) */
+	hold?: boolean;
 }
 
 type Responder = FakeAnswer | ((request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>);
@@ -119,13 +125,14 @@ export class FakeApi {
 	): Promise<IN8nHttpFullResponse> => {
 		if (credentialType !== 'sentiOneApi') throw new Error(`unknown credential ${credentialType}`);
 		const authenticated = await new SentiOneApi().authenticate(this.credentials, options);
-		const url = new URL(
-			String(authenticated.url),
-			authenticated.baseURL ?? 'http://relative.invalid',
-		);
+		const url = fullUrl(String(authenticated.url), authenticated.baseURL);
+		// the API root is the base URL's path (a self-hosted deployment may put it below a prefix)
+		const root = authenticated.baseURL
+			? new URL(authenticated.baseURL).pathname.replace(/\/+$/, '')
+			: API_ROOT;
 		const request: FakeRequest = {
 			method: String(authenticated.method ?? 'GET').toUpperCase(),
-			path: url.pathname.startsWith(API_ROOT) ? url.pathname.slice(API_ROOT.length) : url.pathname,
+			path: url.pathname.startsWith(`${root}/`) ? url.pathname.slice(root.length) : url.pathname,
 			qs: (authenticated.qs ?? {}) as IDataObject,
 			body:
 				typeof authenticated.body === 'string'
@@ -161,10 +168,27 @@ export class FakeApi {
 		const isJson = answer.chunks === undefined && typeof answer.body === 'object';
 		if (isJson) headers['content-type'] = 'application/json';
 		for (const [k, v] of Object.entries(answer.headers ?? {})) headers[k.toLowerCase()] = String(v);
-		return {
-			statusCode: answer.status ?? 200,
-			headers,
-			body: Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))),
-		};
+		request.response = Readable.from(bodyOf(chunks, answer));
+		return { statusCode: answer.status ?? 200, headers, body: request.response };
 	};
+}
+
+/**
+ * The URL a request goes to, joined as n8n's request helper (axios) joins it: a relative `url` is
+ * appended to `baseURL` (not resolved against it, which would drop the API root's path).
+ */
+function fullUrl(url: string, baseURL: string | undefined): URL {
+	if (/^https?:\/\//i.test(url) || !baseURL) return new URL(url, 'http://relative.invalid');
+	return new URL(`${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`);
+}
+
+/** The chunks of an answer as bytes, then its end: normal, broken off, or never. */
+async function* bodyOf(
+	chunks: Array<string | Uint8Array>,
+	answer: FakeAnswer,
+): AsyncGenerator<Uint8Array> {
+	for (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+	if (answer.breakOff) throw answer.breakOff;
+	// a promise that never settles: the body stays open until the node destroys it
+	if (answer.hold) await new Promise<never>(() => undefined);
 }
