@@ -2,11 +2,23 @@
 // Entry point: `node simulator/src/cli.ts --port 4010 [flags]`. Prints exactly one line,
 // `listening on http://127.0.0.1:<port>`, on stdout when ready; everything else goes to stderr.
 
+import {
+	burstFromSpec,
+	DAILY_SHAPES,
+	dailyFromSpec,
+	defaultShape,
+	InputError,
+	mixFromSpec,
+	parseBurst,
+	patchShape,
+	type Shape,
+} from './arrivals.ts';
 import { rethrow } from './http.ts';
 import { createSimulatorServer } from './server.ts';
 import { State, type Options } from './state.ts';
 import { parseDateTime } from './validate.ts';
 import { SWITCH_KEYS, variantFromSpecs, variantTable, VariantError } from './variants.ts';
+import { curveFromSpec, DEFAULT_CURVE, parseCurve, type Curve } from './viral.ts';
 
 const USAGE = `Usage: node simulator/src/cli.ts [flags]
   --port <n>              port on 127.0.0.1 (0 = any free port; default 4010)
@@ -21,7 +33,18 @@ const USAGE = `Usage: node simulator/src/cli.ts [flags]
   --error-rate <0..1>     share of API requests answered 503 (default 0)
   --heartbeat-ms <n>      heartbeat interval on streams (default 15000)
   --live-rate <n>         mentions collected per minute per project (default 0)
-  --engagement-rate <n>   engagement updates per minute (default 0)
+  --live-daily <shape>    rate by hour of day: 24 comma-separated multipliers or a name
+                          (${Object.keys(DAILY_SHAPES).join(', ')}; default flat)
+  --live-time-zone <tz>   time zone of the hours of --live-daily (default UTC)
+  --live-burst <spec>     at=ISO,minutes=n,factor=x[,project=id][,label=s][,negative=0.7,…]
+                          the rate × factor during the burst, with its own sentiment (repeatable)
+  --live-sentiment <mix>  sentiment of collected mentions, e.g. negative=0.4,positive=0.2
+  --live-variation none|poisson
+                          a minute collects its expected count (none, default) or a Poisson draw
+  --engagement-rate <n>   random engagement updates per minute (default 0)
+  --viral-share <0..1>    share of newly collected mentions that go viral (default 0)
+  --viral-curve <spec>    minutes=n[,factor=x][,likeCount=n,shareCount=n,commentCount=n,viewCount=n]
+                          how a viral mention grows each minute (default ${curveText(DEFAULT_CURVE)})
   --legacy-heartbeat      heartbeats in the legacy bare-string form
   --index-lag-ms <n>      newly collected mentions become searchable this long after collectedAt
   --variant <key=value,...>
@@ -50,8 +73,10 @@ export function parseArgs(argv: string[]): Options {
 		latencyMs: 0,
 		errorRate: 0,
 		heartbeatMs: 15_000,
-		liveRate: 0,
+		live: defaultShape(),
 		engagementRate: 0,
+		viralShare: 0,
+		viralCurve: DEFAULT_CURVE,
 		legacyHeartbeat: false,
 		indexLagMs: 0,
 		admin: true,
@@ -120,11 +145,26 @@ export function parseArgs(argv: string[]): Options {
 				o.heartbeatMs = int(flag, value(), 1);
 				break;
 			case '--live-rate':
-				o.liveRate = num(flag, value(), 0);
+				o.live = { ...o.live, ratePerMinute: num(flag, value(), 0) };
+				break;
+			case '--live-daily':
+			case '--live-time-zone':
+			case '--live-burst':
+			case '--live-sentiment':
+			case '--live-variation':
+				o.live = liveFlag(o.live, flag, value());
 				break;
 			case '--engagement-rate':
 				o.engagementRate = num(flag, value(), 0);
 				break;
+			case '--viral-share':
+				o.viralShare = num(flag, value(), 0, 1);
+				break;
+			case '--viral-curve': {
+				const v = value() ?? '';
+				o.viralCurve = input(flag, () => parseCurve(curveFromSpec(v, flag), '', DEFAULT_CURVE));
+				break;
+			}
 			case '--legacy-heartbeat':
 				o.legacyHeartbeat = true;
 				break;
@@ -166,6 +206,51 @@ export function parseArgs(argv: string[]): Options {
 	return o;
 }
 
+/** Run a parse step; a bad value stops the CLI with a message naming the flag. */
+function input<T>(flag: string, step: () => T): T {
+	try {
+		return step();
+	} catch (err) {
+		if (!(err instanceof InputError)) rethrow(err);
+		return fail(err.message.startsWith(flag) ? err.message : `${flag}: ${err.message}`);
+	}
+}
+
+/** One of the --live-* shape flags applied to the shape. */
+function liveFlag(shape: Shape, flag: string, v: string | undefined): Shape {
+	if (v === undefined || v.trim() === '') fail(`${flag} expects a value.`);
+	return input(flag, () => {
+		switch (flag) {
+			case '--live-daily':
+				return patchShape(shape, { daily: dailyFromSpec(v) });
+			case '--live-time-zone':
+				return patchShape(shape, { timeZone: v });
+			case '--live-sentiment':
+				return patchShape(shape, { sentiment: mixFromSpec(v, flag) });
+			case '--live-variation':
+				return patchShape(shape, { variation: v });
+			default:
+				return { ...shape, bursts: [...shape.bursts, parseBurst(burstFromSpec(v, flag), 'burst')] };
+		}
+	});
+}
+
+function curveText(c: Curve): string {
+	return [
+		`minutes=${c.minutes}`,
+		`factor=${c.factor}`,
+		...Object.entries(c.perMinute).map(([k, n]) => `${k}=${n}`),
+	].join(',');
+}
+
+/** The live shape in a few words for the startup line. */
+function liveText(s: Shape): string {
+	if (s.ratePerMinute <= 0) return 'off';
+	const daily = typeof s.daily === 'string' ? s.daily : 'custom daily';
+	const bursts = s.bursts.length ? `, ${s.bursts.length} burst(s)` : '';
+	return `${s.ratePerMinute}/min per project (${daily}, ${s.timeZone}, ${s.variation}${bursts})`;
+}
+
 /** The non-default switches, `key=value,...`, or `default`. */
 function variantText(v: Options['variant']): string {
 	const d = variantFromSpecs([]);
@@ -179,7 +264,7 @@ function main(): void {
 	const state = new State(opts);
 	const total = [...state.store.projects.values()].reduce((n, p) => n + p.recs.length, 0);
 	console.error(
-		`simulator: ${state.store.projects.size} projects, ${total} mentions (seed ${opts.seed}) generated in ${Date.now() - started} ms; clock ${opts.clock} from ${new Date(state.startNow).toISOString()}; limits ${opts.limits}; admin ${opts.admin ? 'on' : 'off'}; variant ${variantText(opts.variant)}`,
+		`simulator: ${state.store.projects.size} projects, ${total} mentions (seed ${opts.seed}) generated in ${Date.now() - started} ms; clock ${opts.clock} from ${new Date(state.startNow).toISOString()}; limits ${opts.limits}; admin ${opts.admin ? 'on' : 'off'}; variant ${variantText(opts.variant)}; live ${liveText(opts.live)}`,
 	);
 	const { server, sockets } = createSimulatorServer(state);
 	server.on('error', (err) => {

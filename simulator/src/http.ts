@@ -47,19 +47,40 @@ export function sendText(
 	res.end(json);
 }
 
+/** How the last page says "no more" (variant `lastCursor`; D-20: null). */
+export type LastCursor = 'null' | 'absent' | 'blank' | 'whitespace';
+
+/** The cursor text of the last page, or undefined when the key is left out. */
+const LAST_CURSOR: Record<LastCursor, string | undefined> = {
+	null: 'null',
+	absent: undefined,
+	blank: '""',
+	whitespace: '"  "',
+};
+
+/**
+ * Whether the server writes the end of the pages as a cursor string (`lastCursor=blank` or
+ * `whitespace`): such a server reads `?cursor=` as a value, and an invalid one (400), where D-42
+ * reads it as no cursor.
+ */
+export function cursorValuedEnd(mode: LastCursor): boolean {
+	return mode === 'blank' || mode === 'whitespace';
+}
+
 /**
  * A page envelope (spec "Page responses"): `{"data": [...], "cursor": ...}` from already serialised
- * items. On the last page the cursor is null, or the key is left out (`omitNullCursor`, variant
- * `lastCursor=absent`).
+ * items. On the last page the cursor is null, or as the variant `lastCursor` writes it: the key left
+ * out (`absent`), `""` (`blank`) or `"  "` (`whitespace`).
  */
 export function sendPage(
 	res: ServerResponse,
 	itemsJson: string[],
 	cursor: string | null,
-	omitNullCursor: boolean,
+	lastCursor: LastCursor,
 	headers: Record<string, string>,
 ): void {
-	const tail = cursor === null && omitNullCursor ? '' : `,"cursor":${JSON.stringify(cursor)}`;
+	const end = cursor === null ? LAST_CURSOR[lastCursor] : JSON.stringify(cursor);
+	const tail = end === undefined ? '' : `,"cursor":${end}`;
 	sendText(res, 200, `{"data":[${itemsJson.join(',')}]${tail}}`, headers);
 }
 

@@ -2,7 +2,15 @@
 
 import { MSG, PROJECT_PAGE_SIZE } from './constants.ts';
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, sendEmpty, sendJson, sendPage, unprocessable } from './http.ts';
+import {
+	badRequest,
+	cursorValuedEnd,
+	hasErrors,
+	sendEmpty,
+	sendJson,
+	sendPage,
+	unprocessable,
+} from './http.ts';
 import { analyzeProjectBody } from './validate.ts';
 
 function encodeListCursor(lastId: number): string {
@@ -21,6 +29,8 @@ function decodeListCursor(raw: string): number {
 
 export function listProjects(ctx: ApiCtx): void {
 	const raw = ctx.query.get('cursor');
+	if (raw === '' && cursorValuedEnd(ctx.state.variant.lastCursor))
+		throw badRequest(MSG.cursorInvalid);
 	const after = raw ? decodeListCursor(raw) : 0;
 	const all = ctx.state.store.listProjects().filter((p) => p.id > after);
 	const page = all.slice(0, PROJECT_PAGE_SIZE);
@@ -29,7 +39,7 @@ export function listProjects(ctx: ApiCtx): void {
 		ctx.res,
 		page.map((p) => JSON.stringify({ id: p.id, name: p.name })),
 		more ? encodeListCursor(page[page.length - 1].id) : null,
-		ctx.state.variant.lastCursor === 'absent',
+		ctx.state.variant.lastCursor,
 		ctx.headers(),
 	);
 }

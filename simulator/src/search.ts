@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { RECENT_WINDOW_MS, SEARCH_PAGE_SIZE, type SortType } from './constants.ts';
 import type { Store } from './data/store.ts';
 import { evaluate, makeDoc } from './query.ts';
-import { SORT_SPECS, seekAfter, type SortKey } from './sorting.ts';
+import { seekAfter, sortSpec, type SortKey } from './sorting.ts';
 import type { Project, Rec } from './types.ts';
 import type { Filters, SearchMode, SearchRequest } from './validate.ts';
 
@@ -152,19 +152,29 @@ export interface ScanOptions {
 	mode: SearchMode;
 	visibility: Visibility;
 	after?: CursorPos;
+	/** Variant `bigCounts=on`: the count orders rank the counts the server writes. */
+	bigCounts?: boolean;
+	/**
+	 * Iterate over a copy of the matching range, so inserts while a long export waits for the
+	 * client cannot shift the iteration. A page is read synchronously and needs none.
+	 */
+	snapshot?: boolean;
 }
 
 /** Iterate matching, searchable records in sort order, starting after the cursor position. */
 export function* scan(o: ScanOptions): Generator<Rec> {
 	const sort = o.request.sortType;
+	const spec = sortSpec(sort, o.bigCounts === true);
 	const now = o.visibility.now;
-	// A snapshot, so inserts during a long export cannot shift the iteration.
-	const arr = o.store.sorted(o.project, sort).slice();
-	const [lo, end] = scanBounds(arr, sort, o.request.filters, o.mode, now);
+	const sorted = o.store.sorted(o.project, sort, o.bigCounts === true);
+	const [lo, hi] = scanBounds(sorted, sort, o.request.filters, o.mode, now);
 	let start = lo;
 	let skip = 0;
 	if (o.after && 'offset' in o.after) skip = o.after.offset;
-	else if (o.after) start = Math.max(start, seekAfter(arr, sort, o.after.key, o.after.id));
+	else if (o.after) start = Math.max(start, seekAfter(sorted, spec, o.after.key, o.after.id));
+	const arr = o.snapshot ? sorted.slice(start, Math.max(start, hi)) : sorted;
+	const end = o.snapshot ? arr.length : hi;
+	if (o.snapshot) start = 0;
 	const match = matcher(o.request.filters, o.mode, now);
 	for (let i = start; i < end; i++) {
 		const r = arr[i];
@@ -201,7 +211,7 @@ export function page(o: ScanOptions, mode: CursorMode, size = SEARCH_PAGE_SIZE):
 	if (last && mode === 'offset') {
 		after = { offset: (o.after && 'offset' in o.after ? o.after.offset : 0) + data.length };
 	} else if (last) {
-		after = { key: SORT_SPECS[o.request.sortType].key(last), id: last.id };
+		after = { key: sortSpec(o.request.sortType, o.bigCounts === true).key(last), id: last.id };
 	}
 	return { data, after, more };
 }

@@ -2,8 +2,9 @@
 
 import { MSG, SEARCH_PAGE_SIZE } from './constants.ts';
 import { findProject, formatError, jsonBody, projectIdParam, type ApiCtx } from './context.ts';
-import { badRequest, hasErrors, sendPage, unprocessable } from './http.ts';
+import { badRequest, cursorValuedEnd, hasErrors, sendPage, unprocessable } from './http.ts';
 import { decodeCursor, encodeCursor, page, type CursorPos } from './search.ts';
+import { mentionJson } from './streams.ts';
 import { analyzeSearch, type SearchMode } from './validate.ts';
 
 export function search(ctx: ApiCtx, mode: SearchMode): void {
@@ -17,6 +18,7 @@ export function search(ctx: ApiCtx, mode: SearchMode): void {
 
 	const rawCursor = ctx.query.get('cursor');
 	let after: CursorPos | undefined;
+	if (rawCursor === '' && cursorValuedEnd(variant.lastCursor)) throw badRequest(MSG.cursorInvalid);
 	if (rawCursor) {
 		const c = decodeCursor(rawCursor, request.bindKey, variant.cursor);
 		if (c === 'invalid') throw badRequest(MSG.cursorInvalid);
@@ -36,6 +38,7 @@ export function search(ctx: ApiCtx, mode: SearchMode): void {
 			mode,
 			visibility: { now: ctx.now, indexLagMs: state.faults.indexLagMs },
 			after,
+			bigCounts: variant.bigCounts === 'on',
 		},
 		variant.cursor,
 		size,
@@ -47,6 +50,6 @@ export function search(ctx: ApiCtx, mode: SearchMode): void {
 		// A hostile server: the same cursor again and again.
 		cursor = rawCursor || (result.after ? encodeCursor(request.bindKey, result.after) : cursor);
 	}
-	const json = result.data.map((r) => (r.json ??= JSON.stringify(r.m)));
-	sendPage(ctx.res, json, cursor, variant.lastCursor === 'absent', ctx.headers());
+	const json = result.data.map((r) => mentionJson(r, undefined, variant.bigCounts === 'on'));
+	sendPage(ctx.res, json, cursor, variant.lastCursor, ctx.headers());
 }

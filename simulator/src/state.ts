@@ -3,6 +3,7 @@
 
 import type { Socket } from 'node:net';
 
+import type { Shape } from './arrivals.ts';
 import { Clock } from './clock.ts';
 import { Collector } from './collector.ts';
 import type { Group, Tier } from './constants.ts';
@@ -12,6 +13,7 @@ import { Limits, type LimitMode } from './limits.ts';
 import { Rng, deriveSeed } from './prng.ts';
 import { Hub, type StreamWriter } from './streams.ts';
 import type { VariantConfig } from './variants.ts';
+import type { Curve } from './viral.ts';
 
 export interface Options {
 	port: number;
@@ -26,8 +28,11 @@ export interface Options {
 	latencyMs: number;
 	errorRate: number;
 	heartbeatMs: number;
-	liveRate: number;
+	/** The startup live shape (--live-rate, --live-daily, --live-burst, …); reset returns to it. */
+	live: Shape;
 	engagementRate: number;
+	viralShare: number;
+	viralCurve: Curve;
 	legacyHeartbeat: boolean;
 	indexLagMs: number;
 	admin: boolean;
@@ -95,14 +100,13 @@ export class State {
 		this.limits = new Limits(o.limits, () => this.variant.rateWindow);
 		this.faults = defaultFaults(o.latencyMs, o.errorRate, o.indexLagMs);
 		this.hub = new Hub();
-		this.collector = new Collector(
-			this.store,
-			this.clock,
-			this.hub,
-			deriveSeed(o.seed, 'collector'),
-			o.liveRate,
-			o.engagementRate,
-		);
+		this.collector = new Collector(this.store, this.clock, this.hub, {
+			seed: deriveSeed(o.seed, 'collector'),
+			shape: o.live,
+			engagementPerMinute: o.engagementRate,
+			viralShare: o.viralShare,
+			viralCurve: o.viralCurve,
+		});
 		this.collector.start();
 		this.faultRng = new Rng(deriveSeed(o.seed, 'faults'));
 		this.log = [];

@@ -8,6 +8,7 @@ import {
 	CONTENT_TYPES,
 	mentionJson,
 	StreamWriter,
+	updateJson,
 	type EngagementUpdate,
 	type Framing,
 } from './streams.ts';
@@ -95,6 +96,8 @@ export function exportStream(ctx: ApiCtx, mode: 'recent' | 'historical', framing
 		request: a.request!,
 		mode,
 		visibility: { now: ctx.now, indexLagMs: state.faults.indexLagMs },
+		bigCounts: state.variant.bigCounts === 'on',
+		snapshot: true,
 	});
 	void runExport(ctx, writer, recs, limit, anonymization);
 }
@@ -119,7 +122,11 @@ async function runExport(
 			capped = true;
 			break;
 		}
-		batch += writer.dataFrame('mention', mentionJson(rec, anonymization), rec.id);
+		batch += writer.dataFrame(
+			'mention',
+			mentionJson(rec, anonymization, state.variant.bigCounts === 'on'),
+			rec.id,
+		);
 		sent++;
 		capLeft--;
 		uncounted++;
@@ -172,7 +179,11 @@ export function liveStream(ctx: ApiCtx, framing: Framing): void {
 				void writer.send(text).then(() => writer.destroy(true));
 				return;
 			}
-			text += writer.dataFrame('mention', mentionJson(r, anonymization), r.id);
+			text += writer.dataFrame(
+				'mention',
+				mentionJson(r, anonymization, state.variant.bigCounts === 'on'),
+				r.id,
+			);
 			capLeft--;
 			n++;
 		}
@@ -211,10 +222,11 @@ export function engagementStream(ctx: ApiCtx, framing: Framing): void {
 	const deliver = (updates: EngagementUpdate[]) => {
 		if (writer.closed || writer.stalled) return;
 		let text = '';
+		const { engagementPayload, bigCounts } = state.variant;
 		for (const u of updates) {
 			text += writer.dataFrame(
 				'engagementUpdate',
-				JSON.stringify(u),
+				updateJson(u, engagementPayload, bigCounts === 'on'),
 				`${u.mentionId}:${u.updatedAt}`,
 			);
 		}

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
+import { bigMentionJson, bigUpdateJson, isBigMention } from './bigCounts.ts';
 import type { Clock } from './clock.ts';
 import type { StreamFaults } from './faults.ts';
 import type { EngagementMetrics, Mention, Rec } from './types.ts';
@@ -49,11 +50,16 @@ function hashValue(v: unknown): unknown {
 	return typeof v === 'string' ? sha256Hex(v) : v;
 }
 
-/** The JSON of a mention as a stream sends it, anonymized when asked. */
-export function mentionJson(rec: Rec, level: Anonymization): string {
-	rec.json ??= JSON.stringify(rec.m);
-	if (!level) return rec.json;
-	const m = JSON.parse(rec.json) as Mention;
+/**
+ * The JSON of a mention as a search page or a stream sends it: anonymized when asked, its counts
+ * above 2^53 under the variant `bigCounts=on` (bigCounts.ts).
+ */
+export function mentionJson(rec: Rec, level: Anonymization, bigCounts = false): string {
+	const big = bigCounts && isBigMention(rec.id);
+	if (!level)
+		return big ? (rec.bigJson ??= bigMentionJson(rec.m)) : (rec.json ??= JSON.stringify(rec.m));
+	// the store holds ordinary numbers, so the copy through JSON is exact
+	const m = JSON.parse((rec.json ??= JSON.stringify(rec.m))) as Mention;
 	if (m.author) {
 		m.author.id = hashValue(m.author.id) as string | null;
 		m.author.name = hashValue(m.author.name) as string | null;
@@ -70,7 +76,7 @@ export function mentionJson(rec: Rec, level: Anonymization): string {
 		const parentAuthor = m.context?.parent?.author;
 		if (parentAuthor) parentAuthor.name = hashValue(parentAuthor.name) as string | null;
 	}
-	return JSON.stringify(m);
+	return big ? bigMentionJson(m) : JSON.stringify(m);
 }
 
 // --- engagement updates (D-28) ----------------------------------------------------------------
@@ -79,6 +85,21 @@ export interface EngagementUpdate {
 	mentionId: string;
 	engagementMetrics: EngagementMetrics;
 	updatedAt: string;
+}
+
+/**
+ * The `data` of an engagementUpdate event: D-28's full update, or (variant
+ * `engagementPayload=id-only`) only the mention id and the instant; counts above 2^53 under
+ * `bigCounts=on`.
+ */
+export function updateJson(
+	u: EngagementUpdate,
+	payload: 'full' | 'id-only',
+	bigCounts: boolean,
+): string {
+	if (payload === 'id-only')
+		return JSON.stringify({ mentionId: u.mentionId, updatedAt: u.updatedAt });
+	return bigCounts && isBigMention(u.mentionId) ? bigUpdateJson(u) : JSON.stringify(u);
 }
 
 // --- the writer -------------------------------------------------------------------------------

@@ -9,7 +9,14 @@ import {
 	resourceNotFound,
 	type ApiCtx,
 } from './context.ts';
-import { badRequest, hasErrors, sendJson, sendPage, unprocessable } from './http.ts';
+import {
+	badRequest,
+	cursorValuedEnd,
+	hasErrors,
+	sendJson,
+	sendPage,
+	unprocessable,
+} from './http.ts';
 import type { Project, Rec } from './types.ts';
 import { analyzeTagsBody } from './validate.ts';
 
@@ -17,6 +24,8 @@ export function listTags(ctx: ApiCtx): void {
 	const id = projectIdParam(ctx);
 	const raw = ctx.query.get('cursor');
 	let after: string | undefined;
+	if (raw === '' && cursorValuedEnd(ctx.state.variant.lastCursor))
+		throw badRequest(MSG.cursorInvalid);
 	if (raw) {
 		try {
 			const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { t?: unknown };
@@ -35,7 +44,7 @@ export function listTags(ctx: ApiCtx): void {
 		ctx.res,
 		page.map((name) => JSON.stringify({ name, mentionCount: p.tags.get(name)!.size })),
 		more ? Buffer.from(JSON.stringify({ t: page[page.length - 1] })).toString('base64url') : null,
-		ctx.state.variant.lastCursor === 'absent',
+		ctx.state.variant.lastCursor,
 		ctx.headers(),
 	);
 }

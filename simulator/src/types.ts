@@ -96,9 +96,10 @@ export interface Rec {
 	like: number | null;
 	share: number | null;
 	foll: number | null;
-	/** Cached words for the query language and the serialized JSON. */
+	/** Cached words for the query language and the serialized JSON (also as `bigCounts=on` writes it). */
 	doc?: QueryDoc;
 	json?: string;
+	bigJson?: string;
 }
 
 export interface Project {
@@ -109,8 +110,10 @@ export interface Project {
 	keywords: string[];
 	recs: Rec[];
 	byId: Map<string, Rec>;
-	/** Per sort type, all records in that order (kept up to date on insert). */
+	/** Per sort order (cache key), all records in that order (kept up to date on insert). */
 	sorted: Map<string, Rec[]>;
+	/** Cached orders whose keys changed since (metrics): sorted again, nearly in order, when read. */
+	unsorted: Set<string>;
 	/** Tag name → ids of the mentions carrying it (D-22). */
 	tags: Map<string, Set<string>>;
 	/** Pools (per source type) used by the generator to let mentions share a discussion. */

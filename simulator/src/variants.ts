@@ -105,9 +105,19 @@ export const SWITCHES = {
 		'`offset`: the cursor holds a plain offset into the current result list, so mentions collected between two pages shift the pages (duplicates or gaps), as an offset-based server would do. Still bound to the request; a keyset cursor is invalid (400) here and vice versa.',
 	),
 	lastCursor: choice(
-		['null', 'absent'],
-		'D-20, D-10, D-22',
-		'`absent`: the last page omits the `cursor` key instead of `"cursor": null`, in every page envelope (both searches, the project list, the tag list).',
+		['null', 'absent', 'blank', 'whitespace'],
+		'D-20, D-10, D-22, D-42',
+		'`absent`: the last page omits the `cursor` key instead of `"cursor": null`, in every page envelope (both searches, the project list, the tag list). `blank`: the last page says `"cursor": ""`; `whitespace`: `"cursor": "  "` (two spaces). With `blank` and `whitespace` the server reads a `cursor` query parameter as a value: sending such a cursor back (`?cursor=` or `?cursor=%20%20`) → 400 `cursor is invalid.` like any invalid cursor (where D-42 reads `?cursor=` as no cursor).',
+	),
+	engagementPayload: choice(
+		['full', 'id-only'],
+		'D-28',
+		'`id-only`: every `engagementUpdate` event (live and backfill) carries only `{"mentionId", "updatedAt"}`, no `engagementMetrics`: a client fetches the figures it needs. The event id stays `<mentionId>:<updatedAt>`; the admin API still answers the full updates.',
+	),
+	bigCounts: choice(
+		['off', 'on'],
+		'D-49',
+		'`on`: about one mention in eight (chosen by its id, the same ones everywhere) has every non-null count of `engagementMetrics.sourceMetrics.common` (`likeCount`, `shareCount`, `commentCount`, `viewCount`) and `author.influenceMetrics` (`followerCount`, `fanCount`) written as the integer 2^53 + 1 + 2v (v: the ordinary count), e.g. `9007199254740993`, exact in the JSON text, in search pages, exports (SSE and JSON lines), the live stream and engagement updates; a JavaScript number cannot hold it. The count sorts rank those values (above every ordinary count). `GET /__admin/mentions` adds `exactCounts` (path → the exact value as a string) to those mentions.',
 	),
 };
 

@@ -14,6 +14,7 @@ import {
 	api,
 	countEvents,
 	createProject,
+	integersAbove2To53,
 	openStream,
 	parseSse,
 	raw,
@@ -69,6 +70,8 @@ const DEFAULTS = {
 	exportHeartbeats: 'on',
 	cursor: 'keyset',
 	lastCursor: 'null',
+	engagementPayload: 'full',
+	bigCounts: 'off',
 };
 
 describe('switching variants: admin endpoint and CLI flag', () => {
@@ -707,6 +710,200 @@ test('lastCursor=absent: the last page of every envelope omits the cursor key', 
 	}
 	// a page that is not the last keeps its cursor
 	expect(typeof (await search(sim, 1001, {})).json.cursor).toBe('string');
+});
+
+test('lastCursor=blank / whitespace: the last page says "" or "  "; sent back, it is an invalid cursor (400)', async () => {
+	const narrow = {
+		filters: { content: { sentiment: ['Negative'] }, source: { type: ['Reddit'] } },
+	};
+	const envelopes = (cursor?: string) => {
+		const query = cursor === undefined ? undefined : { cursor };
+		return Promise.all([
+			search(sim, 1001, narrow, { query }),
+			api(sim, 'GET', '/projects', { query }),
+			api(sim, 'GET', '/projects/1001/tags', { query }),
+		]);
+	};
+	// D-42 by default: `?cursor=` counts as no cursor
+	for (const res of await envelopes('')) expect(res.status).toBe(200);
+	for (const [lastCursor, written] of [
+		['blank', '""'],
+		['whitespace', '"  "'],
+	]) {
+		await setVariant({ lastCursor });
+		const [found, projects, tags] = await envelopes();
+		expect(found.json.data.length).toBeGreaterThan(0);
+		expect(tags.json.data.length).toBeGreaterThan(0);
+		for (const res of [found, projects, tags]) {
+			expect(res.status).toBe(200);
+			expect(res.text.endsWith(`],"cursor":${written}}`)).toBe(true);
+		}
+		// sending the end back, or the other blank form, is an invalid cursor on every envelope
+		for (const cursor of ['', '  ']) {
+			for (const res of await envelopes(cursor)) {
+				expect({ lastCursor, cursor, status: res.status, body: res.json }).toEqual({
+					lastCursor,
+					cursor,
+					status: 400,
+					body: { message: 'cursor is invalid.' },
+				});
+			}
+		}
+		// real cursors still page to the end, which is the blank cursor
+		const ids: string[] = [];
+		let cursor: string = '';
+		for (let pages = 0; pages < 20; pages++) {
+			const res = await search(sim, 1001, {}, { query: cursor ? { cursor } : undefined });
+			expect(res.status).toBe(200);
+			ids.push(...res.json.data.map((m: Loose) => m.id));
+			cursor = res.json.cursor;
+			if (cursor.trim() === '') break;
+		}
+		expect(cursor).toBe(JSON.parse(written));
+		expect(new Set(ids).size).toBe(300);
+	}
+});
+
+test('engagementPayload=id-only: updates carry only mentionId and updatedAt, live and backfill; the admin API answers the full ones', async () => {
+	await setVariant({ engagementPayload: 'id-only' });
+	const earlier = (await admin(sim, 'POST', '/engagement', { count: 2 })).updates;
+	const s = await openStream(sim, '/mentions/engagement/updates/stream/live?backfillMinutes=1', {
+		accept: 'application/x-ndjson',
+	});
+	try {
+		const { updates } = await admin(sim, 'POST', '/engagement', { count: 3 });
+		for (const u of [...earlier, ...updates])
+			expect(Object.keys(u)).toEqual(['mentionId', 'engagementMetrics', 'updatedAt']);
+		await s.until((b) => (b.match(/"engagementUpdate"/g) ?? []).length >= 5);
+		const lines = s
+			.body()
+			.split('\n')
+			.filter((l) => l.includes('"engagementUpdate"'));
+		const got = lines.map((l) => JSON.parse(l));
+		for (const e of got) {
+			expect(Object.keys(e.data)).toEqual(['mentionId', 'updatedAt']);
+			expect(e.id).toBe(`${e.data.mentionId}:${e.data.updatedAt}`);
+		}
+		const key = (u: Loose) => `${u.mentionId}:${u.updatedAt}`;
+		expect(got.map((e) => key(e.data)).sort()).toEqual([...earlier, ...updates].map(key).sort());
+	} finally {
+		s.close();
+	}
+});
+
+describe('bigCounts=on: counts above 2^53, exact in the JSON text', () => {
+	// BigInt() rather than literals: the test build targets ES2019
+	const TWO_53 = BigInt(2) ** BigInt(53);
+	const LIKE = 'engagementMetrics.sourceMetrics.common.likeCount';
+
+	/** The ground truth's big mentions of a project: id → path → exact value. */
+	async function exactCountsOf(projectId: number): Promise<Map<string, Record<string, string>>> {
+		const truth = (await admin(sim, 'GET', `/mentions?projectId=${projectId}`)).mentions;
+		return new Map(
+			truth.filter((m: Loose) => m.exactCounts).map((m: Loose) => [m.id, m.exactCounts]),
+		);
+	}
+	const valuesOf = (exact: Map<string, Record<string, string>>, ids: string[]) =>
+		ids.flatMap((id) => Object.values(exact.get(id) ?? {})).sort();
+
+	test('off: no such numbers and no exactCounts; on: about one mention in eight, exact values in the ground truth', async () => {
+		expect(integersAbove2To53((await search(sim, 1001, {})).text)).toEqual([]);
+		expect((await exactCountsOf(1001)).size).toBe(0);
+		await setVariant({ bigCounts: 'on' });
+		const exact = await exactCountsOf(1001);
+		expect(exact.size).toBeGreaterThan(300 * 0.06);
+		expect(exact.size).toBeLessThan(300 * 0.2);
+		const full = (await admin(sim, 'GET', '/mentions?projectId=1001&full=1')).mentions;
+		for (const m of full.filter((x: Loose) => x.exactCounts)) {
+			const common = m.engagementMetrics.sourceMetrics.common;
+			for (const [path, v] of Object.entries(m.exactCounts as Record<string, string>)) {
+				const small =
+					path.endsWith('Count') && path.startsWith('author.')
+						? m.author.influenceMetrics[path.split('.').pop()!]
+						: common[path.split('.').pop()!];
+				expect(BigInt(v)).toBe(TWO_53 + BigInt(1) + BigInt(2) * BigInt(small));
+				// a JavaScript number cannot hold it
+				expect(String(Number(v))).not.toBe(v);
+			}
+		}
+	});
+
+	test('search pages write exactly those values; the count sorts rank them first; cursors work', async () => {
+		await setVariant({ bigCounts: 'on' });
+		const exact = await exactCountsOf(1001);
+		let cursor: string | null = null;
+		for (let pages = 0; pages < 4; pages++) {
+			const res: Res = await search(sim, 1001, {}, { query: cursor ? { cursor } : undefined });
+			const ids = res.json.data.map((m: Loose) => m.id);
+			expect(integersAbove2To53(res.text).sort()).toEqual(valuesOf(exact, ids));
+			cursor = res.json.cursor;
+		}
+		// LikeCountDescending: the big likes first, by their exact value (ties by id)
+		const bigLikes = [...exact]
+			.filter(([, c]) => c[LIKE] !== undefined)
+			.sort(([ia, a], [ib, b]) => {
+				const d = BigInt(b[LIKE]) - BigInt(a[LIKE]);
+				return d > BigInt(0) ? 1 : d < BigInt(0) ? -1 : ia < ib ? -1 : 1;
+			})
+			.map(([id]) => id);
+		expect(bigLikes.length).toBeGreaterThan(25);
+		const sorted = await searchAll(sim, 1001, { sortType: 'LikeCountDescending' });
+		expect(sorted.mentions.slice(0, bigLikes.length).map((m) => m.id)).toEqual(bigLikes);
+		expect(new Set(sorted.mentions.map((m) => m.id)).size).toBe(300);
+	});
+
+	test('exports (SSE, JSON lines, anonymized) write the exact values of every big mention', async () => {
+		await setVariant({ bigCounts: 'on' });
+		const exact = await exactCountsOf(1001);
+		const want = valuesOf(exact, [...exact.keys()]);
+		for (const [accept, query] of [
+			['text/event-stream', ''],
+			['application/x-ndjson', ''],
+			['application/json', '?anonymization=all'],
+		]) {
+			const res = await stream(sim, `/projects/1001/mentions/search/stream${query}`, { accept });
+			expect(res.end).toBe('complete');
+			expect({ accept, values: integersAbove2To53(res.body).sort() }).toEqual({
+				accept,
+				values: want,
+			});
+		}
+	});
+
+	test('the live stream and engagement updates write them too', async () => {
+		await setVariant({ bigCounts: 'on' });
+		const live = await openStream(sim, '/projects/1002/mentions/recent/search/stream/live', {
+			accept: 'application/x-ndjson',
+		});
+		try {
+			const added = await addMentions(sim, 1002, 60);
+			const exact = await exactCountsOf(1002);
+			const bigAdded = added.map((m: Loose) => m.id).filter((id: string) => exact.has(id));
+			expect(bigAdded.length).toBeGreaterThan(0);
+			await live.until((b) => (b.match(/"event":"mention"/g) ?? []).length >= 60);
+			expect(integersAbove2To53(live.body()).sort()).toEqual(valuesOf(exact, bigAdded));
+		} finally {
+			live.close();
+		}
+		const exact = await exactCountsOf(1001);
+		const [id] = [...exact].find(([, c]) => c[LIKE] !== undefined)!;
+		const s = await openStream(sim, '/mentions/engagement/updates/stream/live', {
+			accept: 'text/event-stream',
+		});
+		try {
+			await admin(sim, 'POST', '/engagement', { mentionId: id, count: 1 });
+			await s.until((b) => b.includes('event: engagementUpdate'));
+			const after = (await exactCountsOf(1001)).get(id)!;
+			const common = Object.entries(after)
+				.filter(([path]) => path.startsWith('engagementMetrics.'))
+				.map(([, v]) => v)
+				.sort();
+			const event = parseSse(s.body()).find((e) => e.event === 'engagementUpdate')!;
+			expect(integersAbove2To53(event.data).sort()).toEqual(common);
+		} finally {
+			s.close();
+		}
+	});
 });
 
 describe('request log: rawPath, and routing from the raw target', () => {

@@ -637,3 +637,72 @@ export async function startRoomySim(): Promise<Sim> {
 	});
 	return sim;
 }
+
+/** The admin API without throwing on a 4xx: its status and JSON answer (for the 400s it names). */
+export async function adminCall<T = Loose>(
+	sim: Sim,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; json: T }> {
+	const res = await fetch(sim.base + '/__admin' + path, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: res.status, json: (await res.json()) as T };
+}
+
+/** Moves the simulator's clock; live collection and viral growth catch up at once. */
+export async function advanceClock(sim: Sim, ms: number): Promise<string> {
+	return (await admin<{ now: string }>(sim, 'POST', '/clock', { advanceMs: ms })).now;
+}
+
+export interface ExpectedBucket {
+	from: string;
+	to: string;
+	/** what the live shapes in effect expected (a mean, not rounded to whole mentions) */
+	expected: number;
+	/** mentions collected in [from, to) (all of them: live, injected), and their sentiments */
+	collected: number;
+	sentiment: Record<'Positive' | 'Negative' | 'Neutral' | 'Unspecified', number>;
+	/** indices into `bursts` of the bursts under way in the bucket */
+	bursts: number[];
+}
+
+export interface ExpectedCounts {
+	projectId: number | null;
+	from: string;
+	to: string;
+	bucketMinutes: number;
+	expected: number;
+	collected: number;
+	bursts: Array<Loose & { from: string; to: string; label: string | null }>;
+	buckets: ExpectedBucket[];
+}
+
+/** Ground truth per bucket of live collection (GET /__admin/live/expected). */
+export async function liveExpected(
+	sim: Sim,
+	q: { from: string; to: string; bucketMinutes?: number; projectId?: number },
+): Promise<ExpectedCounts> {
+	const params = new URLSearchParams({ from: q.from, to: q.to });
+	if (q.bucketMinutes !== undefined) params.set('bucketMinutes', String(q.bucketMinutes));
+	if (q.projectId !== undefined) params.set('projectId', String(q.projectId));
+	return await admin<ExpectedCounts>(sim, 'GET', `/live/expected?${params.toString()}`);
+}
+
+// BigInt() rather than a literal: the test build targets ES2019
+const TWO_TO_53 = BigInt(2) ** BigInt(53);
+
+/**
+ * Every integer a JSON text writes above 2^53, digit for digit as written (a JavaScript number
+ * cannot hold them; variant bigCounts=on writes them).
+ */
+export function integersAbove2To53(jsonText: string): string[] {
+	const out: string[] = [];
+	for (const m of jsonText.matchAll(/[:[,]\s*(-?\d{16,})(?![\d.eE])/g)) {
+		if (BigInt(m[1]) > TWO_TO_53) out.push(m[1]);
+	}
+	return out;
+}

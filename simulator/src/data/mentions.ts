@@ -3,6 +3,7 @@
 // mention object holds and the announced additions on some. The same seed draws the same
 // numbers in the same order, so the same seed gives the same mentions.
 
+import type { Sentiment } from '../constants.ts';
 import type { Rng } from '../prng.ts';
 import type { Mention, Project, Source } from '../types.ts';
 import { TEXT_LANGUAGE, TEXTS, type LanguageText, type Mood } from './languages.ts';
@@ -53,12 +54,15 @@ export class MentionFactory {
 		return `${r.pick(text.names[g])} ${r.pick(last)}`;
 	}
 
-	/** Build one mention of a project, published and collected at the given instants. */
-	make(project: Project, pubMs: number, colMs: number): Mention {
+	/**
+	 * Build one mention of a project, published and collected at the given instants; of the given
+	 * sentiment (shaped live collection), else of a drawn one.
+	 */
+	make(project: Project, pubMs: number, colMs: number, sentimentOf?: Sentiment): Mention {
 		const r = this.rng;
 		const sourceType = r.weighted(SOURCE_WEIGHTS);
 		const type = r.weighted(TYPE_BY_SOURCE[sourceType]);
-		const sentiment = r.weighted(SENTIMENT_WEIGHTS);
+		const sentiment = sentimentOf ?? r.weighted(SENTIMENT_WEIGHTS);
 		const language = r.weighted(LANGUAGE_WEIGHTS);
 		const textLanguage = language ? (TEXT_LANGUAGE[language] ?? 'en') : 'en';
 		const lang = TEXTS[textLanguage];

@@ -4,7 +4,15 @@
 import { SORT_TYPES, type SortType } from '../constants.ts';
 import { Rng, deriveSeed } from '../prng.ts';
 import { parseQuery, positiveKeywords } from '../query.ts';
-import { comparator, insertSorted, METRIC_SORTS, refreshKeys } from '../sorting.ts';
+import {
+	comparator,
+	insertSorted,
+	mergeSorted,
+	METRIC_SORTS,
+	refreshKeys,
+	sortSpec,
+	specOfCacheKey,
+} from '../sorting.ts';
 import type { Mention, Project, Rec } from '../types.ts';
 import { PROJECT_TEMPLATES } from './brands.ts';
 import { DAY, MentionFactory } from './mentions.ts';
@@ -104,6 +112,7 @@ export class Store {
 			recs: [],
 			byId: new Map(),
 			sorted: new Map(),
+			unsorted: new Set(),
 			tags: new Map(),
 			discussions: new Map(),
 		};
@@ -131,6 +140,17 @@ export class Store {
 
 	/** Add one record to a project: indices, tags, and every cached sort order. */
 	insert(p: Project, rec: Rec): void {
+		this.index(p, rec);
+		for (const [key, arr] of p.sorted) insertSorted(arr, specOfCacheKey(key), rec);
+	}
+
+	/** Add many records to a project at once (one merge per cached sort order). */
+	insertMany(p: Project, recs: Rec[]): void {
+		for (const rec of recs) this.index(p, rec);
+		for (const [key, arr] of p.sorted) mergeSorted(arr, specOfCacheKey(key), recs);
+	}
+
+	private index(p: Project, rec: Rec): void {
 		p.recs.push(rec);
 		p.byId.set(rec.id, rec);
 		this.mentions.set(rec.id, rec);
@@ -139,30 +159,34 @@ export class Store {
 			if (!set) p.tags.set(t, (set = new Set()));
 			set.add(rec.id);
 		}
-		for (const [sort, arr] of p.sorted) insertSorted(arr, sort as SortType, rec);
 	}
 
-	/** All records of a project in a sort order (cached; D-19). */
-	sorted(p: Project, sort: SortType): Rec[] {
-		let arr = p.sorted.get(sort);
+	/** All records of a project in a sort order (cached; D-19), as the variant ranks counts. */
+	sorted(p: Project, sort: SortType, bigCounts = false): Rec[] {
+		const spec = sortSpec(sort, bigCounts);
+		let arr = p.sorted.get(spec.cacheKey);
 		if (!arr) {
-			arr = p.recs.slice().sort(comparator(sort));
-			p.sorted.set(sort, arr);
+			arr = p.recs.slice().sort(comparator(spec));
+			p.sorted.set(spec.cacheKey, arr);
+		} else if (p.unsorted.delete(spec.cacheKey)) {
+			// a few keys changed: the array is nearly in order, which the sort handles in ~O(n)
+			arr.sort(comparator(spec));
 		}
 		return arr;
 	}
 
-	/** A mention's metrics changed: drop the orders that depend on them. */
+	/** A mention's metrics changed: the orders that depend on them are sorted again when read. */
 	metricsChanged(rec: Rec): void {
 		refreshKeys(rec);
 		const p = this.projects.get(rec.projectId);
 		if (!p) return;
-		for (const s of METRIC_SORTS) p.sorted.delete(s);
+		for (const s of METRIC_SORTS) if (p.sorted.has(s)) p.unsorted.add(s);
 	}
 
 	/** A mention's other fields changed (tags): only the cached JSON is stale. */
 	touched(rec: Rec): void {
 		rec.json = undefined;
+		rec.bigJson = undefined;
 	}
 
 	static allSorts(): readonly SortType[] {
