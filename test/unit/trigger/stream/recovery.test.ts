@@ -7,42 +7,32 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SentiOneStreamTrigger } from '../../../../nodes/SentiOne/SentiOneStreamTrigger.node';
-import { PATHS } from '../../../../nodes/SentiOne/shared/contract';
 import type { FakeAnswer } from '../../../support/fake/api';
-import { FakeApi, FakeStream, page } from '../../../support/fake/api';
+import { FakeStream, page } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
-import {
-	emittedRows,
-	triggerContext,
-	untilRecorded,
-	useActivations,
-} from '../../../support/fake/context';
+import { untilRecorded } from '../../../support/fake/context';
 import { mention, sse } from '../../../support/fake/mentions';
-import { idsOf } from '../../../support/tally';
+import {
+	SEARCH,
+	connections,
+	emittedIds,
+	useStreamTrigger,
+} from '../../../support/fake/streamTrigger';
 import { MINUTE, NOW_MS, SECOND } from '../../../support/time';
 import { waitFor } from '../../../support/wait';
-import { projectParam } from '../../../support/triggers';
 
-const node = new SentiOneStreamTrigger();
-const LIVE = PATHS.liveStream(1001);
-const SEARCH = PATHS.recentSearch(1001);
 const T = NOW_MS;
 const iso = (ms: number) => new Date(ms).toISOString();
-const project = projectParam(1001);
-const activate = useActivations();
+const streamTrigger = useStreamTrigger();
 const clock = useFakeClock(T);
 
-async function started(streams: FakeStream[], search: FakeAnswer[], options: IDataObject = {}) {
-	const api = new FakeApi();
-	for (const stream of streams) api.once('POST', LIVE, { stream });
-	for (const answer of search) api.once('POST', SEARCH, answer);
-	const ctx = triggerContext({ nodeType: node, api, parameters: { project, options } });
-	await activate(node, ctx);
-	return { api, ctx };
-}
-
-const emittedIds = (ctx: Parameters<typeof emittedRows>[0]) => idsOf(emittedRows(ctx));
+/** A Stream Trigger on `streams` (in order) and the search answers, with these options. */
+const started = async (streams: FakeStream[], search: FakeAnswer[], options: IDataObject = {}) =>
+	await streamTrigger.started(
+		streams.map((s) => ({ stream: s })),
+		{ parameters: { options } },
+		search,
+	);
 
 describe('malformed mention events', () => {
 	test('are looked up 5 s later by a search of the moments they arrived in; only what was not passed on is passed on', async () => {
@@ -114,7 +104,10 @@ describe('an outage longer than the 5-minute backfill', () => {
 		await untilRecorded(started_.ctx, (r) => r.emitted.length === 1);
 		clock().advance(10 * MINUTE);
 		first.drop();
-		await waitFor(() => started_.api.sent(LIVE).length === 2, { what: 'the reconnect', stepMs: 2 });
+		await waitFor(() => connections(started_.api).length === 2, {
+			what: 'the reconnect',
+			stepMs: 2,
+		});
 		return { ...started_, second };
 	}
 
@@ -129,7 +122,7 @@ describe('an outage longer than the 5-minute backfill', () => {
 			},
 		]);
 		await untilRecorded(ctx, (r) => r.emitted.length === 3);
-		expect(api.sent(LIVE)[1].qs).toEqual({ backfillMinutes: 5 });
+		expect(connections(api)[1].qs).toEqual({ backfillMinutes: 5 });
 		// from 30 s before the last event to 5 minutes before the reconnect plus 30 s (widened)
 		const reconnectAt = T + 10 * MINUTE + 1000;
 		expect(api.sent(SEARCH)[0].body).toEqual({
