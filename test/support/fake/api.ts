@@ -44,8 +44,10 @@ export interface FakeAnswer {
 	headers?: Record<string, string | number>;
 	/** an object or array → JSON; a string → as it is */
 	body?: unknown;
-	/** the body in these pieces instead (a stream, a body cut in odd places) */
+	/** the body in these pieces instead (a stream, a body cut in odd places); it ends after them */
 	chunks?: Array<string | Uint8Array>;
+	/** a body the test feeds and ends (a live stream held open): see FakeStream */
+	stream?: FakeStream;
 	/** the request fails before any answer, with this error (a network failure) */
 	error?: Error;
 	/** after its chunks the body breaks off with this error (a connection dropped mid-stream) */
@@ -79,6 +81,50 @@ export function rateLimitHeaders(
 /** A page as SentiOne sends it: `{ data, cursor }` (no cursor on the last page). */
 export function page(data: unknown[], cursor?: string | null): IDataObject {
 	return cursor === undefined ? { data } : { data, cursor };
+}
+
+/**
+ * A streamed body the test holds open: what it `send`s arrives as chunks; it ends (`end`), breaks
+ * off (`drop`), or is dropped by the node (closing the connection destroys it, as n8n's HTTP stack
+ * does; `closed` then says so). Answer a request with `{ stream }` to serve it.
+ */
+export class FakeStream {
+	readonly body = new Readable({ read: () => undefined });
+
+	constructor() {
+		// a drop before the node reads is its reader's to see (the error stays on the stream), not
+		// an unhandled 'error' event of the test process
+		this.body.on('error', () => undefined);
+	}
+
+	/** Chunks as they arrive on the connection. */
+	send(...chunks: Array<string | Uint8Array>): this {
+		for (const chunk of chunks)
+			if (!this.body.destroyed)
+				this.body.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+		return this;
+	}
+
+	/** The server ends the stream normally. */
+	end(): void {
+		if (!this.body.destroyed) this.body.push(null);
+	}
+
+	/** The connection breaks off (a network failure mid-stream). */
+	drop(message = 'socket hang up'): void {
+		if (!this.body.destroyed)
+			this.body.destroy(Object.assign(new Error(message), { code: 'ECONNRESET' }));
+	}
+
+	/** True once the connection is gone: ended and read, dropped, or closed by the node. */
+	get closed(): boolean {
+		return this.body.destroyed;
+	}
+}
+
+function cancelled(): Error {
+	// as n8n's HTTP stack (axios) reports a request its abort signal cancelled
+	return Object.assign(new Error('canceled'), { name: 'CanceledError', code: 'ERR_CANCELED' });
 }
 
 export class FakeApi {
@@ -154,9 +200,34 @@ export class FakeApi {
 		if (!route)
 			throw new Error(`FakeApi: no answer scripted for ${request.method} ${request.path}`);
 		route.times--;
-		const answer =
-			typeof route.respond === 'function' ? await route.respond(request) : route.respond;
+		const signal = authenticated.abortSignal as AbortSignal | undefined;
+		// an answer still pending when the request is cancelled never arrives (as on a real socket)
+		const answer = await new Promise<FakeAnswer>((resolve, reject) => {
+			const onAbort = () => reject(cancelled());
+			signal?.addEventListener('abort', onAbort, { once: true });
+			Promise.resolve(
+				typeof route.respond === 'function' ? route.respond(request) : route.respond,
+			).then(
+				(value) => {
+					signal?.removeEventListener('abort', onAbort);
+					resolve(value);
+				},
+				(error: unknown) => {
+					signal?.removeEventListener('abort', onAbort);
+					reject(error);
+				},
+			);
+		});
 		if (answer.error) throw answer.error;
+		if (answer.stream) {
+			const held = answer.stream;
+			if (signal?.aborted) held.body.destroy();
+			else signal?.addEventListener('abort', () => held.body.destroy(), { once: true });
+			const headers: Record<string, string> = { 'content-type': 'text/event-stream' };
+			for (const [k, v] of Object.entries(answer.headers ?? {}))
+				headers[k.toLowerCase()] = String(v);
+			return { statusCode: answer.status ?? 200, headers, body: held.body };
+		}
 		const text =
 			answer.body === undefined
 				? ''

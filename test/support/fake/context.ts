@@ -20,12 +20,14 @@ import type {
 	INodeType,
 	IPollFunctions,
 	ITriggerFunctions,
+	ITriggerResponse,
 	NodeExecutionHint,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { record } from '../../setup/secrets';
+import { waitFor } from '../wait';
 import { FakeApi } from './api';
 
 export interface FakeContextOptions {
@@ -143,6 +145,17 @@ function base(o: FakeContextOptions) {
 	return { recorded, common, sets, staticData };
 }
 
+/**
+ * A poll's or a trigger's getNodeParameter: it has no item index, `(name, fallback, options)` —
+ * unlike an action's `(name, itemIndex, fallback, options)`.
+ */
+function itemless(
+	read: (name: string, itemIndex?: number, fallback?: unknown, options?: object) => unknown,
+) {
+	return (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
+		read(name, 0, fallback, options);
+}
+
 /** `this` of the action node's execute(). */
 export function executeContext(o: FakeContextOptions): IExecuteFunctions & { recorded: Recorded } {
 	const { recorded, common, sets } = base(o);
@@ -178,6 +191,7 @@ export function pollContext(
 	const { recorded, common, staticData } = base(o);
 	return {
 		...common,
+		getNodeParameter: itemless(common.getNodeParameter),
 		recorded,
 		staticData,
 		...(o.pollBudgetMs === undefined ? {} : { getPollBudgetMs: () => o.pollBudgetMs }),
@@ -213,10 +227,15 @@ export function triggerContext(
 	const emit =
 		(o.emitArity ?? 4) === 4
 			? (data: INodeExecutionData[][], _r?: unknown, _d?: unknown, key?: string) => keep(data, key)
-			: // n8n before 2.41: emit(data, responsePromise?, donePromise?), no key
-				(...args: [INodeExecutionData[][], unknown?, unknown?]) => keep(args[0]);
+			: // n8n before 2.41: emit(data, responsePromise?, donePromise?), no key (its length is 3)
+				(data: INodeExecutionData[][], responsePromise?: unknown, donePromise?: unknown) => {
+					void responsePromise;
+					void donePromise;
+					keep(data);
+				};
 	return {
 		...common,
+		getNodeParameter: itemless(common.getNodeParameter),
 		recorded,
 		staticData,
 		emit,
@@ -259,4 +278,86 @@ export async function runPoll(
 		record('poll-error', error);
 		throw error;
 	}
+}
+
+/**
+ * Runs the Stream Trigger's trigger() with the context, for the secrets watch too (an activation
+ * error, and an error of the close function, are recorded like the engine tier records them).
+ */
+export async function runTrigger(
+	nodeType: INodeType,
+	ctx: ITriggerFunctions,
+): Promise<ITriggerResponse> {
+	let response: ITriggerResponse;
+	try {
+		response = (await nodeType.trigger!.call(ctx)) ?? {};
+	} catch (error) {
+		record('activation-error', error);
+		throw error;
+	}
+	const close = response.closeFunction;
+	return {
+		...response,
+		closeFunction: close
+			? async () => {
+					try {
+						await close();
+					} catch (error) {
+						record('close-error', error);
+						throw error;
+					}
+				}
+			: undefined,
+	};
+}
+
+/** A trigger the tests of a file activated (useActivations). */
+export interface ActiveTrigger {
+	/** n8n's close function; closing twice is harmless */
+	close(): Promise<void>;
+}
+
+/**
+ * Activates triggers for the tests of a file (through runTrigger) and closes every one still open
+ * after each test, a failed one too, so nothing a test started outlives it. Call it before other
+ * `afterEach` hooks that the close may need (a fake clock).
+ */
+export function useActivations(): (
+	nodeType: INodeType,
+	ctx: ITriggerFunctions,
+) => Promise<ActiveTrigger> {
+	const open: ActiveTrigger[] = [];
+	afterEach(async () => {
+		for (const trigger of open.splice(0)) await trigger.close();
+	});
+	return async (nodeType, ctx) => {
+		const response = await runTrigger(nodeType, ctx);
+		let closing: Promise<void> | undefined;
+		const trigger: ActiveTrigger = {
+			close: async () => {
+				closing ??= response.closeFunction?.() ?? Promise.resolve();
+				await closing;
+			},
+		};
+		open.push(trigger);
+		return trigger;
+	};
+}
+
+/**
+ * Waits (in real time, briefly) until what a trigger recorded satisfies `holds`: the stream is read
+ * in the background, so a test waits for the emits, errors or failures it expects.
+ */
+export async function untilRecorded(
+	ctx: { recorded: TriggerRecord },
+	holds: (recorded: TriggerRecord) => boolean,
+	what = 'the trigger to record it',
+	timeoutMs = 3000,
+): Promise<void> {
+	await waitFor(() => holds(ctx.recorded), { timeoutMs, stepMs: 2, what });
+}
+
+/** The json of every item a trigger emitted, in order. */
+export function emittedRows(ctx: { recorded: TriggerRecord }): IDataObject[] {
+	return ctx.recorded.emitted.flat().map((item) => item.json);
 }

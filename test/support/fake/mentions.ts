@@ -151,3 +151,43 @@ export function streamAnswer(
 		...rest,
 	};
 }
+
+/** A mention collected (and published) at `collectedAt` (epoch ms or ISO text), `patch` laid over it. */
+export function mentionAt(
+	id: string,
+	collectedAt: number | string,
+	patch: MentionPatch = {},
+): IDataObject {
+	const at = typeof collectedAt === 'number' ? new Date(collectedAt).toISOString() : collectedAt;
+	return mention(id, { publishedAt: at, collectedAt: at, ...patch });
+}
+
+/** `count` mentions `${prefix}0`, `${prefix}1` …, collected `stepMs` apart from `from` (oldest first). */
+export function mentionsEvery(
+	count: number,
+	from: number,
+	stepMs = 1000,
+	prefix = 'm',
+): IDataObject[] {
+	return Array.from({ length: count }, (_, i) => mentionAt(`${prefix}${i}`, from + i * stepMs));
+}
+
+/** One SSE event as text: data that is not text is written as JSON, text as it is. */
+export function sseEvent(event: string, data: unknown, id?: string): string {
+	return sseText([typeof data === 'string' ? { event, raw: data, id } : { event, data, id }]);
+}
+
+/** The events of SentiOne's streams, as SSE text, one at a time (to feed a FakeStream). */
+export const sse = {
+	mention: (m: IDataObject): string => sseText([mentionEvent(m)]),
+	/** a heartbeat as `{"date": …}`, or (legacy) a bare timestamp */
+	heartbeat: (date: number | string, legacy = false): string => {
+		const iso = typeof date === 'number' ? new Date(date).toISOString() : date;
+		return sseEvent('heartbeat', legacy ? iso : { date: iso });
+	},
+	engagementUpdate: (update: IDataObject, id?: string): string =>
+		sseEvent('engagementUpdate', update, id),
+	/** a mention event whose data cannot be read (cut short), with its id in the event's `id` */
+	malformedMention: (id: string): string => sseEvent('mention', `{"id":"${id}","content":`, id),
+	comment: (text: string): string => `: ${text}\n\n`,
+};

@@ -20,7 +20,7 @@ import {
 	scopedEndpoint,
 	SEARCH_REQUEST_FIELDS,
 } from '../../shared/contract';
-import { errorDetails } from '../../shared/errors';
+import { asNodeError, errorDetails } from '../../shared/errors';
 import type { StreamFormat } from '../../shared/stream';
 import { toIso } from '../../shared/time';
 import type { SentiOneTransport } from '../../shared/transport';
@@ -113,7 +113,7 @@ export async function exportCollectedRange(
 		}
 	} catch (error) {
 		const interrupted = errorDetails(error)?.streamInterrupted;
-		if (!interrupted) throw error;
+		if (!interrupted) throw asNodeError(node, error);
 		return {
 			mentions,
 			complete: false,

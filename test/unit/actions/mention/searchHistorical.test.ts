@@ -150,7 +150,7 @@ test('the rate-limit choice works as for recent search: wait for the shared sear
 		{ api },
 	);
 	expect(json).toHaveLength(30);
-	expect(clock.slept).toEqual([10 * MINUTE + SECOND]);
+	expect(clock().slept).toEqual([10 * MINUTE + SECOND]);
 });
 
 test('the filters SentiOne did not apply are dropped and told', async () => {
@@ -194,5 +194,5 @@ test('404, 422 and 429 (fail) are the mapped errors, with the historical route n
 	expect((await failAction(historical(), { api: spent })).message).toBe(
 		"SentiOne's search budget is used up (429): at most 30 requests an hour for this key. It resets at 2026-11-21 11:00 UTC (in 30 min).",
 	);
-	expect(clock.slept).toEqual([]);
+	expect(clock().slept).toEqual([]);
 });

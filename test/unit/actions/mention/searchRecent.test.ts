@@ -440,7 +440,7 @@ describe('On Rate Limit, when the budget runs out part-way (page 1 says 0 remain
 			'No request was sent, so no budget was wasted. 25 item(s) had been fetched; nothing is returned. Choose to wait for the reset or to stop and return what was fetched.',
 		);
 		expect(api.requests).toHaveLength(1);
-		expect(clock.slept).toEqual([]);
+		expect(clock().slept).toEqual([]);
 	});
 
 	test('stop: the mentions fetched so far, and a notice that the result is incomplete', async () => {
@@ -462,8 +462,8 @@ describe('On Rate Limit, when the budget runs out part-way (page 1 says 0 remain
 		);
 		expect(json).toHaveLength(60);
 		expect(api.requests).toHaveLength(3);
-		expect(clock.slept).toEqual([30 * MINUTE + SECOND]);
-		expect(clock.now).toBe(RESET_MS + SECOND);
+		expect(clock().slept).toEqual([30 * MINUTE + SECOND]);
+		expect(clock().now).toBe(RESET_MS + SECOND);
 		expect(hints).toEqual([]);
 	});
 
@@ -478,7 +478,7 @@ describe('On Rate Limit, when the budget runs out part-way (page 1 says 0 remain
 		expect(failure.description).toBe(
 			'Waiting for the reset would exceed the longest wait you allowed. 25 item(s) had been fetched; nothing is returned. Raise the maximum wait, or choose to stop and return what was fetched.',
 		);
-		expect(clock.slept).toEqual([]);
+		expect(clock().slept).toEqual([]);
 	});
 
 	test('a Limit the first page satisfies needs no second request, whatever the budget', async () => {
@@ -536,7 +536,7 @@ describe('On Rate Limit, when SentiOne answers 429 part-way', () => {
 			{ cursor: 'p2' },
 			{ cursor: 'p3' },
 		]);
-		expect(clock.slept).toEqual([30 * MINUTE + SECOND]);
+		expect(clock().slept).toEqual([30 * MINUTE + SECOND]);
 	});
 
 	test('the monthly mentions cap is not waited for, whatever the choice', async () => {
@@ -551,7 +551,7 @@ describe('On Rate Limit, when SentiOne answers 429 part-way', () => {
 		expect(failure.message).toBe(
 			"SentiOne's monthly mentions cap is reached (429): at most 100,000 mentions a month for this key. It resets at 2026-12-01 00:00 UTC (in 230 h).",
 		);
-		expect(clock.slept).toEqual([]);
+		expect(clock().slept).toEqual([]);
 	});
 });
 

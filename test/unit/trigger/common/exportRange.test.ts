@@ -91,7 +91,7 @@ test('a stream that breaks off is incomplete, with what arrived and why', async 
 				),
 			],
 			{
-				breakOff: true,
+				breakOff: new Error('socket hang up'),
 			},
 		),
 	);
