@@ -17,6 +17,7 @@ import {
 	readNumberOption,
 } from '../shared/parameters';
 import { clock } from '../shared/time';
+import { MINUTE_MS } from '../shared/units';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	MAX_WAIT_MINUTES_LIMIT,
@@ -113,5 +114,5 @@ export function readRateLimitHandling(this: IExecuteFunctions, i: number): RateL
 		},
 		i,
 	);
-	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * 60_000) };
+	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * MINUTE_MS) };
 }

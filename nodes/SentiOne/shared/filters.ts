@@ -20,16 +20,14 @@ import {
 import { invalidParameter, readChoice, readNumber, readText } from './parameters';
 import { checkQuery } from './queryLanguage';
 import { DATE_FORMS, formatLocal, readDate, showValue, toIso } from './time';
+import { DAY_MS, HOUR_MS } from './units';
 import { tierOf } from './wording';
 
 /** Which endpoint the filters go to: the date rules differ (D-18). */
 export type FilterScope = Scope | 'live';
 
-const HOUR = 3600 * 1000;
-const DAY = 24 * HOUR;
-
 /** The recent window in days, as the messages name it. */
-const RECENT_DAYS = RECENT_WINDOW_MS / DAY;
+const RECENT_DAYS = RECENT_WINDOW_MS / DAY_MS;
 
 /** Where a refusal of the recent window points the user. */
 const forOlderMentions = () =>
@@ -153,7 +151,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				ctx.itemIndex,
 			);
 			const unit = period.unit === 'days' ? 'days' : 'hours';
-			const span = amount * (unit === 'days' ? DAY : HOUR);
+			const span = amount * (unit === 'days' ? DAY_MS : HOUR_MS);
 			if (ctx.scope === 'recent' && span > RECENT_WINDOW_MS) {
 				throw invalidParameter(
 					ctx.node,

@@ -28,6 +28,7 @@ import {
 	streamFormatOption,
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
+import { MINUTE_MS } from '../../shared/units';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
 import { costText, concurrentLimit, tierOf } from '../../shared/wording';
 import { limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
@@ -157,7 +158,7 @@ export async function execute(
 		);
 	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
 	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
-	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * 60_000;
+	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * MINUTE_MS;
 
 	const qs: IDataObject = {};
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;

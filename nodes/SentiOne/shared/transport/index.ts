@@ -14,4 +14,4 @@ export type {
 export { SentiOneTransport } from './client';
 export { readRateLimit } from './rateLimitHeaders';
 export type { RetryPolicy } from './retry';
-export { DEFAULT_RETRY } from './retry';
+export { DEFAULT_RETRY, nextHourStart, rateLimitWait } from './retry';

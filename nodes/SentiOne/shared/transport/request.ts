@@ -7,7 +7,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { attempt } from '../attempt';
-import { rateLimitWait } from '../bounds';
 import { JSON_MEDIA_TYPE } from '../contract';
 import type { RateLimitState, RequestInfo } from '../errors';
 import { credentialProblem, errorDetails, unusableAnswer } from '../errors';
@@ -15,7 +14,13 @@ import { clock } from '../time';
 import { parseJsonOrText } from './bodyGuard';
 import { headerValue } from './rateLimitHeaders';
 import type { RetryPolicy } from './retry';
-import { DEFAULT_RETRY, isCancelled, isTransientNetwork, TRANSIENT_STATUSES } from './retry';
+import {
+	DEFAULT_RETRY,
+	isCancelled,
+	isTransientNetwork,
+	rateLimitWait,
+	TRANSIENT_STATUSES,
+} from './retry';
 import { failure, readBody, refuseRedirect, send } from './send';
 import type { Session } from './session';
 import { DEFAULTS } from './session';
@@ -161,7 +166,7 @@ async function waitedForReset(
 	signal: AbortSignal | undefined,
 ): Promise<boolean> {
 	if (!(policy.maxRateLimitWaitMs > 0)) return false;
-	// bounded whatever the server says: a reset far ahead, in the past, or missing (bounds.ts)
+	// bounded whatever the server says: a reset far ahead, in the past, or missing (retry.ts)
 	const wait = rateLimitWait(resetAt, clock.now(), tally.rateLimitWaits);
 	if (!(tally.waitedMs + wait <= policy.maxRateLimitWaitMs)) return false;
 	await clock.sleep(wait, signal);

@@ -22,13 +22,13 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { Outcome } from '../../shared/attempt';
-import { nextHourStart } from '../../shared/bounds';
 import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
 import { clock, formatLocal } from '../../shared/time';
-import { SentiOneTransport } from '../../shared/transport';
+import { nextHourStart, SentiOneTransport } from '../../shared/transport';
+import { DAY_MS, HOUR_MS } from '../../shared/units';
 import { FilterVerifier, refusedFilters, refusedNotice, withoutFilters } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';
 import {
@@ -50,7 +50,6 @@ import { newestPage, requestedFrom, roundKey, Scan } from './scan';
 import type { Collected } from './watermark';
 import { admit, prune, rereadAllowance, scanFrom } from './watermark';
 
-const HOUR_MS = 3_600_000;
 /** checks in a row ending with more to read before the trigger counts as falling behind */
 const BEHIND_CHECKS = 6;
 
@@ -342,7 +341,7 @@ function trackBehind(c: Check): void {
 		state.watermark !== null &&
 		now - state.watermark > HOUR_MS
 	) {
-		const kind = `behind:${Math.floor(now / 86_400_000)}`;
+		const kind = `behind:${Math.floor(now / DAY_MS)}`;
 		addNotice(state, kind, behindNotice(settings, settings.requestsPerHour));
 	}
 }

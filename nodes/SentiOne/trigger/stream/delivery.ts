@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
 import { mentionRow } from '../../shared/simplify';
 import type { StreamItem } from '../../shared/stream';
-import { idKey } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
 import { clock } from '../../shared/time';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';

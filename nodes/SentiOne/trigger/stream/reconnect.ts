@@ -9,10 +9,12 @@
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
  */
-import { BOUNDS, boundedDelay, nextHourStart } from '../../shared/bounds';
+import { BOUNDS, boundedDelay } from '../../shared/bounds';
 import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../../shared/contract';
 import type { RateLimitState } from '../../shared/errors';
 import { errorDetails } from '../../shared/errors';
+import { nextHourStart } from '../../shared/transport';
+import { MINUTE_MS } from '../../shared/units';
 
 export const RECONNECT = {
 	firstDelayMs: 500,
@@ -89,8 +91,11 @@ export interface Recovery {
 /** What a reconnect at `reconnectAt` must recover after the stream was last alive at `lastAliveAt`. */
 export function recoveryPlan(lastAliveAt: number, reconnectAt: number): Recovery {
 	const outageMs = Math.max(0, reconnectAt - lastAliveAt) + RECONNECT.marginMs;
-	const maxMs = BACKFILL_MINUTES_MAX * 60_000;
-	const backfillMinutes = Math.min(BACKFILL_MINUTES_MAX, Math.max(1, Math.ceil(outageMs / 60_000)));
+	const maxMs = BACKFILL_MINUTES_MAX * MINUTE_MS;
+	const backfillMinutes = Math.min(
+		BACKFILL_MINUTES_MAX,
+		Math.max(1, Math.ceil(outageMs / MINUTE_MS)),
+	);
 	if (outageMs <= maxMs) return { backfillMinutes };
 	return {
 		backfillMinutes,

@@ -15,13 +15,14 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
-import { boundedDelay, rateLimitWait } from '../../shared/bounds';
+import { boundedDelay } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { clock, formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
+import { rateLimitWait } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';
 import { Delivery } from './delivery';
 import type { CollectedRange } from './recoverySearch';
@@ -52,7 +53,7 @@ export class StreamSession implements SessionContext {
 	/** epoch ms when the stream last delivered something */
 	lastAliveAt = 0;
 
-	/** hourly 429s in a row on reconnect (spaces the next attempts out, bounds.ts) */
+	/** hourly 429s in a row on reconnect (spaces the next attempts out: rateLimitWait, transport/retry.ts) */
 	private hourlyRefusals = 0;
 
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */

@@ -8,7 +8,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { idKey } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
 import { clock } from '../../shared/time';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
