@@ -16,7 +16,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../shared/parameters';
-import { clock } from '../shared/time';
+import { clock } from '../shared/clock';
 import { MINUTE_MS } from '../shared/units';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,

@@ -18,7 +18,8 @@ import { BOUNDS } from './bounds';
 import { QUERY_PARAMS } from './contract';
 import { asNodeError, errorDetails, unusableAnswer } from './errors';
 import { idKey } from './text';
-import { clock, formatInstant } from './time';
+import { clock } from './clock';
+import { formatInstant } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
 import { rateLimitWait } from './transport';
 

@@ -20,7 +20,8 @@ import {
 	resetFromMessage,
 	unauthorizedCause,
 } from '../contract';
-import { clock, formatInstant } from '../time';
+import { clock } from '../clock';
+import { formatInstant } from '../time';
 import { anyTier, GROUP_NAMES, lowestTier, plural, tierBelow } from '../wording';
 import type { RequestInfo, ResponseInfo, SentiOneErrorDetails } from './details';
 import { attach, redact } from './details';

@@ -10,7 +10,7 @@ import { attempt } from '../attempt';
 import { JSON_MEDIA_TYPE } from '../contract';
 import type { RateLimitState, RequestInfo } from '../errors';
 import { credentialProblem, errorDetails, unusableAnswer } from '../errors';
-import { clock } from '../time';
+import { clock } from '../clock';
 import { parseJsonOrText } from './bodyGuard';
 import { headerValue } from './rateLimitHeaders';
 import type { RetryPolicy } from './retry';

@@ -8,7 +8,8 @@ import type { IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../../shared/contract';
-import { clock, formatInstant } from '../../shared/time';
+import { clock } from '../../shared/clock';
+import { formatInstant } from '../../shared/time';
 import type { FilterVerifier } from '../../shared/verify';
 import { verificationNotice } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';

@@ -13,7 +13,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../../shared/parameters';
-import { clock } from '../../shared/time';
+import { clock } from '../../shared/clock';
 import { HOUR_MS, MINUTE_MS } from '../../shared/units';
 import { hourlyLimit } from '../../shared/wording';
 

@@ -12,7 +12,7 @@ import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
 import { mentionRow } from '../../shared/simplify';
 import type { StreamItem } from '../../shared/stream';
 import { idKey } from '../../shared/text';
-import { clock } from '../../shared/time';
+import { clock } from '../../shared/clock';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';
 import { DedupMemory } from './dedupMemory';

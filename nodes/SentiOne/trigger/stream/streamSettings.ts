@@ -16,7 +16,7 @@ import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
 import type { StreamFormat } from '../../shared/stream';
-import { clock } from '../../shared/time';
+import { clock } from '../../shared/clock';
 import type { StreamRequest } from '../../shared/transport';
 import { hourlyLimit } from '../../shared/wording';
 

@@ -9,7 +9,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { sleep } from 'n8n-workflow';
 
 import { idKey } from '../../shared/text';
-import { clock } from '../../shared/time';
+import { clock } from '../../shared/clock';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
 import { StreamSession } from './streamSession';
