@@ -1,6 +1,8 @@
 /**
  * When and how a stream trigger reconnects (pure functions, no clock of their own):
  * - backoff: 0.5 s after a healthy connection ends, doubling per failure in a row, at most 60 s;
+ * - after hourly 429s in a row: never sooner than the (plausible) reset, or the next hour
+ *   (rateLimitWait);
  * - the stream budget (5 connections an hour for the live stream, from the rate-limit headers):
  *   none left → wait for the reset; two or fewer left while failing → spread them over the rest
  *   of the hour instead of spending them in seconds; once a reset stated ahead has passed, the
@@ -13,7 +15,7 @@ import { BOUNDS, boundedDelay } from '../../shared/bounds';
 import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../../shared/contract';
 import type { RateLimitState } from '../../shared/errors';
 import { errorDetails } from '../../shared/errors';
-import { nextHourStart } from '../../shared/transport';
+import { nextHourStart, rateLimitWait } from '../../shared/transport';
 import { MINUTE_MS } from '../../shared/units';
 
 export const RECONNECT = {
@@ -79,6 +81,29 @@ export function reconnectWait(
 		if (spread > delay) return { waitMs: spread, budget: true };
 	}
 	return { waitMs: delay, budget: false };
+}
+
+/**
+ * How long to wait before the next connection: the backoff of `level` failures in a row, or
+ * longer for the stream budget (`budget`, the rate-limit state last seen for the stream); after
+ * `hourlyRefusals` hourly refusals in a row never sooner than the (plausible) reset, or the next
+ * hour.
+ */
+export function reconnectDelay(
+	level: number,
+	budget: RateLimitState | undefined,
+	hourlyRefusals: number,
+	now: number,
+): ReconnectWait {
+	const wait = reconnectWait(level, budget, now);
+	if (hourlyRefusals > 0) {
+		const limited = rateLimitWait(budget?.resetAt, now, hourlyRefusals - 1);
+		if (limited > wait.waitMs) {
+			wait.waitMs = limited;
+			wait.budget = true;
+		}
+	}
+	return wait;
 }
 
 export interface Recovery {

@@ -23,15 +23,15 @@ import type { StreamItem } from '../../shared/stream';
 import { clock } from '../../shared/clock';
 import { formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
-import { rateLimitWait } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';
 import { Delivery } from './delivery';
 import type { CollectedRange } from './recoverySearch';
-import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
+import { failureKind, reconnectDelay, recoveryPlan, RECONNECT } from './reconnect';
 import { Recovery } from './recovery';
 import type { SessionContext, SessionHooks, SessionOptions, SessionStats } from './sessionTypes';
 import { newStats } from './sessionTypes';
-import type { StreamSettings, StreamTarget } from './streamSettings';
+import type { StreamSettings } from './streamSettings';
+import type { StreamTarget } from './streamTarget';
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
 
@@ -239,22 +239,11 @@ export class StreamSession implements SessionContext {
 		return open;
 	}
 
-	/**
-	 * How long to wait before the next connection: the backoff of `level` failures in a row, or
-	 * longer for the stream budget (reconnect.ts); after an hourly refusal never sooner than the
-	 * (plausible) reset, or the next hour.
-	 */
-	private reconnectDelay(level: number): number {
+	/** How long to wait before the next connection (reconnect.ts); a wait for the budget is counted and logged. */
+	private waitBeforeReconnect(level: number): number {
 		const group = ENDPOINTS[this.target.endpoint].group;
-		const wait = reconnectWait(level, this.transport.rateLimits[group], clock.now());
-		if (this.hourlyRefusals > 0) {
-			const known = this.transport.rateLimits[group]?.resetAt;
-			const limited = rateLimitWait(known, clock.now(), this.hourlyRefusals - 1);
-			if (limited > wait.waitMs) {
-				wait.waitMs = limited;
-				wait.budget = true;
-			}
-		}
+		const budget = this.transport.rateLimits[group];
+		const wait = reconnectDelay(level, budget, this.hourlyRefusals, clock.now());
 		if (wait.budget) {
 			this.stats.budgetWaits++;
 			this.hooks.log(
@@ -312,7 +301,7 @@ export class StreamSession implements SessionContext {
 				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
 			}
 
-			if (!(await this.pause(this.reconnectDelay(level)))) break;
+			if (!(await this.pause(this.waitBeforeReconnect(level)))) break;
 
 			const plan = recoveryPlan(this.lastAliveAt, clock.now());
 			const next = await attempt(async () => await this.connect(plan.backfillMinutes));
