@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	ANSWERS_OF_OTHER_SERVERS,
 	API_KEY_HEADER,
 	API_KEY_SHAPE,
 	CREDENTIAL_ERROR_PREFIX,
@@ -45,75 +46,6 @@ function checkApiKey(apiKey: unknown): string {
 
 const BASE_URL_HINT = `SentiOne's host only (for the hosted service ${DEFAULT_BASE_URL}; a pasted …/api/public/v2 is accepted too), the host of your own deployment for a self-hosted one.`;
 const CHECK_BASE_URL = `Check the Base URL: ${BASE_URL_HINT}`;
-
-/**
- * What a server that is not SentiOne's API tends to answer for GET …/api/public/v2/projects, and
- * how the test says so: [field of the answer, its value, "answered …"]. An answer that is text,
- * not JSON, is matched by its first character ("0") or its length.
- */
-const ANSWERS_OF_OTHER_SERVERS: Array<[string, string | number, string]> = [
-	[
-		'message',
-		'Not found.',
-		'404 (Not found.) for the project list: there is no SentiOne Listen API v2 at this address.',
-	],
-	[
-		'message',
-		'Not Found',
-		'404 (Not Found) for the project list: there is no SentiOne Listen API v2 at this address.',
-	],
-	[
-		'status',
-		404,
-		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
-	],
-	[
-		'error',
-		'Not Found',
-		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
-	],
-	[
-		'status',
-		405,
-		'405 (Method Not Allowed) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
-	],
-	[
-		'status',
-		401,
-		"401 with an error of another API (not one of SentiOne's texts): the address is not SentiOne Listen API v2.",
-	],
-	[
-		'status',
-		403,
-		'403 (Forbidden): a proxy, a firewall or another API refused the request before SentiOne saw it.',
-	],
-	[
-		'status',
-		500,
-		"500 (Internal Server Error) in another API's format: the address is not SentiOne Listen API v2, or the server is failing.",
-	],
-	[
-		'status',
-		502,
-		'502 (Bad Gateway): a proxy in front of the address could not reach its server; try again later.',
-	],
-	[
-		'status',
-		503,
-		'503 (Service Unavailable): the server is down or in maintenance; try again later.',
-	],
-	[
-		'status',
-		504,
-		'504 (Gateway Timeout): a proxy in front of the address got no answer in time; try again later.',
-	],
-	[
-		'0',
-		'<',
-		"with an HTML page, not with SentiOne's API (a website, a sign-in page, or a proxy's error page).",
-	],
-	['length', 0, "with an empty body, not with SentiOne's project list."],
-];
 
 export class SentiOneApi implements ICredentialType {
 	// a literal (it equals CREDENTIAL_TYPE): n8n's lint reads the credential name from this line
@@ -178,8 +110,8 @@ export class SentiOneApi implements ICredentialType {
 	 * The project list (the lowest tier; the projects budget). HTTP errors are taken as answers so the rules can say what
 	 * the server answered (n8n's tester compares one field of the answer's body with one value per
 	 * rule, in order; the status itself is not visible): SentiOne's own 401 texts (D-03), then the
-	 * answers of a server that is not SentiOne's API (ANSWERS_OF_OTHER_SERVERS), then any answer that
-	 * is not a project page.
+	 * answers of a server that is not SentiOne's API (ANSWERS_OF_OTHER_SERVERS, contract/apiTexts.ts),
+	 * then any answer that is not a project page.
 	 */
 	test: ICredentialTestRequest = {
 		request: {

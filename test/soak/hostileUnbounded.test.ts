@@ -6,7 +6,7 @@
  * endpoint that keeps answering 200 with an HTML page (a regression test: see hostile.test.ts).
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
-import { setClock } from '../../nodes/SentiOne/shared/time';
+import { setClock } from '../../nodes/SentiOne/shared/clock';
 import { type Sim, projectWithMentions, adminOnce, startRoomySim } from '../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../support/actions';
 import { runWorkflow, credentials } from '../support/engine';

@@ -1,10 +1,10 @@
 /**
- * A simulator with a frozen clock and the node's clock (nodes/SentiOne/shared/time.ts `setClock`)
+ * A simulator with a frozen clock and the node's clock (nodes/SentiOne/shared/clock.ts `setClock`)
  * pinned to it: the simulator's seeded data, rate-limit windows and 7-day window are the same on
  * every run, and "wait until the hourly reset" is an instant jump of both clocks
  * (POST /__admin/clock) instead of a real wait of up to an hour.
  */
-import { setClock } from '../../nodes/SentiOne/shared/time';
+import { setClock } from '../../nodes/SentiOne/shared/clock';
 import { admin, clearLog, resetSim, startSim, type Sim } from './simulator';
 import { NOW_MS } from './time';
 

@@ -17,7 +17,7 @@
  * collected was emitted exactly once, and no simulated hour saw more than 5 connections.
  *
  * Time. The node's reconnect backoff and its stall watchdog run on real time (Date.now and
- * timers), its budget and recovery decisions on `clock` (shared/time.ts). A connection that lives
+ * timers), its budget and recovery decisions on `clock` (shared/clock.ts). A connection that lives
  * a minute resets the backoff to 0.5 s; 100 of them would take 100 minutes. So the test moves
  * Date.now forward by 61 s once each connection is up (nothing else in the process reads it for
  * anything but timestamps), and by the stall timeout + 1 s to let the watchdog see a stalled
@@ -26,7 +26,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { setClock } from '../../nodes/SentiOne/shared/time';
+import { setClock } from '../../nodes/SentiOne/shared/clock';
 import { admin, createProject, startSim, type Sim, groundTruth } from './simulator';
 import type { ActiveStreamTrigger } from './triggers';
 import { activateStreamTrigger, projectParam, streamParameters } from './triggers';

@@ -16,7 +16,8 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../shared/parameters';
-import { clock } from '../shared/time';
+import { clock } from '../shared/clock';
+import { MINUTE_MS } from '../shared/units';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
 	MAX_WAIT_MINUTES_LIMIT,
@@ -113,5 +114,5 @@ export function readRateLimitHandling(this: IExecuteFunctions, i: number): RateL
 		},
 		i,
 	);
-	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * 60_000) };
+	return { onRateLimit: 'wait', maxWaitMs: Math.round(minutes * MINUTE_MS) };
 }

@@ -3,11 +3,7 @@
  * state or memory (docs/reliability.md, "Bounds on what the server controls", lists the threats
  * each one answers). One place, so a bound is changed once and tested once.
  */
-
-import { createHash } from 'crypto';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+import { MINUTE_MS } from './units';
 
 export const BOUNDS = {
 	/** setTimeout fires at once past 2^31 − 1 ms; no wait may reach it */
@@ -16,17 +12,17 @@ export const BOUNDS = {
 	 * A rate-limit reset (header `x-rate-limit-reset`, or the instant in a 429 message) further
 	 * ahead than this is implausible for hourly windows (D-07) and counts as unknown.
 	 */
-	resetMaxAheadMs: 65 * MINUTE,
+	resetMaxAheadMs: 65 * MINUTE_MS,
 	/** A reset further behind than this (clock skew aside) is stale and counts as unknown. */
-	resetMaxBehindMs: 5 * MINUTE,
+	resetMaxBehindMs: 5 * MINUTE_MS,
 	/** First wait after an hourly 429, whatever the reset says: never a resend storm. */
 	rateLimitFirstWaitMs: 5_000,
 	/** Each further 429 wait of one request is at least this factor longer than the last. */
 	rateLimitWaitGrowth: 4,
 	/** Longest single wait for a rate-limit reset (one hourly window and a margin). */
-	rateLimitMaxWaitMs: 65 * MINUTE,
+	rateLimitMaxWaitMs: 65 * MINUTE_MS,
 	/** How far ahead of the node's own clock a collectedAt may move the poll trigger's watermark. */
-	futureAllowanceMs: 5 * MINUTE,
+	futureAllowanceMs: 5 * MINUTE_MS,
 	/** Instants outside these years are not plausible dates for SentiOne data or input. */
 	earliestPlausibleMs: Date.UTC(1990, 0, 1),
 	latestPlausibleMs: Date.UTC(2100, 0, 1),
@@ -34,10 +30,14 @@ export const BOUNDS = {
 	maxCursorChars: 4096,
 	/** Ids longer than this are remembered by their SHA-256 (trigger memories stay small). */
 	maxIdChars: 64,
+	/** A mention id SentiOne sends longer than this is not one it issues: the mention counts as having none. */
+	maxReceivedIdChars: 1024,
+	/** A Mention ID parameter longer than any id SentiOne could issue (and than a URL path should carry) is refused. */
+	maxMentionIdParamChars: 512,
 	/** Pages in a row that bring nothing new (empty, or only repeats) before paging stops. */
 	maxPagesWithoutProgress: 3,
 	/** Longest a whole JSON answer (one page) may take to arrive, headers to last byte. */
-	requestDeadlineMs: 3 * MINUTE,
+	requestDeadlineMs: 3 * MINUTE_MS,
 	/** A Location header is quoted at most this long in an error. */
 	maxQuotedChars: 200,
 } as const;
@@ -78,61 +78,4 @@ export function plausibleReset(
 	if (inRange(asMs)) return asMs;
 	if (unit === 'seconds' && inRange(raw)) return raw;
 	return undefined;
-}
-
-/** Start of the next UTC hour after `now` (D-07: windows are aligned to the top of the hour). */
-export function nextHourStart(now: number): number {
-	return (Math.floor(now / HOUR) + 1) * HOUR;
-}
-
-/**
- * How long to wait before sending again after the `waitsSoFar`-th hourly 429 of one request:
- * until the reset when it is known and plausible, else until the top of the next hour (D-07);
- * never less than a spacing that grows with every wait (5 s, 20 s, 80 s …), never more than one
- * window. So a reset in the past, a reset that never moves, or none at all cannot make the node
- * resend more than a handful of times an hour.
- */
-export function rateLimitWait(
-	resetAt: number | undefined,
-	now: number,
-	waitsSoFar: number,
-): number {
-	const target = resetAt !== undefined && resetAt > now ? resetAt : nextHourStart(now);
-	const spacing =
-		BOUNDS.rateLimitFirstWaitMs *
-		BOUNDS.rateLimitWaitGrowth ** Math.max(0, Math.min(10, waitsSoFar));
-	return boundedDelay(
-		target - now + 1000,
-		Math.min(spacing, BOUNDS.rateLimitMaxWaitMs),
-		BOUNDS.rateLimitMaxWaitMs,
-	);
-}
-
-/** A text from outside, shortened for quoting in a message. */
-export function quoted(text: string, max: number = BOUNDS.maxQuotedChars): string {
-	const flat = Array.from(text, (c) => (hasControl(c) ? ' ' : c))
-		.join('')
-		.replace(/ {2,}/g, ' ')
-		.trim();
-	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-const HASHED = /^sha256:[0-9a-f]{64}$/;
-
-/**
- * The form in which an id is remembered (idempotent: a remembered form stays as it is) (trigger memories, repeat detection): the id itself when
- * short, else `sha256:` and its hash, so an absurdly long id costs as much memory as a short one.
- */
-export function idKey(id: string): string {
-	if (id.length <= BOUNDS.maxIdChars || HASHED.test(id)) return id;
-	return `sha256:${createHash('sha256').update(id).digest('hex')}`;
-}
-
-/** True when the text holds a control character (U+0000–U+001F, U+007F). */
-export function hasControl(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		if (c < 32 || c === 127) return true;
-	}
-	return false;
 }

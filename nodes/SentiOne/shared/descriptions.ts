@@ -12,6 +12,7 @@ import {
 	SENTIMENTS,
 	SOURCE_TYPES,
 } from './contract';
+import { recentWindowText } from './wording';
 
 export const projectLocator: INodeProperties = {
 	displayName: 'Project',
@@ -128,8 +129,7 @@ const dateFilterFields: INodeProperties[] = [
 		name: 'publishedAfter',
 		type: 'dateTime',
 		default: '',
-		description:
-			'Only mentions published at or after this time (inclusive). Recent search reaches back 7 days at most.',
+		description: `Only mentions published at or after this time (inclusive). Recent search reaches back ${recentWindowText()} at most.`,
 	},
 	{
 		displayName: 'Published Before',

@@ -20,16 +20,11 @@ import {
 import { invalidParameter, readChoice, readNumber, readText } from './parameters';
 import { checkQuery } from './queryLanguage';
 import { DATE_FORMS, formatLocal, readDate, showValue, toIso } from './time';
-import { tierOf } from './wording';
+import { DAY_MS, HOUR_MS } from './units';
+import { recentWindowDays, recentWindowText, tierOf } from './wording';
 
 /** Which endpoint the filters go to: the date rules differ (D-18). */
 export type FilterScope = Scope | 'live';
-
-const HOUR = 3600 * 1000;
-const DAY = 24 * HOUR;
-
-/** The recent window in days, as the messages name it. */
-const RECENT_DAYS = RECENT_WINDOW_MS / DAY;
 
 /** Where a refusal of the recent window points the user. */
 const forOlderMentions = () =>
@@ -153,12 +148,12 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				ctx.itemIndex,
 			);
 			const unit = period.unit === 'days' ? 'days' : 'hours';
-			const span = amount * (unit === 'days' ? DAY : HOUR);
+			const span = amount * (unit === 'days' ? DAY_MS : HOUR_MS);
 			if (ctx.scope === 'recent' && span > RECENT_WINDOW_MS) {
 				throw invalidParameter(
 					ctx.node,
 					label('Published in the Last'),
-					`${amount} ${unit} reaches beyond the ${RECENT_DAYS} days recent search covers. Use at most ${RECENT_DAYS} days, or Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`,
+					`${amount} ${unit} reaches beyond the ${recentWindowText()} recent search covers. Use at most ${recentWindowText()}, or Search Historical (${tierOf('historicalSearch')} tier) for older mentions.`,
 					ctx.itemIndex,
 				);
 			}
@@ -173,7 +168,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published After'),
-				`${formatLocal(publishedFrom, ctx.timezone)} is more than ${RECENT_DAYS} days ago; recent search only covers mentions published since ${formatLocal(earliestRecent, ctx.timezone)}. ${forOlderMentions()}`,
+				`${formatLocal(publishedFrom, ctx.timezone)} is more than ${recentWindowText()} ago; recent search only covers mentions published since ${formatLocal(earliestRecent, ctx.timezone)}. ${forOlderMentions()}`,
 				ctx.itemIndex,
 			);
 		}
@@ -190,7 +185,7 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			throw invalidParameter(
 				ctx.node,
 				label('Published Before'),
-				`${formatLocal(publishedTo, ctx.timezone)} is before the ${RECENT_DAYS}-day window of recent search, so nothing could match. ${forOlderMentions()}`,
+				`${formatLocal(publishedTo, ctx.timezone)} is before the ${recentWindowDays()}-day window of recent search, so nothing could match. ${forOlderMentions()}`,
 				ctx.itemIndex,
 			);
 		}

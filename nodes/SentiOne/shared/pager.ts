@@ -14,11 +14,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BOUNDS, idKey, rateLimitWait } from './bounds';
+import { BOUNDS } from './bounds';
 import { QUERY_PARAMS } from './contract';
 import { asNodeError, errorDetails, unusableAnswer } from './errors';
-import { clock, formatInstant } from './time';
+import { idKey } from './text';
+import { clock } from './clock';
+import { formatInstant } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
+import { rateLimitWait } from './transport';
 
 /** What to do when the hourly budget runs out part-way. */
 export type RateLimitChoice = 'wait' | 'stop' | 'fail';

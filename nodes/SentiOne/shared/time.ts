@@ -3,13 +3,11 @@
  * (to be read in the workflow's time zone), an expression may give an ISO string with an offset,
  * a Date, or a Luxon DateTime. Everything leaves here as UTC ISO 8601 with milliseconds and `Z`,
  * the form the API documents.
- *
- * It also holds the one clock every date rule and every rate-limit wait reads (`clock`): real
- * time in n8n; a test points it at a simulator's virtual clock with `setClock`.
+ * The clock the date rules read (now) is clock.ts.
  */
-import { sleep } from 'n8n-workflow';
-
-import { BOUNDS, boundedDelay } from './bounds';
+import { BOUNDS } from './bounds';
+import { clock } from './clock';
+import { MINUTE_MS } from './units';
 
 /**
  * ISO 8601 as people and servers write it: a calendar date, optionally a time (minutes, seconds
@@ -226,40 +224,8 @@ export function formatLocal(epochMs: number, zone = 'UTC'): string {
 export function formatInstant(epochMs: number, now = clock.now(), zone = 'UTC'): string {
 	const iso = formatLocal(epochMs, zone);
 	if (!Number.isFinite(epochMs) || !Number.isFinite(now)) return iso;
-	const minutes = Math.round((epochMs - now) / 60000);
+	const minutes = Math.round((epochMs - now) / MINUTE_MS);
 	if (minutes <= 0) return `${iso} (now)`;
 	if (minutes < 120) return `${iso} (in ${minutes} min)`;
 	return `${iso} (in ${Math.round(minutes / 60)} h)`;
-}
-
-/** What the node reads the time from and waits with (date rules, rate-limit resets). */
-export interface Clock {
-	/** epoch milliseconds */
-	now(): number;
-	/** resolves after `ms` milliseconds of this clock (rejects when `signal` aborts first) */
-	sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-const realClock: Clock = {
-	now: () => Date.now(),
-	sleep: async (ms: number, signal?: AbortSignal) => await sleep(boundedDelay(ms), signal),
-};
-
-/**
- * The clock in use. The node and the shared modules call `clock.now()` / `clock.sleep()` instead
- * of `Date.now()` / `sleep()` wherever the API's clock matters (the 7-day window, future dates,
- * waiting for an hourly reset), so a test can run them against a simulator whose clock is not
- * the machine's. Timeouts of the connection itself (stall guards, retry backoff) stay on real time.
- */
-export const clock: Clock = { ...realClock };
-
-/** Replaces parts of the clock; returns a function that restores the previous clock. */
-export function setClock(replacement: Partial<Clock>): () => void {
-	const previous: Clock = { now: clock.now, sleep: clock.sleep };
-	if (replacement.now) clock.now = replacement.now;
-	if (replacement.sleep) clock.sleep = replacement.sleep;
-	return () => {
-		clock.now = previous.now;
-		clock.sleep = previous.sleep;
-	};
 }

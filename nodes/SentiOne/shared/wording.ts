@@ -1,11 +1,19 @@
 /**
- * How every description and message names a tier or a budget: derived, when it is read, from the
- * contract's endpoint table (an endpoint's tier and rate-limit group) and budgets (HOURLY_LIMITS,
- * CONCURRENT_STREAMS), so a change there changes every text that names it and no text retypes a
- * figure.
+ * How every description and message names a tier, a budget or the recent window: derived, when it
+ * is read, from the contract's endpoint table (an endpoint's tier and rate-limit group), budgets
+ * (HOURLY_LIMITS, CONCURRENT_STREAMS) and RECENT_WINDOW_MS, so a change there changes every text
+ * that names it and no text retypes a figure.
  */
 import type { EndpointGroup, EndpointName, Tier } from './contract';
-import { CONCURRENT_STREAMS, ENDPOINTS, HOURLY_LIMITS, PAGE_SIZES, TIERS } from './contract';
+import {
+	CONCURRENT_STREAMS,
+	ENDPOINTS,
+	HOURLY_LIMITS,
+	PAGE_SIZES,
+	RECENT_WINDOW_MS,
+	TIERS,
+} from './contract';
+import { DAY_MS } from './units';
 
 /** The tier an endpoint needs: "Enterprise". */
 export function tierOf(name: EndpointName): Tier {
@@ -80,4 +88,14 @@ export function pageSize(name: EndpointName): number {
 /** "1 request", "30 requests", "10,000 mentions". */
 export function plural(n: number, one: string, many = `${one}s`): string {
 	return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** The recent window (RECENT_WINDOW_MS) in days: 7. */
+export function recentWindowDays(): number {
+	return RECENT_WINDOW_MS / DAY_MS;
+}
+
+/** "7 days": the recent window (what recent search, recent export and the live stream cover). */
+export function recentWindowText(): string {
+	return plural(recentWindowDays(), 'day');
 }

@@ -18,7 +18,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { StreamFormat } from '../../../nodes/SentiOne/shared/stream';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';

@@ -11,7 +11,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import {
 	type Sim,
 	projectWithMentions,

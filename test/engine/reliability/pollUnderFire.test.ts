@@ -17,7 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { admin, createProject, startSim, type Sim, groundTruth } from '../../support/simulator';
 import { PollHarness, pollParameters } from '../../support/triggers';
 import { RequestHook } from '../../support/probes';

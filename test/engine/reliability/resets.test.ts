@@ -16,7 +16,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import { paginate, type RateLimitChoice } from '../../../nodes/SentiOne/shared/pager';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import type { ActiveStreamTrigger } from '../../support/triggers';
 import {

@@ -10,7 +10,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { type Sim, adminOnce, startRoomySim } from '../../support/simulator';
 import { loadWorkflow, NODE, withParameters } from '../../support/actions';
 import { runWorkflow, credentials } from '../../support/engine';

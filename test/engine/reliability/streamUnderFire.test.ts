@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import type { ActiveStreamTrigger } from '../../support/triggers';
 import { activateStreamTrigger, projectParam, streamParameters } from '../../support/triggers';
 import { runStreamScenario } from '../../support/streamScenario';

@@ -10,7 +10,7 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { PaginateOptions } from '../../../nodes/SentiOne/shared/pager';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
 import type { ApiRequest } from '../../../nodes/SentiOne/shared/transport';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	addMentions,
@@ -406,7 +406,7 @@ test('wait: a page whose headers say the budget is gone and resets in seconds â†
 });
 
 test('wait, against the simulatorâ€™s own hourly window: the pager waits for the top of the hour, the budget is back, paging completes', async () => {
-	// The node reads time through `clock` (time.ts); point it at the simulator's frozen clock and
+	// The node reads time through `clock` (clock.ts); point it at the simulator's frozen clock and
 	// let its sleep advance that clock, so the real window (reset at the top of the hour) is waited
 	// out in virtual time: 10 s before the top of the hour, budget 2, 4 pages.
 	const projectId = projectWith[100];

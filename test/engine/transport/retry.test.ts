@@ -5,7 +5,7 @@
  */
 import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,

@@ -4,7 +4,7 @@
  * scenario compares the mentions emitted with what the simulator collected (0 lost, 0 duplicated)
  * and counts the search requests each poll spent.
  */
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { PollHarness, pollParameters } from '../../support/triggers';
 import { waitFor, sleep } from '../../support/wait';
 import {

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
- * Dates and the clock (nodes/SentiOne/shared/time.ts): the strict reader for every date input
+ * Dates and the clock (nodes/SentiOne/shared/time.ts, clock.ts): the strict reader for every date input
  * (readDate) and for the server's instants (readServerInstant), wall-clock text read in the
  * workflow's time zone — across the DST changes of Europe/Warsaw and America/New_York and in zones
  * whose offset is not a whole hour — how an instant is shown to a person (formatLocal) and the
@@ -15,13 +15,12 @@
  */
 import { DateTime } from 'luxon';
 
+import { clock, setClock } from '../../../nodes/SentiOne/shared/clock';
 import {
-	clock,
 	DATE_FORMS,
 	formatLocal,
 	readDate,
 	readServerInstant,
-	setClock,
 	showValue,
 	toEpochMs,
 	toIso,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { costText, pageSize, tierOf } from '../../shared/wording';
+import { costText, pageSize, recentWindowText, tierOf } from '../../shared/wording';
 
 import * as exportMentions from './export.operation';
 import * as searchHistorical from './searchHistorical.operation';
@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Export',
 				value: 'export',
-				description: `Export many mentions of a project in one stream instead of pages, with the same filters and sort as search, optionally anonymized. Recent (last 7 days): ${tierOf('recentExport')} tier; all time: ${tierOf('historicalExport')} tier. Costs ${costText('recentExport')}, whatever its size; use it for bulk extraction instead of a large search.`,
+				description: `Export many mentions of a project in one stream instead of pages, with the same filters and sort as search, optionally anonymized. Recent (last ${recentWindowText()}): ${tierOf('recentExport')} tier; all time: ${tierOf('historicalExport')} tier. Costs ${costText('recentExport')}, whatever its size; use it for bulk extraction instead of a large search.`,
 				action: 'Export mentions',
 			},
 			{
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Search Recent',
 				value: 'searchRecent',
-				description: `Search the mentions of a project published in the last 7 days, with filters (dates, sentiment, source, type, query, language, country) and sort. ${tierOf('recentSearch')} tier; each page of ${pageSize('recentSearch')} costs ${costText('recentSearch')} shared with historical search.`,
+				description: `Search the mentions of a project published in the last ${recentWindowText()}, with filters (dates, sentiment, source, type, query, language, country) and sort. ${tierOf('recentSearch')} tier; each page of ${pageSize('recentSearch')} costs ${costText('recentSearch')} shared with historical search.`,
 				action: 'Search recent mentions',
 			},
 		],

@@ -28,8 +28,15 @@ import {
 	streamFormatOption,
 } from '../../shared/streamOptions';
 import type { SentiOneTransport } from '../../shared/transport';
+import { MINUTE_MS } from '../../shared/units';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { costText, concurrentLimit, tierOf } from '../../shared/wording';
+import {
+	costText,
+	concurrentLimit,
+	recentWindowDays,
+	recentWindowText,
+	tierOf,
+} from '../../shared/wording';
 import { limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
 import { readPaging, readProjectId, readSearchBody, readSimplify } from '../readParameters';
 import type { ExecutionHints } from '../executionHints';
@@ -51,9 +58,9 @@ const SCOPE_OPTIONS: INodePropertyOptions[] = [
 		description: `Mentions of any date; needs the ${tierOf('historicalExport')} tier`,
 	},
 	{
-		name: `Last 7 Days (Recent, ${tierOf('recentExport')} Tier)`,
+		name: `Last ${recentWindowDays()} Days (Recent, ${tierOf('recentExport')} Tier)`,
 		value: 'recent',
-		description: `Mentions published in the last 7 days; ${tierOf('recentExport')} tier is enough`,
+		description: `Mentions published in the last ${recentWindowText()}; ${tierOf('recentExport')} tier is enough`,
 	},
 ];
 
@@ -157,7 +164,7 @@ export async function execute(
 		);
 	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
 	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
-	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * 60_000;
+	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * MINUTE_MS;
 
 	const qs: IDataObject = {};
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;

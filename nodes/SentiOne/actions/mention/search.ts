@@ -17,7 +17,14 @@ import { paginate } from '../../shared/pager';
 import { mentionRow } from '../../shared/simplify';
 import type { SentiOneTransport } from '../../shared/transport';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
-import { costText, pageSize, tierBelow, tierLead, tierOf } from '../../shared/wording';
+import {
+	costText,
+	pageSize,
+	recentWindowText,
+	tierBelow,
+	tierLead,
+	tierOf,
+} from '../../shared/wording';
 import {
 	limitProperty,
 	operationNotice,
@@ -41,11 +48,11 @@ function searchProperties(scope: Scope): INodeProperties[] {
 		scope === 'recent'
 			? operationNotice(
 					'searchRecentNotice',
-					`${tierLead(name)}: mentions published in the last 7 days. ${cost}`,
+					`${tierLead(name)}: mentions published in the last ${recentWindowText()}. ${cost}`,
 				)
 			: operationNotice(
 					'searchHistoricalNotice',
-					`${tierLead(name)}${below !== undefined ? ` (with a ${below} key, Search Recent covers the last 7 days)` : ''}. ${cost}`,
+					`${tierLead(name)}${below !== undefined ? ` (with a ${below} key, Search Recent covers the last ${recentWindowText()})` : ''}. ${cost}`,
 				),
 		projectLocator,
 		returnAllProperty,
@@ -54,7 +61,7 @@ function searchProperties(scope: Scope): INodeProperties[] {
 			dates: true,
 			description:
 				scope === 'recent'
-					? 'Narrow the mentions down. Recent search only covers mentions published in the last 7 days; without a published date filter it returns those 7 days.'
+					? `Narrow the mentions down. Recent search only covers mentions published in the last ${recentWindowText()}; without a published date filter it returns those ${recentWindowText()}.`
 					: 'Narrow the mentions down. Without a published date filter historical search covers all time.',
 		}),
 		sortProperty,

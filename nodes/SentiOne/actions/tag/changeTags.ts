@@ -5,7 +5,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { hasControl } from '../../shared/bounds';
+import { BOUNDS } from '../../shared/bounds';
+import { hasControl } from '../../shared/text';
 import {
 	route,
 	TAG_NAME_MAX_LENGTH,
@@ -53,9 +54,6 @@ export function tagFieldProperties(verb: 'add' | 'remove'): INodeProperties[] {
 	];
 }
 
-/** Longer than any id SentiOne could issue (and than a URL path should carry) */
-const MENTION_ID_MAX_LENGTH = 512;
-
 export function readMentionId(this: IExecuteFunctions, i: number): string {
 	const node = this.getNode();
 	const id = readText(this.getNodeParameter('mentionId', i, ''), node, 'Mention ID', i);
@@ -75,11 +73,11 @@ export function readMentionId(this: IExecuteFunctions, i: number): string {
 			i,
 		);
 	}
-	if (id.length > MENTION_ID_MAX_LENGTH || hasControl(id)) {
+	if (id.length > BOUNDS.maxMentionIdParamChars || hasControl(id)) {
 		throw invalidParameter(
 			node,
 			'Mention ID',
-			`this is not a mention ID (${id.length > MENTION_ID_MAX_LENGTH ? `${id.length} characters long` : 'it contains control characters'}). Use the "id" field of a mention.`,
+			`this is not a mention ID (${id.length > BOUNDS.maxMentionIdParamChars ? `${id.length} characters long` : 'it contains control characters'}). Use the "id" field of a mention.`,
 			i,
 		);
 	}

@@ -2,7 +2,8 @@
  * What the node reads in SentiOne's texts, kept as data beside the contract module. The
  * specification names the causes of a 401 and the kinds of 429 but not their words (D-03, D-08),
  * so the words the node looks for live here, each under the decision it follows: a SentiOne that
- * words a refusal differently is one edit in this file.
+ * words a refusal differently is one edit in this file. Also what servers that are not SentiOne's
+ * API answer, by which the credential test tells them apart.
  */
 import type { Tier } from './endpoints';
 import { HOSTED_KEY_PREFIX } from './access';
@@ -77,3 +78,72 @@ export function maximumFromMessage(message: string | undefined): number | undefi
 	const match = MAXIMUM_IN_MESSAGE.exec(message);
 	return match ? Number(match[1]) : undefined;
 }
+
+/**
+ * What a server that is not SentiOne's API tends to answer for GET …/api/public/v2/projects, and
+ * how the credential test says so: [field of the answer, its value, "answered …"]. An answer that is text,
+ * not JSON, is matched by its first character ("0") or its length.
+ */
+export const ANSWERS_OF_OTHER_SERVERS: Array<[string, string | number, string]> = [
+	[
+		'message',
+		'Not found.',
+		'404 (Not found.) for the project list: there is no SentiOne Listen API v2 at this address.',
+	],
+	[
+		'message',
+		'Not Found',
+		'404 (Not Found) for the project list: there is no SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		404,
+		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'error',
+		'Not Found',
+		'404 (Not Found) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		405,
+		'405 (Method Not Allowed) for the project list: it runs an API, but not SentiOne Listen API v2 at this address.',
+	],
+	[
+		'status',
+		401,
+		"401 with an error of another API (not one of SentiOne's texts): the address is not SentiOne Listen API v2.",
+	],
+	[
+		'status',
+		403,
+		'403 (Forbidden): a proxy, a firewall or another API refused the request before SentiOne saw it.',
+	],
+	[
+		'status',
+		500,
+		"500 (Internal Server Error) in another API's format: the address is not SentiOne Listen API v2, or the server is failing.",
+	],
+	[
+		'status',
+		502,
+		'502 (Bad Gateway): a proxy in front of the address could not reach its server; try again later.',
+	],
+	[
+		'status',
+		503,
+		'503 (Service Unavailable): the server is down or in maintenance; try again later.',
+	],
+	[
+		'status',
+		504,
+		'504 (Gateway Timeout): a proxy in front of the address got no answer in time; try again later.',
+	],
+	[
+		'0',
+		'<',
+		"with an HTML page, not with SentiOne's API (a website, a sign-in page, or a proxy's error page).",
+	],
+	['length', 0, "with an empty body, not with SentiOne's project list."],
+];

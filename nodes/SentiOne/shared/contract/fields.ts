@@ -2,6 +2,7 @@
  * What requests and answers carry: parameter and field names, enums, lengths, windows and the
  * shapes the specification does not show (D-11 to D-29).
  */
+import { DAY_MS, MINUTE_MS } from '../units';
 import { JSON_MEDIA_TYPE } from './access';
 
 export const QUERY_PARAMS = {
@@ -26,8 +27,8 @@ export const QUERY_MAX_LENGTH = 250;
 export const WILDCARD_MIN_PREFIX = 4;
 
 /** D-18 */
-export const RECENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
-export const RECENT_WINDOW_SAFETY_MARGIN_MS = 5 * 60 * 1000;
+export const RECENT_WINDOW_MS = 7 * DAY_MS;
+export const RECENT_WINDOW_SAFETY_MARGIN_MS = 5 * MINUTE_MS;
 
 /** D-25 */
 export const BACKFILL_MINUTES_MAX = 5;

@@ -7,7 +7,8 @@
  *   announced), the tiers and the budgets; everything else is derived from it;
  * - fields.ts: parameter and field names, enums, lengths, windows, the shapes not shown;
  * - access.ts: the credential, the API root, the key's header and shape;
- * - apiTexts.ts: the words of SentiOne's refusals the node tells apart (401 causes, 429 kinds);
+ * - apiTexts.ts: the words of SentiOne's refusals the node tells apart (401 causes, 429 kinds),
+ *   and what servers that are not SentiOne's answer (the credential test);
  * - unconfirmed.ts: each guess, and what the node does when SentiOne disagrees.
  */
 export * from './access';

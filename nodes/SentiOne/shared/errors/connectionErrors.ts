@@ -6,7 +6,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { quoted } from '../bounds';
+import { quoted } from '../text';
 import { CREDENTIAL_ERROR_PREFIX } from '../contract';
 import type { RequestInfo } from './details';
 import { attach, redact } from './details';

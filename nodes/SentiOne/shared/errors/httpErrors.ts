@@ -20,8 +20,9 @@ import {
 	resetFromMessage,
 	unauthorizedCause,
 } from '../contract';
-import { clock, formatInstant } from '../time';
-import { anyTier, GROUP_NAMES, lowestTier, plural, tierBelow } from '../wording';
+import { clock } from '../clock';
+import { formatInstant } from '../time';
+import { anyTier, GROUP_NAMES, lowestTier, plural, recentWindowText, tierBelow } from '../wording';
 import type { RequestInfo, ResponseInfo, SentiOneErrorDetails } from './details';
 import { attach, redact } from './details';
 
@@ -124,7 +125,7 @@ function unauthorizedAdvice(cause: UnauthorizedCause, request: RequestInfo): str
 		case 'unknown':
 			return "SentiOne does not recognise the API key. It may have been regenerated or revoked: copy it again from Profile → API, and check the credential's Base URL.";
 		case 'tier':
-			return `your API key does not have the ${request.tier} tier this operation needs. ${request.tier !== lowestTier() ? `This needs the ${request.tier} tier: ask SentiOne to upgrade the key, or use the ${lowestTier()}-tier alternative (recent search covers the last 7 days).` : 'Ask SentiOne to enable API access for this key.'}`;
+			return `your API key does not have the ${request.tier} tier this operation needs. ${request.tier !== lowestTier() ? `This needs the ${request.tier} tier: ask SentiOne to upgrade the key, or use the ${lowestTier()}-tier alternative (recent search covers the last ${recentWindowText()}).` : 'Ask SentiOne to enable API access for this key.'}`;
 	}
 }
 

@@ -6,6 +6,8 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { MINUTE_MS } from '../units';
+
 /** A body as n8n's HTTP stack hands it over: chunks, and a way to drop the connection. */
 export interface Chunked {
 	[Symbol.asyncIterator](): AsyncIterator<Uint8Array | string>;
@@ -94,7 +96,7 @@ export async function* guardedChunks(
 }
 
 export function minutesText(ms: number): string {
-	return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+	return ms >= MINUTE_MS ? `${Math.round(ms / MINUTE_MS)} min` : `${Math.round(ms / 1000)} s`;
 }
 
 export function formatBytes(bytes: number): string {

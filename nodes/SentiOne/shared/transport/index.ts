@@ -1,7 +1,7 @@
 /**
- * The only module that talks HTTP (client.ts). Every request of the action node, the triggers and
- * the list searches goes through `SentiOneTransport`; the body guard, the retry rules and the
- * rate-limit headers each have a file of their own here.
+ * The only module that talks HTTP. Every request of the action node, the triggers and the list
+ * searches goes through `SentiOneTransport` (client.ts); the wire, the retry loop, streams, the
+ * body guard, the retry rules and the rate-limit headers each have a file of their own here.
  */
 export type {
 	ApiContext,
@@ -10,8 +10,8 @@ export type {
 	OpenStream,
 	StreamRequest,
 	TransportOptions,
-} from './requests';
+} from './types';
 export { SentiOneTransport } from './client';
 export { readRateLimit } from './rateLimitHeaders';
 export type { RetryPolicy } from './retry';
-export { DEFAULT_RETRY } from './retry';
+export { DEFAULT_RETRY, nextHourStart, rateLimitWait } from './retry';

@@ -8,7 +8,7 @@ import { plausibleReset } from '../bounds';
 import type { EndpointGroup } from '../contract';
 import { RATE_LIMIT_HEADERS } from '../contract';
 import type { RateLimitState } from '../errors';
-import { clock } from '../time';
+import { clock } from '../clock';
 
 /** A header of an answer, whatever its case or whether n8n hands it over as a list. */
 export function headerValue(headers: IDataObject | undefined, name: string): string | undefined {

@@ -1,9 +1,12 @@
 /**
- * When a request is sent again: after an hourly 429 when the caller allows a wait (the client waits
- * for the reset, bounds.ts), and after 502/503/504, a broken connection or a JSON answer cut short,
- * for reads only: whether an endpoint is a read comes from the contract's endpoint table, so a
- * create is never repeated.
+ * When a request is sent again: after an hourly 429 when the caller allows a wait (how long:
+ * `rateLimitWait`, bounded whatever the server says), and after 502/503/504, a broken connection or
+ * a JSON answer cut short, for reads only: whether an endpoint is a read comes from the contract's
+ * endpoint table, so a create is never repeated.
  */
+import { BOUNDS, boundedDelay } from '../bounds';
+import { HOUR_MS } from '../units';
+
 export interface RetryPolicy {
 	/** Longest total wait for an hourly rate-limit reset; 0 = never wait, fail at once. */
 	maxRateLimitWaitMs: number;
@@ -55,3 +58,31 @@ export function isTransientNetwork(error: unknown): boolean {
 
 /** Statuses of a server that may answer next time. */
 export const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+/** Start of the next UTC hour after `now` (D-07: windows are aligned to the top of the hour). */
+export function nextHourStart(now: number): number {
+	return (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
+}
+
+/**
+ * How long to wait before sending again after the `waitsSoFar`-th hourly 429 of one request:
+ * until the reset when it is known and plausible, else until the top of the next hour (D-07);
+ * never less than a spacing that grows with every wait (5 s, 20 s, 80 s …), never more than one
+ * window. So a reset in the past, a reset that never moves, or none at all cannot make the node
+ * resend more than a handful of times an hour.
+ */
+export function rateLimitWait(
+	resetAt: number | undefined,
+	now: number,
+	waitsSoFar: number,
+): number {
+	const target = resetAt !== undefined && resetAt > now ? resetAt : nextHourStart(now);
+	const spacing =
+		BOUNDS.rateLimitFirstWaitMs *
+		BOUNDS.rateLimitWaitGrowth ** Math.max(0, Math.min(10, waitsSoFar));
+	return boundedDelay(
+		target - now + 1000,
+		Math.min(spacing, BOUNDS.rateLimitMaxWaitMs),
+		BOUNDS.rateLimitMaxWaitMs,
+	);
+}

@@ -4,16 +4,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { BOUNDS } from '../../shared/bounds';
 import { readServerInstant } from '../../shared/time';
-
-/** Ids longer than this are not ids SentiOne issues: such a mention is treated as having none. */
-const MAX_ID_CHARS = 1024;
 
 /** The mention's id and collectedAt (epoch ms), when it has readable, plausible ones. */
 export function idAndCollectedAt(mention: IDataObject): { id?: string; collectedAt?: number } {
 	const rawId = mention.id;
 	const id =
-		typeof rawId === 'string' && rawId !== '' && rawId.length <= MAX_ID_CHARS
+		typeof rawId === 'string' && rawId !== '' && rawId.length <= BOUNDS.maxReceivedIdChars
 			? rawId
 			: typeof rawId === 'number' && Number.isFinite(rawId)
 				? String(rawId)

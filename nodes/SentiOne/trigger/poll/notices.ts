@@ -8,10 +8,13 @@ import type { IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../../shared/contract';
-import { clock, formatInstant } from '../../shared/time';
+import { clock } from '../../shared/clock';
+import { formatInstant } from '../../shared/time';
+import type { FilterVerifier } from '../../shared/verify';
+import { verificationNotice } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';
 import type { PollSettings } from './pollSettings';
-import type { PollBudget } from './pollState';
+import type { PollBudget, PollState } from './pollState';
 
 export function budgetError(
 	ctx: IPollFunctions,
@@ -60,4 +63,28 @@ export function descendingNotice(why: string): string {
 /** Said once when SentiOne returned mentions without a usable id. */
 export function noIdNotice(noId: number): string {
 	return `SentiOne returned ${noId} mention${noId === 1 ? '' : 's'} without a usable id; ${noId === 1 ? 'it was' : 'they were'} not passed on, because the trigger could not tell ${noId === 1 ? 'it' : 'them'} apart from mentions already passed on.`;
+}
+
+/** Said once when SentiOne's search answers held entries that were not mentions. */
+export function skippedNotice(skipped: number): string {
+	return `SentiOne sent ${skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`;
+}
+
+const FILTERED_OUT_SPENT =
+	'The trigger keeps checking every mention, so only matching ones are passed on; the requests that fetched the others were counted against the search budget all the same.';
+
+/** What this check tells besides its mentions: filters SentiOne did not apply, mentions without an id, entries that were not mentions. */
+export function noticesOf(
+	state: PollState,
+	verifier: FilterVerifier,
+	noId: number,
+	skipped: number,
+): Array<[kind: string, text: string]> {
+	const notices: Array<[string, string]> = [];
+	const told = verificationNotice(verifier, FILTERED_OUT_SPENT, state.unsent);
+	if (told)
+		notices.push([`filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told]);
+	if (noId > 0) notices.push(['noId', noIdNotice(noId)]);
+	if (skipped > 0) notices.push(['skipped', skippedNotice(skipped)]);
+	return notices;
 }

@@ -10,7 +10,7 @@ import {
 	projectLocator,
 	simplifyProperty,
 } from '../../shared/descriptions';
-import { hourlyLimit, tierBelow, tierOf } from '../../shared/wording';
+import { hourlyLimit, recentWindowText, tierBelow, tierOf } from '../../shared/wording';
 import { triggerHeader } from '../common/descriptions';
 import {
 	MAX_BACKFILL_HOURS,
@@ -31,8 +31,7 @@ const SOURCE_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: `Recent Search (${tierOf('recentSearch')} Tier)`,
 		value: 'recent',
-		description:
-			'Mentions published in the last 7 days. Loses old posts collected late: a mention published more than 7 days ago never appears, even when SentiOne collects it today.',
+		description: `Mentions published in the last ${recentWindowText()}. Loses old posts collected late: a mention published more than ${recentWindowText()} ago never appears, even when SentiOne collects it today.`,
 	},
 	{
 		name: `Historical Search (${tierOf('historicalSearch')} Tier)`,

@@ -1,57 +1,56 @@
 /**
- * One poll of the New Mention trigger.
+ * One poll of the New Mention trigger (`pollNewMentions`, a sequence of the steps below).
  *
- * - Manual "Fetch test event": one request for the latest matching mentions; the state is not read
- *   or written.
- * - First active poll: notes the newest matching mention (one request) and passes nothing on, or,
- *   with Backfill, starts the watermark N hours back and continues as a normal poll.
- * - Every other poll finds the mentions collected since the watermark (scan.ts), at most "Max
- *   Requests per Poll" pages within the trigger's share of the search budget (searchShare.ts),
+ * - Manual "Fetch test event" (`sample`): one request for the latest matching mentions; the state
+ *   is not read or written.
+ * - First active poll (`seed`): notes the newest matching mention (one request) and passes nothing
+ *   on, or, with Backfill (`continuedState`), starts the watermark N hours back and continues as a
+ *   normal poll.
+ * - Every other poll finds the mentions collected since the watermark (`runScan`, scan.ts), at most
+ *   "Max Requests per Poll" pages within the trigger's share of the search budget (searchShare.ts),
  *   passes on each it has not passed on before (oldest first) and moves the watermark only over
- *   mentions in hand (watermark.ts). A backlog bigger than one poll leaves a round open (its cursor).
- *   Once SentiOne is seen not to honour the collectedAt filter (it returns older mentions, or
- *   refuses the filter's shape), the check finds them newest first instead: said once, kept from
- *   then on.
- * - A 429 keeps the watermark: what was fetched before it is passed on, the rest waits for the next
- *   poll after the reset; the error says when that is (once per hourly window).
- * - Notices (notices.ts) are reported once, as an error of a check that has nothing to pass on, so
- *   no mention is held back for them.
+ *   mentions in hand (`advanceRound`, watermark.ts). A backlog bigger than one poll leaves a round
+ *   open (its cursor). Once SentiOne is seen not to honour the collectedAt filter (it returns older
+ *   mentions, or refuses the filter's shape), the check finds them newest first instead
+ *   (`handleRefusal`): said once, kept from then on.
+ * - A 429 keeps the watermark (`fetchedOrThrow`): what was fetched before it is passed on, the rest
+ *   waits for the next poll after the reset; the error says when that is (once per hourly window,
+ *   `gateOnBudget`).
+ * - Notices (notices.ts: `noticesOf`, `trackBehind`) are reported once, as an error of a check that
+ *   has nothing to pass on, so no mention is held back for them.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { nextHourStart } from '../../shared/bounds';
+import type { Outcome } from '../../shared/attempt';
 import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
-import { clock, formatLocal } from '../../shared/time';
-import { SentiOneTransport } from '../../shared/transport';
-import {
-	FilterVerifier,
-	refusedFilters,
-	refusedNotice,
-	verificationNotice,
-	withoutFilters,
-} from '../../shared/verify';
+import { clock } from '../../shared/clock';
+import { formatLocal } from '../../shared/time';
+import { nextHourStart, SentiOneTransport } from '../../shared/transport';
+import { DAY_MS, HOUR_MS } from '../../shared/units';
+import { FilterVerifier, refusedFilters, refusedNotice, withoutFilters } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';
 import {
 	behindNotice,
 	budgetError,
 	descendingNotice,
-	noIdNotice,
 	noticeError,
+	noticesOf,
 	repairNotice,
 } from './notices';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
+import type { CheckShare } from './searchShare';
 import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
-import type { PollBudget, PollState, ScanMode } from './pollState';
+import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
 import { addNotice, loadState, newState, saveState } from './pollState';
+import type { ScanResult } from './scan';
 import { newestPage, requestedFrom, roundKey, Scan } from './scan';
 import type { Collected } from './watermark';
 import { admit, prune, rereadAllowance, scanFrom } from './watermark';
 
-const HOUR_MS = 3_600_000;
 /** checks in a row ending with more to read before the trigger counts as falling behind */
 const BEHIND_CHECKS = 6;
 
@@ -85,11 +84,16 @@ async function sample(transport: SentiOneTransport, settings: PollSettings) {
 	return rows.length > 0 ? [toItems(rows)] : null;
 }
 
-/** "Start From: Now" (or a state that could not be read): note the newest matching mention, pass nothing on. */
+/**
+ * "Start From: Now" (or a state that could not be read, `repairs` saying why): note the newest
+ * matching mention, pass nothing on. This first check counts against the trigger's share like any
+ * other.
+ */
 async function seed(
 	transport: SentiOneTransport,
 	settings: PollSettings,
 	now: number,
+	repairs: string[],
 ): Promise<PollState> {
 	const { value: result, dropped, refusal } = await newestPage(transport, settings);
 	const state = newState(settings.projectId, null);
@@ -107,6 +111,8 @@ async function seed(
 	}
 	prune(state, settings.lateWindowMs);
 	state.budget = rememberBudget(transport, settings, undefined);
+	if (repairs.length > 0) addNotice(state, '', repairNotice(repairs, true));
+	account(state, { hour: hourOf(now), spentBefore: 0 }, transport.requestsSent, now);
 	return state;
 }
 
@@ -119,44 +125,81 @@ function saveAndReport(ctx: IPollFunctions, staticData: IDataObject, state: Poll
 	return null;
 }
 
-export async function pollNewMentions(
-	this: IPollFunctions,
-): Promise<INodeExecutionData[][] | null> {
-	const settings = readPollSettings(this);
-	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
-	const node = this.getNode();
+/** One scheduled check: what its steps read, and the state they move. */
+interface Check {
+	ctx: IPollFunctions;
+	transport: SentiOneTransport;
+	settings: PollSettings;
+	staticData: IDataObject;
+	state: PollState;
+	/** the hour the check falls in and what it may spend of the trigger's share */
+	share: CheckShare;
+	now: number;
+}
 
-	if (this.getMode() === 'manual') return await sample(transport, settings);
+/** The scan a check ran, and what the steps after it need to know of it. */
+interface ScanRun {
+	scan: Scan;
+	verifier: FilterVerifier;
+	mode: ScanMode;
+	/** the round the scan belongs to (roundKey) */
+	key: string;
+	/** the body sent (the open round's, or a fresh one) */
+	body: IDataObject;
+	outcome: Outcome<ScanResult>;
+	/** the watermark before the check */
+	watermarkBefore: number | null;
+}
 
-	const staticData = this.getWorkflowStaticData('node');
-	const now = clock.now();
-	const loaded = loadState(staticData, settings.projectId, now);
-	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0)) {
-		const seeded = await seed(transport, settings, now);
-		if (loaded.repairs.length > 0) addNotice(seeded, '', repairNotice(loaded.repairs, true));
-		// the first check counts against the trigger's share like any other
-		account(seeded, { hour: hourOf(now), spentBefore: 0 }, transport.requestsSent, now);
-		return saveAndReport(this, staticData, seeded);
-	}
-	// Start From: Backfill, first check: the watermark starts the backfill hours back
+/** Counts what the check sent against the trigger's share (before every save that follows a request). */
+function spend(c: Check): void {
+	account(c.state, c.share, c.transport.requestsSent, c.now);
+}
+
+/** Keeps the search budget SentiOne stated in its answers. */
+function noteBudget(c: Check): void {
+	c.state.budget = rememberBudget(c.transport, c.settings, c.state.budget);
+}
+
+/** The saved state a check continues; Start From: Backfill, first check: the watermark the backfill hours back. */
+function continuedState(loaded: Loaded, settings: PollSettings, now: number): PollState {
 	const backfillFrom = now - settings.backfillHours * HOUR_MS;
 	const state = loaded.state ?? newState(settings.projectId, backfillFrom, backfillFrom - 1);
 	if (loaded.state && loaded.repairs.length > 0)
 		addNotice(state, '', repairNotice(loaded.repairs, false));
+	return state;
+}
 
-	const check = shareOfCheck(state, settings, now);
-	if (!check) return null;
-	const spent = () => account(state, check, transport.requestsSent, now);
+/**
+ * The budget is known to be spent: reported once per window (as this check's error), then the
+ * checks wait quietly for the reset. True: this check sends nothing.
+ */
+function gateOnBudget(c: Check): boolean {
+	const known = c.state.budget;
+	if (!(known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > c.now))
+		return false;
+	if (known.reported === known.resetAt) return true;
+	known.reported = known.resetAt;
+	saveState(c.staticData, c.state);
+	throw budgetError(c.ctx, known, false);
+}
 
-	// The budget is known to be spent: report it once per window, then wait quietly for the reset.
-	const known = state.budget;
-	if (known?.remaining === 0 && known.resetAt !== undefined && known.resetAt > now) {
-		if (known.reported === known.resetAt) return null;
-		known.reported = known.resetAt;
-		saveState(staticData, state);
-		throw budgetError(this, known, false);
-	}
+/** A 400 that names no refused filter, to a request continuing a saved cursor: the cursor is stale. */
+function staleCursor(outcome: Outcome<ScanResult>, body: IDataObject): boolean {
+	return (
+		!outcome.ok &&
+		errorDetails(outcome.error)?.statusCode === 400 &&
+		refusedFilters(outcome.error, body).length === 0
+	);
+}
 
+/**
+ * Scans from the watermark in the check's mode, or continues the open round of the same settings
+ * (a round of other settings is dropped); a cursor the server no longer accepts starts the round
+ * again from the watermark.
+ */
+async function runScan(c: Check): Promise<ScanRun> {
+	const { ctx, settings, state, now } = c;
 	const verifier = new FilterVerifier(settings.filters);
 	// the filters sent: those SentiOne refused the shape of stay out (the verifier applies them)
 	const sentFilters = withoutFilters(
@@ -165,141 +208,133 @@ export async function pollNewMentions(
 	)[SEARCH_REQUEST_FIELDS.filters] as IDataObject;
 	const watermarkBefore = state.watermark;
 	const from = scanFrom(state, settings.lateWindowMs, rereadAllowance(state, now));
-	const scan = new Scan(
-		transport,
-		settings,
-		state,
-		verifier,
-		from,
-		now,
-		Math.min(pagesThisPoll(this, settings), check.left),
-	);
+	const pages = Math.min(pagesThisPoll(ctx, settings), c.share.left);
+	const scan = new Scan(c.transport, settings, state, verifier, from, now, pages);
 
 	const mode: ScanMode = state.mode ?? 'collectedAt';
 	const key = roundKey(settings, mode);
 	const resume = state.round && state.round.key === key ? state.round : undefined;
 	if (state.round && !resume) delete state.round;
-
-	let scanMode = mode;
-	let sentBody = resume
-		? (JSON.parse(resume.body) as IDataObject)
-		: scan.body(scanMode, sentFilters);
-	let outcome = await scan.run(scanMode, sentBody, resume?.cursor);
-	if (
-		!outcome.ok &&
-		resume &&
-		errorDetails(outcome.error)?.statusCode === 400 &&
-		refusedFilters(outcome.error, sentBody).length === 0
-	) {
+	let body = resume ? (JSON.parse(resume.body) as IDataObject) : scan.body(mode, sentFilters);
+	let outcome = await scan.run(mode, body, resume?.cursor);
+	if (resume && staleCursor(outcome, body)) {
 		// The server no longer accepts the saved cursor: start the round again from the watermark.
 		delete state.round;
-		sentBody = scan.body(scanMode, sentFilters);
-		outcome = await scan.run(scanMode, sentBody, undefined);
+		body = scan.body(mode, sentFilters);
+		outcome = await scan.run(mode, body, undefined);
 	}
-	const switchToDescending = (why: string) => {
-		scanMode = 'descending';
-		state.mode = 'descending';
-		delete state.round;
-		addNotice(state, 'collectedAt', descendingNotice(why));
-	};
-	// SentiOne refused the shape of an unconfirmed filter, or returned mentions older than the
-	// collectedAt asked for: leave the filter out from now on (applying it locally) or switch to the
-	// newest-first order. This check passes nothing on (nothing is lost: the next check continues
-	// from the same watermark) and says so once.
-	const refused = outcome.ok ? [] : refusedFilters(outcome.error, sentBody);
-	if (refused.length > 0 || (outcome.ok && outcome.value.ignored)) {
-		delete state.round;
-		if (outcome.ok) {
-			switchToDescending(
-				`it returned mentions collected before ${formatLocal(requestedFrom(from ?? now, now), this.getTimezone())}, the earliest the check asked for`,
-			);
-		} else {
-			if (refused.includes('collectedAt'))
-				switchToDescending(`it refused the filter: ${(outcome.error as Error).message}`);
-			const others = refused.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
-			if (others.length > 0) {
-				state.unsent = Array.from(new Set([...(state.unsent ?? []), ...others]));
-				addNotice(state, `refused:${others.join(',')}`, refusedNotice(others, outcome.error));
-			}
-		}
-		state.budget = rememberBudget(transport, settings, state.budget);
-		spent();
-		return saveAndReport(this, staticData, state);
+	return { scan, verifier, mode, key, body, outcome, watermarkBefore };
+}
+
+function switchToDescending(state: PollState, why: string): void {
+	state.mode = 'descending';
+	delete state.round;
+	addNotice(state, 'collectedAt', descendingNotice(why));
+}
+
+/**
+ * SentiOne refused the shape of an unconfirmed filter, or returned mentions older than the
+ * collectedAt asked for: leave the filter out from now on (applying it locally) or switch to the
+ * newest-first order, and say so once. True: this check passes nothing on (nothing is lost: the
+ * next check continues from the same watermark).
+ */
+function handleRefusal(c: Check, { outcome, body, scan }: ScanRun): boolean {
+	const { state, now } = c;
+	const refused = outcome.ok ? [] : refusedFilters(outcome.error, body);
+	if (refused.length === 0 && !(outcome.ok && outcome.value.ignored)) return false;
+	delete state.round;
+	if (outcome.ok) {
+		const asked = formatLocal(requestedFrom(scan.from ?? now, now), c.ctx.getTimezone());
+		const why = `it returned mentions collected before ${asked}, the earliest the check asked for`;
+		switchToDescending(state, why);
+		return true;
 	}
+	if (refused.includes('collectedAt'))
+		switchToDescending(state, `it refused the filter: ${(outcome.error as Error).message}`);
+	const others = refused.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
+	if (others.length > 0) {
+		state.unsent = Array.from(new Set([...(state.unsent ?? []), ...others]));
+		addNotice(state, `refused:${others.join(',')}`, refusedNotice(others, outcome.error));
+	}
+	return true;
+}
+
+/**
+ * What the scan fetched. A failure, or a 429 before anything was fetched, keeps the watermark and is
+ * the check's error (a spent budget then waits quietly for its reset).
+ */
+function fetchedOrThrow(c: Check, outcome: Outcome<ScanResult>): ScanResult {
+	const { state, staticData } = c;
+	noteBudget(c);
 	if (!outcome.ok) {
-		state.budget = rememberBudget(transport, settings, state.budget);
-		spent();
+		spend(c);
 		saveState(staticData, state);
-		throw asNodeError(node, outcome.error);
+		throw asNodeError(c.ctx.getNode(), outcome.error);
 	}
-	const { result, body, done } = outcome.value;
+	const { result } = outcome.value;
+	if (result.items.length > 0 || !result.stopped) return outcome.value;
+	// 429 before anything was fetched: nothing moves.
+	const budget: PollBudget = { ...(state.budget ?? {}), remaining: 0 };
+	// an unknown or implausible reset: the top of the next hour (D-07), so the refusal is
+	// reported once and later checks wait quietly instead of asking again on every poll
+	budget.resetAt = result.stopped.resetAt ?? nextHourStart(c.now);
+	budget.reported = budget.resetAt;
+	state.budget = budget;
+	spend(c);
+	saveState(staticData, state);
+	throw budgetError(c.ctx, budget, true);
+}
 
-	state.budget = rememberBudget(transport, settings, state.budget);
-	if (result.items.length === 0 && result.stopped) {
-		// 429 before anything was fetched: nothing moves.
-		const budget: PollBudget = { ...(state.budget ?? {}), remaining: 0 };
-		// an unknown or implausible reset: the top of the next hour (D-07), so the refusal is
-		// reported once and later checks wait quietly instead of asking again on every poll
-		budget.resetAt = result.stopped.resetAt ?? nextHourStart(now);
-		budget.reported = budget.resetAt;
-		state.budget = budget;
-		spent();
-		saveState(staticData, state);
-		throw budgetError(this, budget, true);
-	}
-
-	// Oldest first (a newest-first scan is turned around).
-	const inOrder = scanMode === 'descending' ? result.items.slice().reverse() : result.items;
+/**
+ * Passes over what the scan fetched, oldest first (a newest-first scan is turned around): admits
+ * the new mentions and moves the round (its cursor kept while there is more to read; a newest-first
+ * round holds the watermark until it is done, then raises it to the round's top), and notes
+ * whether a mention came late, how many were new and the tail left for the next check.
+ */
+function advanceRound(c: Check, run: ScanRun, { result, body, done }: ScanResult) {
+	const { state, now } = c;
+	const descending = run.mode === 'descending';
+	const inOrder = descending ? result.items.slice().reverse() : result.items;
 	const { collected, keptAt, noId } = collect(inOrder, state.watermark ?? now);
-	const holdWatermark = scanMode === 'descending' && !done;
+	const holdWatermark = descending && !done;
 	if (holdWatermark) {
 		const top = state.round?.top;
 		state.round = {
 			body: JSON.stringify(body),
-			key: roundKey(settings, scanMode),
+			key: run.key,
 			cursor: result.nextCursor ?? '',
 			top,
 		};
 	}
 	const admitted = admit(state, collected, now, holdWatermark);
-	if (scanMode === 'descending' && done && state.round?.top !== undefined) {
+	if (descending && done && state.round?.top !== undefined)
 		state.watermark = Math.max(state.watermark ?? state.round.top, state.round.top);
-	}
-	if (scanMode === 'descending') {
+	if (descending) {
 		if (done || !result.nextCursor) delete state.round;
 	} else {
-		state.round = result.nextCursor
-			? { body: JSON.stringify(body), key, cursor: result.nextCursor }
-			: undefined;
+		const cursor = result.nextCursor;
+		state.round = cursor ? { body: JSON.stringify(body), key: run.key, cursor } : undefined;
 		if (!state.round) delete state.round;
 	}
-	if (watermarkBefore !== null && admitted.some((i) => collected[i].collectedAt < watermarkBefore))
+	const before = run.watermarkBefore;
+	if (before !== null && admitted.some((i) => collected[i].collectedAt < before))
 		state.lateAt = now;
 	// new mentions per check, averaged over the last checks (sizes the next re-read and paging)
 	state.lastNew = Math.round(
 		state.lastNew === undefined ? admitted.length : (state.lastNew + admitted.length) / 2,
 	);
-	if (scan.tail !== undefined && state.round) state.tail = scan.tail;
+	if (run.scan.tail !== undefined && state.round) state.tail = run.scan.tail;
 	else delete state.tail;
+	return { mentions: admitted.map((i) => inOrder[keptAt[i]]), noId };
+}
 
-	const told = verificationNotice(
-		verifier,
-		'The trigger keeps checking every mention, so only matching ones are passed on; the requests that fetched the others were counted against the search budget all the same.',
-		state.unsent,
-	);
-	if (told)
-		addNotice(state, `filters:${verifier.summary()?.replace(/\s*\(\d+ mentions?\)/g, '')}`, told);
-	if (noId > 0) addNotice(state, 'noId', noIdNotice(noId));
-	if (result.skipped > 0) {
-		addNotice(
-			state,
-			'skipped',
-			`SentiOne sent ${result.skipped} entries that were not mentions (not objects) in its search answers; they were skipped.`,
-		);
-	}
-	// Check after check ends with more to read, and what waits was collected over an hour ago: a
-	// project busier than the trigger's requests carry (not a backlog a few checks clear, as after
-	// a wait for the budget). Said once a day while it lasts.
+/**
+ * Check after check ends with more to read, and what waits was collected over an hour ago: a
+ * project busier than the trigger's requests carry (not a backlog a few checks clear, as after a
+ * wait for the budget). Said once a day while it lasts.
+ */
+function trackBehind(c: Check): void {
+	const { state, settings, now } = c;
 	state.behindChecks = state.round ? Math.min((state.behindChecks ?? 0) + 1, 10_000) : 0;
 	if (state.behindChecks === 0) delete state.behindChecks;
 	if (
@@ -307,15 +342,44 @@ export async function pollNewMentions(
 		state.watermark !== null &&
 		now - state.watermark > HOUR_MS
 	) {
-		addNotice(
-			state,
-			`behind:${Math.floor(now / 86_400_000)}`,
-			behindNotice(settings, settings.requestsPerHour),
-		);
+		const kind = `behind:${Math.floor(now / DAY_MS)}`;
+		addNotice(state, kind, behindNotice(settings, settings.requestsPerHour));
 	}
+}
+
+export async function pollNewMentions(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
+	const settings = readPollSettings(this);
+	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
+	if (this.getMode() === 'manual') return await sample(transport, settings);
+
+	const staticData = this.getWorkflowStaticData('node');
+	const now = clock.now();
+	const loaded = loadState(staticData, settings.projectId, now);
+	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0))
+		return saveAndReport(this, staticData, await seed(transport, settings, now, loaded.repairs));
+	const state = continuedState(loaded, settings, now);
+	const share = shareOfCheck(state, settings, now);
+	if (!share) return null;
+	const c: Check = { ctx: this, transport, settings, staticData, state, share, now };
+	if (gateOnBudget(c)) return null;
+
+	const run = await runScan(c);
+	if (handleRefusal(c, run)) {
+		noteBudget(c);
+		spend(c);
+		return saveAndReport(this, staticData, state);
+	}
+	const fetched = fetchedOrThrow(c, run.outcome);
+	const { mentions, noId } = advanceRound(c, run, fetched);
+	const skipped = fetched.result.skipped;
+	for (const [kind, text] of noticesOf(state, run.verifier, noId, skipped))
+		addNotice(state, kind, text);
+	trackBehind(c);
 	prune(state, settings.lateWindowMs);
-	const rows = admitted.map((i) => mentionRow(inOrder[keptAt[i]], settings.simplify));
-	spent();
+	const rows = mentions.map((mention) => mentionRow(mention, settings.simplify));
+	spend(c);
 	if (rows.length === 0) return saveAndReport(this, staticData, state);
 	saveState(staticData, state);
 	return [toItems(rows)];

@@ -13,7 +13,8 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../../shared/parameters';
-import { clock } from '../../shared/time';
+import { clock } from '../../shared/clock';
+import { HOUR_MS, MINUTE_MS } from '../../shared/units';
 import { hourlyLimit } from '../../shared/wording';
 
 /** Which search finds new mentions. */
@@ -32,7 +33,7 @@ export const POLL_DEFAULTS = {
 export const MAX_REQUESTS_PER_POLL = hourlyLimit('recentSearch');
 export const MAX_REQUESTS_PER_HOUR = hourlyLimit('recentSearch');
 export const MAX_LATE_WINDOW_MINUTES = 24 * 60;
-export const MAX_BACKFILL_HOURS = RECENT_WINDOW_MS / 3_600_000;
+export const MAX_BACKFILL_HOURS = RECENT_WINDOW_MS / HOUR_MS;
 
 export interface PollSettings {
 	projectId: number;
@@ -113,6 +114,6 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		backfillHours,
 		maxRequestsPerPoll,
 		requestsPerHour,
-		lateWindowMs: lateWindowMinutes * 60_000,
+		lateWindowMs: lateWindowMinutes * MINUTE_MS,
 	};
 }

@@ -22,7 +22,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BOUNDS, idKey, plausibleInstant, plausibleReset } from '../../shared/bounds';
+import { BOUNDS, plausibleInstant, plausibleReset } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
 import type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
 

@@ -9,10 +9,10 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { ENDPOINTS, scopedEndpoint } from '../../shared/contract';
 import type { SentiOneTransport } from '../../shared/transport';
+import { HOUR_MS } from '../../shared/units';
 import type { PollSettings } from './pollSettings';
 import type { PollBudget, PollState } from './pollState';
 
-const HOUR_MS = 3_600_000;
 /** A check may come this share of the spacing early (n8n's schedule is not exact to the second). */
 const SPACING_TOLERANCE = 0.9;
 /** Pages allowed per 30 s of the engine's poll budget (each page may take a while on a slow link). */

@@ -6,7 +6,9 @@
  * it, so a forgotten id can never come back as a duplicate). Pure: no requests; the clock is a
  * parameter.
  */
-import { BOUNDS, idKey } from '../../shared/bounds';
+import { BOUNDS } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
+import { DAY_MS } from '../../shared/units';
 import { PAGE_SIZES } from '../../shared/contract';
 import type { PollState } from './pollState.types';
 
@@ -20,7 +22,7 @@ const PAGE_SIZE = PAGE_SIZES.search as number;
 export const MAX_REREAD = PAGE_SIZE - 1;
 
 /** After a mention arrived late, the whole late window is read again for this long. */
-const LATE_ALERT_MS = 24 * 3_600_000;
+const LATE_ALERT_MS = DAY_MS;
 
 /**
  * How many mentions already passed on a new scan may read again: as many as fit in the pages the

@@ -5,7 +5,7 @@
  * the oldest ids are forgotten first; `forgotten` counts them (a repeat is possible only for an id
  * older than the whole memory).
  */
-import { idKey } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
 
 export const DEFAULT_DEDUP_CAPACITY = 20_000;
 /** Bytes of ids kept at most (about 2 bytes per character, plus the Set's own overhead per entry). */

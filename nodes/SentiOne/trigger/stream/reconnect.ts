@@ -1,6 +1,8 @@
 /**
  * When and how a stream trigger reconnects (pure functions, no clock of their own):
  * - backoff: 0.5 s after a healthy connection ends, doubling per failure in a row, at most 60 s;
+ * - after hourly 429s in a row: never sooner than the (plausible) reset, or the next hour
+ *   (rateLimitWait);
  * - the stream budget (5 connections an hour for the live stream, from the rate-limit headers):
  *   none left → wait for the reset; two or fewer left while failing → spread them over the rest
  *   of the hour instead of spending them in seconds; once a reset stated ahead has passed, the
@@ -9,10 +11,12 @@
  *   collected-at range a search has to fill.
  * - which failures retrying cannot fix.
  */
-import { BOUNDS, boundedDelay, nextHourStart } from '../../shared/bounds';
+import { BOUNDS, boundedDelay } from '../../shared/bounds';
 import { BACKFILL_MINUTES_MAX, CREDENTIAL_ERROR_PREFIX } from '../../shared/contract';
 import type { RateLimitState } from '../../shared/errors';
 import { errorDetails } from '../../shared/errors';
+import { nextHourStart, rateLimitWait } from '../../shared/transport';
+import { MINUTE_MS } from '../../shared/units';
 
 export const RECONNECT = {
 	firstDelayMs: 500,
@@ -79,6 +83,29 @@ export function reconnectWait(
 	return { waitMs: delay, budget: false };
 }
 
+/**
+ * How long to wait before the next connection: the backoff of `level` failures in a row, or
+ * longer for the stream budget (`budget`, the rate-limit state last seen for the stream); after
+ * `hourlyRefusals` hourly refusals in a row never sooner than the (plausible) reset, or the next
+ * hour.
+ */
+export function reconnectDelay(
+	level: number,
+	budget: RateLimitState | undefined,
+	hourlyRefusals: number,
+	now: number,
+): ReconnectWait {
+	const wait = reconnectWait(level, budget, now);
+	if (hourlyRefusals > 0) {
+		const limited = rateLimitWait(budget?.resetAt, now, hourlyRefusals - 1);
+		if (limited > wait.waitMs) {
+			wait.waitMs = limited;
+			wait.budget = true;
+		}
+	}
+	return wait;
+}
+
 export interface Recovery {
 	/** backfillMinutes to ask for on the new connection (1–5) */
 	backfillMinutes: number;
@@ -89,8 +116,11 @@ export interface Recovery {
 /** What a reconnect at `reconnectAt` must recover after the stream was last alive at `lastAliveAt`. */
 export function recoveryPlan(lastAliveAt: number, reconnectAt: number): Recovery {
 	const outageMs = Math.max(0, reconnectAt - lastAliveAt) + RECONNECT.marginMs;
-	const maxMs = BACKFILL_MINUTES_MAX * 60_000;
-	const backfillMinutes = Math.min(BACKFILL_MINUTES_MAX, Math.max(1, Math.ceil(outageMs / 60_000)));
+	const maxMs = BACKFILL_MINUTES_MAX * MINUTE_MS;
+	const backfillMinutes = Math.min(
+		BACKFILL_MINUTES_MAX,
+		Math.max(1, Math.ceil(outageMs / MINUTE_MS)),
+	);
 	if (outageMs <= maxMs) return { backfillMinutes };
 	return {
 		backfillMinutes,

@@ -8,10 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
-import { idKey } from '../../shared/bounds';
 import { BACKFILL_MINUTES_MAX, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import type { StreamItem } from '../../shared/stream';
-import { clock, formatInstant, formatLocal } from '../../shared/time';
+import { idKey } from '../../shared/text';
+import { clock } from '../../shared/clock';
+import { formatInstant, formatLocal } from '../../shared/time';
+import { MINUTE_MS } from '../../shared/units';
 import { withoutFilters } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';
 import type { Delivery } from './delivery';
@@ -114,7 +116,7 @@ export class Recovery {
 		for (const [, at] of pending) {
 			const burst =
 				at - this.session.connectedAt < BACKFILL_BURST_MS
-					? this.session.connectedBackfill * 60_000
+					? this.session.connectedBackfill * MINUTE_MS
 					: 0;
 			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);
 			to = Math.max(to, at + RECONNECT.marginMs);

@@ -15,7 +15,13 @@ import {
 	notAnonymizedOption,
 	streamFormatOption,
 } from '../../shared/streamOptions';
-import { costText, concurrentLimit, hourlyLimit, tierOf } from '../../shared/wording';
+import {
+	costText,
+	concurrentLimit,
+	hourlyLimit,
+	recentWindowText,
+	tierOf,
+} from '../../shared/wording';
 import { triggerHeader } from '../common/descriptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
@@ -44,8 +50,7 @@ export const streamProperties: INodeProperties[] = [
 	{
 		...filtersCollection({
 			dates: false,
-			description:
-				'Only mentions that match all of these are streamed. The stream covers mentions published in the last 7 days.',
+			description: `Only mentions that match all of these are streamed. The stream covers mentions published in the last ${recentWindowText()}.`,
 		}),
 		displayOptions: forMentions,
 	},

@@ -15,21 +15,23 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
-import { boundedDelay, rateLimitWait } from '../../shared/bounds';
+import { boundedDelay } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
-import { clock, formatInstant } from '../../shared/time';
+import { clock } from '../../shared/clock';
+import { formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';
 import { Delivery } from './delivery';
 import type { CollectedRange } from './recoverySearch';
-import { failureKind, reconnectWait, recoveryPlan, RECONNECT } from './reconnect';
+import { failureKind, reconnectDelay, recoveryPlan, RECONNECT } from './reconnect';
 import { Recovery } from './recovery';
 import type { SessionContext, SessionHooks, SessionOptions, SessionStats } from './sessionTypes';
 import { newStats } from './sessionTypes';
-import type { StreamSettings, StreamTarget } from './streamSettings';
+import type { StreamSettings } from './streamSettings';
+import type { StreamTarget } from './streamTarget';
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
 
@@ -52,7 +54,7 @@ export class StreamSession implements SessionContext {
 	/** epoch ms when the stream last delivered something */
 	lastAliveAt = 0;
 
-	/** hourly 429s in a row on reconnect (spaces the next attempts out, bounds.ts) */
+	/** hourly 429s in a row on reconnect (spaces the next attempts out: rateLimitWait, transport/retry.ts) */
 	private hourlyRefusals = 0;
 
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
@@ -237,22 +239,11 @@ export class StreamSession implements SessionContext {
 		return open;
 	}
 
-	/**
-	 * How long to wait before the next connection: the backoff of `level` failures in a row, or
-	 * longer for the stream budget (reconnect.ts); after an hourly refusal never sooner than the
-	 * (plausible) reset, or the next hour.
-	 */
-	private reconnectDelay(level: number): number {
+	/** How long to wait before the next connection (reconnect.ts); a wait for the budget is counted and logged. */
+	private waitBeforeReconnect(level: number): number {
 		const group = ENDPOINTS[this.target.endpoint].group;
-		const wait = reconnectWait(level, this.transport.rateLimits[group], clock.now());
-		if (this.hourlyRefusals > 0) {
-			const known = this.transport.rateLimits[group]?.resetAt;
-			const limited = rateLimitWait(known, clock.now(), this.hourlyRefusals - 1);
-			if (limited > wait.waitMs) {
-				wait.waitMs = limited;
-				wait.budget = true;
-			}
-		}
+		const budget = this.transport.rateLimits[group];
+		const wait = reconnectDelay(level, budget, this.hourlyRefusals, clock.now());
 		if (wait.budget) {
 			this.stats.budgetWaits++;
 			this.hooks.log(
@@ -310,7 +301,7 @@ export class StreamSession implements SessionContext {
 				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
 			}
 
-			if (!(await this.pause(this.reconnectDelay(level)))) break;
+			if (!(await this.pause(this.waitBeforeReconnect(level)))) break;
 
 			const plan = recoveryPlan(this.lastAliveAt, clock.now());
 			const next = await attempt(async () => await this.connect(plan.backfillMinutes));

@@ -4,20 +4,13 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
 import type { NotAnonymizedChoice } from '../../shared/anonymization';
-import type { AnonymizationLevel, EndpointName } from '../../shared/contract';
-import {
-	BACKFILL_MINUTES_MAX,
-	HEARTBEAT_INTERVAL_MS,
-	QUERY_PARAMS,
-	route,
-	SEARCH_REQUEST_FIELDS,
-} from '../../shared/contract';
+import type { AnonymizationLevel } from '../../shared/contract';
+import { BACKFILL_MINUTES_MAX, HEARTBEAT_INTERVAL_MS } from '../../shared/contract';
 import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
 import type { StreamFormat } from '../../shared/stream';
-import { clock } from '../../shared/time';
-import type { StreamRequest } from '../../shared/transport';
+import { clock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
 
 export type StreamEvent = 'newMention' | 'engagementUpdate';
@@ -128,44 +121,4 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		},
 	);
 	return settings;
-}
-
-export interface StreamTarget {
-	/** the endpoint of the contract's table (its rate-limit group is the stream budget) */
-	endpoint: EndpointName;
-	/** the request for a connection asking for `backfillMinutes` (with these filters instead of the settings', when given) */
-	request(backfillMinutes: number, signal: AbortSignal, filters?: IDataObject): StreamRequest;
-}
-
-/** Which stream to open (D-23) and how. */
-export function streamTarget(settings: StreamSettings): StreamTarget {
-	const common = { format: settings.format, idleTimeoutMs: settings.stallTimeoutMs };
-	if (settings.event === 'engagementUpdate') {
-		return {
-			endpoint: 'engagementStream',
-			request: (backfillMinutes, signal) => ({
-				...route('engagementStream'),
-				qs: backfillMinutes > 0 ? { [QUERY_PARAMS.backfillMinutes]: backfillMinutes } : undefined,
-				body: {},
-				signal,
-				...common,
-			}),
-		};
-	}
-	const projectId = settings.projectId as number;
-	return {
-		endpoint: 'liveStream',
-		request: (backfillMinutes, signal, filters) => {
-			const qs: IDataObject = {};
-			if (backfillMinutes > 0) qs[QUERY_PARAMS.backfillMinutes] = backfillMinutes;
-			if (settings.anonymization) qs[QUERY_PARAMS.anonymization] = settings.anonymization;
-			return {
-				...route('liveStream', projectId),
-				qs,
-				body: { [SEARCH_REQUEST_FIELDS.filters]: filters ?? settings.filters },
-				signal,
-				...common,
-			};
-		},
-	};
 }

@@ -21,7 +21,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { BOUNDS, idKey, plausibleInstant } from '../../shared/bounds';
+import { BOUNDS, plausibleInstant } from '../../shared/bounds';
+import { idKey } from '../../shared/text';
+import { MINUTE_MS } from '../../shared/units';
 
 export const STREAM_STATE_KEY = 'sentiOneStream';
 const VERSION = 1;
@@ -32,7 +34,7 @@ export const MAX_SAVED_IDS = 1000;
  * How far back (collection time) saved ids reach: the longest backfill (5 minutes) plus the
  * recovery margins, with room to spare.
  */
-export const REMEMBER_MS = 10 * 60_000;
+export const REMEMBER_MS = 10 * MINUTE_MS;
 
 /**
  * Ids flagged as passed on under a deduplication key within this long before the newest saved id

@@ -1,19 +1,21 @@
 /**
- * `trigger()` of the SentiOne Stream Trigger: reads the settings, opens the stream (activation
- * fails here when SentiOne refuses it for good; a spent stream budget activates and connects after
- * the reset) and hands n8n the function that closes it. An active trigger keeps what it needs to
- * resume after a restart of n8n in the node's static data (streamState.ts).
+ * `trigger()` of the SentiOne Stream Trigger: reads the settings, opens the stream (which one and
+ * how: streamTarget.ts; activation fails here when SentiOne refuses it for good; a spent stream
+ * budget activates and connects after the reset) and hands n8n the function that closes it. An
+ * active trigger keeps what it needs to resume after a restart of n8n in the node's static data
+ * (streamState.ts).
  */
 import { createHash } from 'crypto';
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { idKey } from '../../shared/bounds';
-import { clock } from '../../shared/time';
+import { idKey } from '../../shared/text';
+import { clock } from '../../shared/clock';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
 import { StreamSession } from './streamSession';
-import { readStreamSettings, streamTarget } from './streamSettings';
+import { readStreamSettings } from './streamSettings';
+import { streamTarget } from './streamTarget';
 import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';
 
 /**

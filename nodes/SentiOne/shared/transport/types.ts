@@ -1,7 +1,7 @@
 /**
  * What a caller hands the transport and gets back: a request (its route comes from the contract's
  * `route()`, so method, group, tier and whether it is a read are the endpoint table's), an open
- * stream, and the transport's own limits.
+ * stream, and the transport's own limits (their defaults: session.ts).
  */
 import type {
 	IDataObject,
@@ -12,7 +12,6 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
-import { BOUNDS } from '../bounds';
 import type { EndpointGroup, EndpointName, Tier } from '../contract';
 import type { RateLimitState } from '../errors';
 import type { StreamFormat, StreamItem, StreamStats } from '../stream';
@@ -35,13 +34,6 @@ export interface TransportOptions {
 	/** Longest one JSON answer may take, headers to last byte, however it trickles in. */
 	deadlineMs?: number;
 }
-
-export const DEFAULTS = {
-	timeoutMs: 60_000,
-	idleTimeoutMs: 60_000,
-	maxBodyBytes: 32 * 1024 * 1024,
-	deadlineMs: BOUNDS.requestDeadlineMs,
-};
 
 /** What every request names: the contract's `route()` gives all of it from the endpoint table. */
 interface Target {

@@ -1,0 +1,5 @@
+/** Time units in milliseconds, for durations and conversions written in code (`5 * MINUTE_MS`). */
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
