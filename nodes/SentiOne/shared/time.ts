@@ -7,6 +7,7 @@
  */
 import { BOUNDS } from './bounds';
 import { clock } from './clock';
+import { earliestInstant, isValidZone, wallClockOf, wallClockToUtc } from './zones';
 import { MINUTE_MS } from './units';
 
 /**
@@ -19,44 +20,6 @@ const ISO_DATE =
 /** The forms every date refusal names. */
 export const DATE_FORMS =
 	"an ISO 8601 date and time such as 2026-11-21T10:00:00 (read in the workflow's time zone) or 2026-11-21T10:00:00Z, a Luxon DateTime such as {{ $now.minus(1, 'day') }}, or epoch milliseconds";
-
-/** Every part of a wall-clock time, in 24-hour form, as Intl.DateTimeFormat gives them. */
-const WALL_CLOCK_PARTS: Intl.DateTimeFormatOptions = {
-	hourCycle: 'h23',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-};
-
-/** Offset (ms) of `zone` at the UTC instant `utcMs`: local = utc + offset. */
-function zoneOffset(utcMs: number, zone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone: zone,
-		...WALL_CLOCK_PARTS,
-	}).formatToParts(new Date(utcMs));
-	const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const asUtc = Date.UTC(
-		get('year'),
-		get('month') - 1,
-		get('day'),
-		get('hour'),
-		get('minute'),
-		get('second'),
-	);
-	return asUtc - Math.floor(utcMs / 1000) * 1000;
-}
-
-function isValidZone(zone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: zone });
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 function daysInMonth(year: number, month: number): number {
 	return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -107,8 +70,14 @@ function readIsoText(text: string, timezone: string, requireZone: boolean): Date
 		return { problem: 'it has no time zone (Z or an offset)' };
 	} else {
 		const tz = isValidZone(timezone) ? timezone : 'UTC';
-		// two passes settle the offset around DST changes
-		ms = tz === 'UTC' ? wall : wall - zoneOffset(wall - zoneOffset(wall, tz), tz);
+		const local = wallClockToUtc({ year, month, day, hour, minute, second, ms: fraction }, tz);
+		if ('gap' in local) {
+			return {
+				problem: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')} does not exist in ${tz} on ${y}-${mo}-${d}: the clocks jump over it (daylight saving time). Give a time outside the skipped hour, or a time with an offset such as ${y}-${mo}-${d}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00Z`,
+			};
+		}
+		// a time that exists twice (the clocks go back) is the earlier one
+		ms = earliestInstant(local);
 	}
 	return plausible(ms) ? { ms } : { problem: outOfRange(ms) };
 }
@@ -210,14 +179,10 @@ export function toIso(epochMs: number): string {
 export function formatLocal(epochMs: number, zone = 'UTC'): string {
 	if (!Number.isFinite(epochMs) || Math.abs(epochMs) > 8.64e15) return 'an invalid instant';
 	const tz = zone && isValidZone(zone) ? zone : 'UTC';
-	const parts = new Intl.DateTimeFormat('en-CA', {
-		timeZone: tz,
-		...WALL_CLOCK_PARTS,
-	}).formatToParts(new Date(epochMs));
-	const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-	const seconds = get('second');
-	const time = `${get('hour')}:${get('minute')}${seconds !== '00' ? `:${seconds}` : ''}`;
-	return `${get('year')}-${get('month')}-${get('day')} ${time} ${tz === 'Etc/UTC' || tz === 'UTC' ? 'UTC' : tz}`;
+	const w = wallClockOf(epochMs, tz);
+	const two = (n: number) => String(n).padStart(2, '0');
+	const time = `${two(w.hour)}:${two(w.minute)}${w.second !== 0 ? `:${two(w.second)}` : ''}`;
+	return `${w.year}-${two(w.month)}-${two(w.day)} ${time} ${tz === 'Etc/UTC' || tz === 'UTC' ? 'UTC' : tz}`;
 }
 
 /** An instant for a message: in the workflow's time zone, and how far away it is. */

@@ -9,7 +9,7 @@
  * Only what the node waits for through `clock` is faked: the transport's stall guard and retry
  * backoff stay on real time (keep their options small in a test).
  */
-import { setClock } from '../../../nodes/SentiOne/shared/time';
+import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { NOW_MS } from '../time';
 
 function aborted(): Error {

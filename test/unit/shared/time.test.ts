@@ -261,10 +261,13 @@ describe('readDate: text without an offset is wall-clock time in the workflow ti
 		// spring forward: 01:59 CET is 00:59 UTC, 03:00 CEST is 01:00 UTC
 		expect(warsaw('2026-03-29T01:59:00')).toEqual(ms(Date.UTC(2026, 2, 29, 0, 59)));
 		expect(warsaw('2026-03-29T03:00:00')).toEqual(ms(Date.UTC(2026, 2, 29, 1, 0)));
-		// 02:30 never happens that night: read as 03:30 CEST, moved forward by the hour skipped
-		expect(warsaw('2026-03-29T02:30:00')).toEqual(ms(Date.UTC(2026, 2, 29, 1, 30)));
-		// fall back: 02:30 happens twice (00:30 UTC in CEST, 01:30 UTC in CET): read as the later
-		expect(warsaw('2026-10-25T02:30:00')).toEqual(ms(Date.UTC(2026, 9, 25, 1, 30)));
+		// 02:30 never happens that night: refused, naming the day and the zone (issue 21)
+		expect(warsaw('2026-03-29T02:30:00')).toEqual({
+			problem:
+				'02:30 does not exist in Europe/Warsaw on 2026-03-29: the clocks jump over it (daylight saving time). Give a time outside the skipped hour, or a time with an offset such as 2026-03-29T02:30:00Z',
+		});
+		// fall back: 02:30 happens twice (00:30 UTC in CEST, 01:30 UTC in CET): the earlier, in every zone
+		expect(warsaw('2026-10-25T02:30:00')).toEqual(ms(Date.UTC(2026, 9, 25, 0, 30)));
 		expect(warsaw('2026-10-25T01:59:00')).toEqual(ms(Date.UTC(2026, 9, 24, 23, 59)));
 		expect(warsaw('2026-10-25T03:00:00')).toEqual(ms(Date.UTC(2026, 9, 25, 2, 0)));
 	});
@@ -274,11 +277,11 @@ describe('readDate: text without an offset is wall-clock time in the workflow ti
 		// spring forward: 01:59 EST is 06:59 UTC, 03:00 EDT is 07:00 UTC
 		expect(newYork('2026-03-08T01:59:00')).toEqual(ms(Date.UTC(2026, 2, 8, 6, 59)));
 		expect(newYork('2026-03-08T03:00:00')).toEqual(ms(Date.UTC(2026, 2, 8, 7, 0)));
-		// 02:30 never happens that night: read as 06:30 UTC, 01:30 EST (an hour back, where
-		// Warsaw's skipped time moves forward)
-		expect(newYork('2026-03-08T02:30:00')).toEqual(ms(Date.UTC(2026, 2, 8, 6, 30)));
-		// fall back: 01:30 happens twice (05:30 UTC in EDT, 06:30 UTC in EST): read as the earlier
-		// (where Warsaw's repeated time reads as the later)
+		// 02:30 never happens that night: refused, as in every zone
+		expect(newYork('2026-03-08T02:30:00')).toMatchObject({
+			problem: expect.stringMatching(/^02:30 does not exist in America\/New_York on 2026-03-08/),
+		});
+		// fall back: 01:30 happens twice (05:30 UTC in EDT, 06:30 UTC in EST): the earlier
 		expect(newYork('2026-11-01T01:30:00')).toEqual(ms(Date.UTC(2026, 10, 1, 5, 30)));
 		expect(newYork('2026-11-01T00:59:00')).toEqual(ms(Date.UTC(2026, 10, 1, 4, 59)));
 		expect(newYork('2026-11-01T02:00:00')).toEqual(ms(Date.UTC(2026, 10, 1, 7, 0)));
@@ -289,8 +292,10 @@ describe('readDate: text without an offset is wall-clock time in the workflow ti
 		// 01:59 at +10:30 is 15:29 UTC the day before; 02:30 at +11:00 is 15:30 UTC
 		expect(lordHowe('2026-10-04T01:59:00')).toEqual(ms(Date.UTC(2026, 9, 3, 15, 29)));
 		expect(lordHowe('2026-10-04T02:30:00')).toEqual(ms(Date.UTC(2026, 9, 3, 15, 30)));
-		// 02:15 never happens: read as 02:45 at +11:00, moved forward by the 30 minutes skipped
-		expect(lordHowe('2026-10-04T02:15:00')).toEqual(ms(Date.UTC(2026, 9, 3, 15, 45)));
+		// 02:15 never happens (30 minutes skipped): refused
+		expect(lordHowe('2026-10-04T02:15:00')).toMatchObject({
+			problem: expect.stringMatching(/^02:15 does not exist in Australia\/Lord_Howe on 2026-10-04/),
+		});
 	});
 });
 

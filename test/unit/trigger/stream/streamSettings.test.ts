@@ -12,8 +12,8 @@ import {
 	MAX_STALL_TIMEOUT_SECONDS,
 	readStreamSettings,
 	STREAM_DEFAULTS,
-	streamTarget,
 } from '../../../../nodes/SentiOne/trigger/stream/streamSettings';
+import { streamTarget } from '../../../../nodes/SentiOne/trigger/stream/streamTarget';
 import { FakeApi } from '../../../support/fake/api';
 import { runTrigger, triggerContext } from '../../../support/fake/context';
 import { projectParam } from '../../../support/triggers';
