@@ -90,6 +90,8 @@ export interface EngineOptions {
 	maxDelayMs: number;
 	/** what a digest is called in its summary ("Daily digest") */
 	windowName?: string;
+	/** a fresh engine: from when the trigger sees mentions (a backfill starts earlier; default: now) */
+	seenFrom?: number;
 }
 
 function isObject(value: unknown): value is IDataObject {
@@ -105,21 +107,25 @@ export class AlertEngine {
 	/** the best mentions of each recent slot (samples for spike and shift items); not saved */
 	private readonly slotTops = new Map<number, Array<Ranked & { at: number }>>();
 
+	/** true when the state was resumed from what the trigger saved */
+	readonly resumed: boolean;
+
 	constructor(
 		readonly settings: Exclude<AlertSettings, { event: 'viralMention' }>,
 		readonly options: EngineOptions,
 		saved: unknown,
 		now: number,
 	) {
-		this.state = this.load(saved, now) ?? {
-			v: VERSION,
-			scope: options.scope,
-			through: now,
-			holes: [],
-		};
-		if (settings.event !== 'digest') this.state.history ??= newHistory(now);
+		const loaded = this.load(saved, now);
+		this.resumed = loaded !== undefined;
+		const seenFrom = Math.min(options.seenFrom ?? now, now);
+		this.state = loaded ?? { v: VERSION, scope: options.scope, through: seenFrom, holes: [] };
+		if (settings.event !== 'digest') this.state.history ??= newHistory(seenFrom);
 		if (settings.event === 'digest' && !this.state.open) {
-			this.state.open = [this.tallyOf(windowAt(settings.window, now, options.zone))];
+			const window = windowAt(settings.window, seenFrom, options.zone);
+			this.state.open = [this.tallyOf(window)];
+			// a fresh start in the middle of a window: its first part was not seen
+			this.hole(window.start, seenFrom);
 		}
 	}
 

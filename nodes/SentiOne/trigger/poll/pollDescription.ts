@@ -11,6 +11,7 @@ import {
 	simplifyProperty,
 } from '../../shared/descriptions';
 import { hourlyLimit, recentWindowText, tierBelow, tierOf } from '../../shared/wording';
+import { alertEventOptions, alertOptions, alertProperties } from '../alerts';
 import { triggerHeader } from '../common/descriptions';
 import {
 	MAX_BACKFILL_HOURS,
@@ -49,7 +50,10 @@ const EVENTS: INodePropertyOptions[] = [
 		value: 'newMention',
 		description: 'A mention SentiOne collected since the last check, passed on once, oldest first',
 	},
+	...alertEventOptions('poll'),
 ];
+
+const forMentions = { show: { event: ['newMention'] } };
 
 export const pollProperties: INodeProperties[] = [
 	...triggerHeader(BUDGET_NOTICE, EVENTS),
@@ -95,13 +99,15 @@ export const pollProperties: INodeProperties[] = [
 		displayOptions: { show: { startFrom: ['backfill'] } },
 		description: `How far back the first check reaches, by collection time (at most ${MAX_BACKFILL_HOURS} hours, the ${MAX_BACKFILL_HOURS / 24} days recent search covers). A large backfill is spread over several checks, Max Requests per Poll at a time.`,
 	},
+	...alertProperties('poll'),
 	filtersCollection({
 		dates: false,
 		description:
-			'Only mentions that match all of these trigger the workflow. Filtering here costs no extra requests.',
+			'Only mentions that match all of these trigger the workflow (or count, for an alert). Filtering here costs no extra requests.',
 	}),
-	simplifyProperty,
+	{ ...simplifyProperty, displayOptions: forMentions },
 	optionsCollection([
+		...alertOptions('poll'),
 		{
 			displayName: 'Late Mention Window (Minutes)',
 			name: 'lateWindowMinutes',

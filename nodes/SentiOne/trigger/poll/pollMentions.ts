@@ -31,6 +31,7 @@ import { formatLocal } from '../../shared/time';
 import { nextHourStart, SentiOneTransport } from '../../shared/transport';
 import { DAY_MS, HOUR_MS } from '../../shared/units';
 import { FilterVerifier, refusedFilters, refusedNotice, withoutFilters } from '../../shared/verify';
+import { testAlertItem } from '../alerts';
 import { idAndCollectedAt } from '../common/mentionKey';
 import {
 	behindNotice,
@@ -42,6 +43,7 @@ import {
 } from './notices';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
+import { alertCheck, alertEngine, seedAlerts } from './pollAlerts';
 import type { CheckShare } from './searchShare';
 import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
 import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
@@ -75,8 +77,10 @@ function collect(
 }
 
 /** "Fetch test event": the latest matching mentions, one request, state untouched. */
-async function sample(transport: SentiOneTransport, settings: PollSettings) {
+async function sample(transport: SentiOneTransport, settings: PollSettings, zone: string) {
 	const { value: result } = await newestPage(transport, settings);
+	if (settings.alert)
+		return [toItems([testAlertItem(settings.alert, result.items, zone, clock.now())])];
 	const rows = result.items
 		.slice()
 		.reverse()
@@ -352,13 +356,16 @@ export async function pollNewMentions(
 ): Promise<INodeExecutionData[][] | null> {
 	const settings = readPollSettings(this);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
-	if (this.getMode() === 'manual') return await sample(transport, settings);
+	if (this.getMode() === 'manual') return await sample(transport, settings, this.getTimezone());
 
 	const staticData = this.getWorkflowStaticData('node');
 	const now = clock.now();
 	const loaded = loadState(staticData, settings.projectId, now);
-	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0))
-		return saveAndReport(this, staticData, await seed(transport, settings, now, loaded.repairs));
+	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0)) {
+		const seeded = await seed(transport, settings, now, loaded.repairs);
+		seedAlerts(this, settings, staticData, now);
+		return saveAndReport(this, staticData, seeded);
+	}
 	const state = continuedState(loaded, settings, now);
 	const share = shareOfCheck(state, settings, now);
 	if (!share) return null;
@@ -378,9 +385,14 @@ export async function pollNewMentions(
 		addNotice(state, kind, text);
 	trackBehind(c);
 	prune(state, settings.lateWindowMs);
-	const rows = mentions.map((mention) => mentionRow(mention, settings.simplify));
+	// a fresh engine of a backfill sees from where the backfill starts
+	const seenFrom = loaded.state ? now : now - settings.backfillHours * HOUR_MS;
+	const engine = alertEngine(this, settings, staticData, now, seenFrom);
+	const items = engine
+		? alertCheck(c, engine, mentions)
+		: mentions.map((mention) => mentionRow(mention, settings.simplify));
 	spend(c);
-	if (rows.length === 0) return saveAndReport(this, staticData, state);
+	if (items.length === 0) return saveAndReport(this, staticData, state);
 	saveState(staticData, state);
-	return [toItems(rows)];
+	return [toItems(items)];
 }

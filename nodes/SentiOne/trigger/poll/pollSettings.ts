@@ -16,6 +16,8 @@ import {
 import { clock } from '../../shared/clock';
 import { HOUR_MS, MINUTE_MS } from '../../shared/units';
 import { hourlyLimit } from '../../shared/wording';
+import type { AlertSettings } from '../alerts';
+import { readAlertSettings } from '../alerts';
 
 /** Which search finds new mentions. */
 export type PollSource = Scope;
@@ -35,7 +37,12 @@ export const MAX_REQUESTS_PER_HOUR = hourlyLimit('recentSearch');
 export const MAX_LATE_WINDOW_MINUTES = 24 * 60;
 export const MAX_BACKFILL_HOURS = RECENT_WINDOW_MS / HOUR_MS;
 
+export type PollEvent = 'newMention' | 'digest' | 'volumeSpike' | 'sentimentShift';
+
 export interface PollSettings {
+	event: PollEvent;
+	/** the alert's settings (an alert event) */
+	alert?: Exclude<AlertSettings, { event: 'viralMention' }>;
 	projectId: number;
 	source: PollSource;
 	/** the API's `filters` object, without collectedAt */
@@ -50,10 +57,12 @@ export interface PollSettings {
 }
 
 const POLL_SOURCES: readonly PollSource[] = ['recent', 'historical'];
+const POLL_EVENTS: readonly PollEvent[] = ['newMention', 'digest', 'volumeSpike', 'sentimentShift'];
 const START_FROM = ['now', 'backfill'] as const;
 
 export function readPollSettings(ctx: IPollFunctions): PollSettings {
 	const node = ctx.getNode();
+	const event = readChoice(ctx.getNodeParameter('event', 'newMention'), POLL_EVENTS, node, 'Event');
 	const projectId = parseProjectId(
 		ctx.getNodeParameter('project', '', { extractValue: true }),
 		node,
@@ -105,7 +114,19 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		0,
 		MAX_LATE_WINDOW_MINUTES,
 	);
+	const alert =
+		event === 'newMention'
+			? undefined
+			: (readAlertSettings(
+					event,
+					(name, fallback) => ctx.getNodeParameter(name, fallback),
+					node,
+					ctx.getTimezone(),
+					clock.now(),
+				) as PollSettings['alert']);
 	return {
+		event,
+		alert,
 		projectId,
 		source,
 		filters,

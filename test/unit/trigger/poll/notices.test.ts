@@ -21,6 +21,7 @@ const clock = useFakeClock(Date.UTC(2026, 10, 21, 10, 30));
 const ctx = (timezone = 'UTC') => pollContext({ nodeType: new SentiOneTrigger(), timezone });
 
 const settings = (maxRequestsPerPoll: number): PollSettings => ({
+	event: 'newMention',
 	projectId: 1001,
 	source: 'recent',
 	filters: {},

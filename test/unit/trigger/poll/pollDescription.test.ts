@@ -54,7 +54,7 @@ test('the UI limits are the limits the settings check', () => {
 	]);
 });
 
-test('the first fields: what the trigger spends, then its one event', () => {
+test('the first fields: what the trigger spends, then its events', () => {
 	const [notice, event] = pollProperties;
 	expect(notice).toMatchObject({ name: 'budgetNotice', type: 'notice' });
 	expect(notice.displayName).toMatch(
@@ -63,6 +63,9 @@ test('the first fields: what the trigger spends, then its one event', () => {
 	expect(event).toMatchObject({ name: 'event', type: 'options', default: 'newMention' });
 	expect(event.options).toEqual([
 		expect.objectContaining({ name: 'New Mention', value: 'newMention' }),
+		expect.objectContaining({ name: 'Digest', value: 'digest' }),
+		expect.objectContaining({ name: 'Volume Spike', value: 'volumeSpike' }),
+		expect.objectContaining({ name: 'Sentiment Shift', value: 'sentimentShift' }),
 	]);
 	expect(pollProperties.map((p) => p.name)).toEqual([
 		'budgetNotice',
@@ -71,6 +74,17 @@ test('the first fields: what the trigger spends, then its one event', () => {
 		'source',
 		'startFrom',
 		'backfillHours',
+		'digestWindow',
+		'digestEvery',
+		'digestAt',
+		'digestWeekday',
+		'spikeBucketMinutes',
+		'spikeBaseline',
+		'spikeRatio',
+		'shiftSentiment',
+		'shiftWindowMinutes',
+		'shiftPoints',
+		'shiftDirection',
 		'filters',
 		'simplify',
 		'options',

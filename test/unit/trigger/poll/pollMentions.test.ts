@@ -5,22 +5,19 @@
  * errors and notices it raises, and the state it saves (the engine tier runs the same steps against
  * the simulator: test/engine/trigger/poll.test.ts, searchShare.test.ts).
  */
-import type { IDataObject, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { SentiOneTrigger } from '../../../../nodes/SentiOne/SentiOneTrigger.node';
 import { PATHS, UNAUTHORIZED_TEXTS } from '../../../../nodes/SentiOne/shared/contract';
-import type { PollState } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import { STATE_KEY } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import { roundKey } from '../../../../nodes/SentiOne/trigger/poll/scan';
-import { FakeApi, page, rateLimitHeaders } from '../../../support/fake/api';
+import { page, rateLimitHeaders } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
-import { pollContext, runPoll } from '../../../support/fake/context';
+import { pollTrigger, type PollTrigger } from '../../../support/fake/pollTrigger';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
 import { HOUR, MINUTE, NOW_MS, SECOND } from '../../../support/time';
 import { projectParam } from '../../../support/triggers';
 
-const node = new SentiOneTrigger();
 const SEARCH = PATHS.recentSearch(1001);
 /** 2026-11-21 10:30:00 UTC, where the fake clock starts */
 const T = NOW_MS;
@@ -28,41 +25,9 @@ const clock = useFakeClock(T);
 const iso = (ms: number) => new Date(ms).toISOString();
 const project = projectParam(1001);
 
-/** One SentiOne Trigger as n8n keeps it: its parameters, its static data, its fake SentiOne. */
-function trigger(parameters: IDataObject = {}, pollBudgetMs?: number) {
-	const api = new FakeApi();
-	const staticData: IDataObject = {};
-	const poll = async (mode: WorkflowExecuteMode = 'trigger') =>
-		await runPoll(
-			node,
-			pollContext({
-				nodeType: node,
-				api,
-				staticData,
-				mode,
-				pollBudgetMs,
-				parameters: { project, ...parameters },
-			}),
-		);
-	return {
-		api,
-		staticData,
-		poll,
-		/** the error the next poll throws (fails the test when it returns instead) */
-		failure: async (): Promise<Error & { description?: string; httpCode?: string }> => {
-			const result = await poll().then(
-				(items) => ({ items }),
-				(error: Error) => ({ error }),
-			);
-			if (!('error' in result))
-				throw new Error(`the poll returned ${JSON.stringify(result.items)} instead of failing`);
-			return result.error;
-		},
-		state: () => staticData[STATE_KEY] as unknown as PollState,
-	};
-}
-
-type Trigger = ReturnType<typeof trigger>;
+type Trigger = PollTrigger;
+const trigger = (parameters: IDataObject = {}, pollBudgetMs?: number) =>
+	pollTrigger({ project, ...parameters }, pollBudgetMs);
 
 const ids = (output: INodeExecutionData[][] | null) =>
 	idsOf((output?.[0] ?? []).map((i) => i.json));
@@ -321,6 +286,7 @@ describe('a backlog bigger than one check', () => {
 			body: JSON.stringify(body),
 			key: roundKey(
 				{
+					event: 'newMention',
 					projectId: 1001,
 					source: 'recent',
 					filters: {},

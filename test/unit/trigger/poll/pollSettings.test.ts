@@ -22,6 +22,8 @@ const read = (parameters: IDataObject) =>
 
 test('the defaults: recent search, start from now, simplified, the documented share and window', () => {
 	expect(read({})).toEqual({
+		event: 'newMention',
+		alert: undefined,
 		projectId: 1001,
 		source: 'recent',
 		filters: {},
@@ -51,6 +53,8 @@ test('each field as set: historical search, backfill hours, options, filters in 
 			options: { maxRequestsPerPoll: 5, requestsPerHour: 0, lateWindowMinutes: 0 },
 		}),
 	).toEqual({
+		event: 'newMention',
+		alert: undefined,
 		projectId: 1001,
 		source: 'historical',
 		filters: { content: { query: 'acme' }, type: ['Post'] },

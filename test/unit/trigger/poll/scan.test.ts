@@ -35,6 +35,7 @@ const SEARCH = PATHS.recentSearch(1001);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const settings = (extra: Partial<PollSettings> = {}): PollSettings => ({
+	event: 'newMention',
 	projectId: 1001,
 	source: 'recent',
 	filters: {},

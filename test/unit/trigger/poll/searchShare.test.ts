@@ -21,6 +21,7 @@ import { HOUR, MINUTE } from '../../../support/time';
 const HOUR0 = Date.UTC(2026, 10, 21, 10, 0);
 
 const settings = (requestsPerHour = 12, maxRequestsPerPoll = 2): PollSettings => ({
+	event: 'newMention',
 	projectId: 1001,
 	source: 'recent',
 	filters: {},
