@@ -94,13 +94,16 @@ test('the SentiOne entry of the nodes panel reads as the action node: the poll t
 	expect(action.description.description).toMatch(/mentions/);
 });
 
-test('the Stream Trigger events read "On new mention" and "On engagement update", the tier in the description', () => {
+test('the Stream Trigger events read "On new mention", "On engagement update" and the alerts, the tier in the description', () => {
 	const event = new SentiOneStreamTrigger().description.properties.find((p) => p.name === 'event')!;
 	const options = event.options as INodePropertyOptions[];
 	// n8n's panel: "On " + change-case noCase(name)
 	expect(options.map((o) => `On ${o.name.toLowerCase()}`)).toEqual([
 		'On new mention',
 		'On engagement update',
+		'On digest',
+		'On volume spike',
+		'On sentiment shift',
 	]);
 	expect(options.find((o) => o.value === 'engagementUpdate')!.description).toMatch(
 		/^Enterprise tier: /,

@@ -10,6 +10,9 @@ import { METRICS } from './viral';
 
 export const ALERT_EVENTS = ['digest', 'volumeSpike', 'sentimentShift'] as const;
 
+/** Viral Mention is offered once the Stream Trigger follows it (engagement updates). */
+const VIRAL_OFFERED = false;
+
 /** The events, for each trigger's Event field. */
 export function alertEventOptions(source: 'poll' | 'stream'): INodePropertyOptions[] {
 	const counted =
@@ -33,7 +36,7 @@ export function alertEventOptions(source: 'poll' | 'stream'): INodePropertyOptio
 			description: `The share of one sentiment moves away from its usual share: one item per shift. ${counted}.`,
 		},
 	];
-	if (source === 'stream') {
+	if (source === 'stream' && VIRAL_OFFERED) {
 		events.push({
 			name: 'Viral Mention',
 			value: 'viralMention',
@@ -209,7 +212,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			default: 'up',
 		},
 	];
-	if (source === 'stream') {
+	if (source === 'stream' && VIRAL_OFFERED) {
 		properties.push({
 			displayName: 'Likes At Least',
 			name: 'viral_likeCount',

@@ -125,6 +125,8 @@ export function digestItem(
 	let summary: string;
 	if (tally.total === 0 && coverage.complete) {
 		summary = `${context.windowName} for ${span}: nothing to report — no matching mentions.`;
+	} else if (tally.total === 0) {
+		summary = `${context.windowName} for ${span}: no matching mentions seen (${coverage.why ?? 'not every mention was read'}).`;
 	} else {
 		summary = `${context.windowName} for ${span}: ${volume(tally.total, coverage.complete)}, ${formatCount(negatives)} negative (${percent(negatives, tally.total)}).`;
 		if (sources) summary += ` Most from ${sources}.`;

@@ -47,6 +47,9 @@ const MAX_OPEN_WINDOWS = 4;
 /** Most bucket timestamps kept for exact spike counts. */
 const MAX_RECENT = 20_000;
 
+/** A span the trigger did not see: [from, to) and why, in words. */
+export type Hole = [number, number, string?];
+
 interface Episode {
 	kind: 'volumeSpike' | 'sentimentShift';
 	/** when the alert fired */
@@ -65,7 +68,7 @@ export interface AlertState {
 	scope: string;
 	/** everything collected before `through` was observed, except the holes */
 	through: number;
-	holes: Array<[number, number]>;
+	holes: Hole[];
 	/** digest windows not emitted yet, oldest first */
 	open?: Tally[];
 	/** end of the last emitted window */
@@ -125,7 +128,7 @@ export class AlertEngine {
 			const window = windowAt(settings.window, seenFrom, options.zone);
 			this.state.open = [this.tallyOf(window)];
 			// a fresh start in the middle of a window: its first part was not seen
-			this.hole(window.start, seenFrom);
+			this.hole(window.start, seenFrom, `the trigger started in the middle of this window`);
 		}
 	}
 
@@ -140,8 +143,12 @@ export class AlertEngine {
 		if (!finite(saved.through) || saved.through > now + 3_600_000) return undefined;
 		const holes = Array.isArray(saved.holes)
 			? (saved.holes as unknown[]).filter(
-					(h): h is [number, number] =>
-						Array.isArray(h) && h.length === 2 && finite(h[0]) && finite(h[1]) && h[0] < h[1],
+					(h): h is Hole =>
+						Array.isArray(h) &&
+						(h.length === 2 || (h.length === 3 && typeof h[2] === 'string' && h[2].length < 500)) &&
+						finite(h[0]) &&
+						finite(h[1]) &&
+						h[0] < h[1],
 				)
 			: [];
 		const state: AlertState = {
@@ -219,31 +226,37 @@ export class AlertEngine {
 	}
 
 	/** A span the trigger could not observe (it stays a hole unless `fill` is called). */
-	hole(from: number, to: number): void {
+	hole(from: number, to: number, why?: string): void {
 		if (to <= from) return;
-		this.state.holes.push([from, to]);
+		this.state.holes.push(why === undefined ? [from, to] : [from, to, why]);
 		this.state.holes.sort((a, b) => a[0] - b[0]);
 		if (this.state.holes.length > MAX_HOLES) {
 			const [a, b] = this.state.holes.splice(0, 2);
-			this.state.holes.unshift([a[0], Math.max(a[1], b[1])]);
+			this.state.holes.unshift([a[0], Math.max(a[1], b[1]), a[2] ?? b[2]]);
 		}
 	}
 
 	/** A span that was a hole and has been observed after all (a gap fill or catch-up that worked). */
 	fill(from: number, to: number): void {
-		const out: Array<[number, number]> = [];
-		for (const [a, b] of this.state.holes) {
-			if (b <= from || a >= to) out.push([a, b]);
+		const out: Hole[] = [];
+		for (const hole of this.state.holes) {
+			const [a, b, why] = hole;
+			if (b <= from || a >= to) out.push(hole);
 			else {
-				if (a < from) out.push([a, from]);
-				if (b > to) out.push([to, b]);
+				if (a < from) out.push([a, from, why]);
+				if (b > to) out.push([to, b, why]);
 			}
 		}
 		this.state.holes = out;
 	}
 
 	private seenWhole(from: number, to: number): boolean {
-		return this.state.through >= to && !this.state.holes.some(([a, b]) => a < to && b > from);
+		return this.state.through >= to && this.holeIn(from, to) === undefined;
+	}
+
+	/** The first hole overlapping [from, to). */
+	private holeIn(from: number, to: number): Hole | undefined {
+		return this.state.holes.find(([a, b]) => a < to && b > from);
 	}
 
 	/** The items due at `now` (each is passed on once: the caller saves the state with them). */
@@ -281,15 +294,7 @@ export class AlertEngine {
 			items.push(
 				digestItem(
 					tally,
-					complete
-						? { complete }
-						: {
-								complete,
-								why:
-									this.state.through < tally.end
-										? 'the trigger had not read every mention of the window in time'
-										: 'part of the window could not be read (an outage or a gap SentiOne could not fill)',
-							},
+					complete ? { complete } : { complete, why: this.whyIncomplete(tally.start, tally.end) },
 					{
 						zone: this.options.zone,
 						windowName: this.options.windowName ?? 'Digest',
@@ -300,6 +305,13 @@ export class AlertEngine {
 			this.state.late = 0;
 		}
 		return items;
+	}
+
+	/** Why [from, to) was not seen whole, in words. */
+	private whyIncomplete(from: number, to: number): string {
+		const hole = this.holeIn(from, to);
+		if (hole) return hole[2] ?? 'part of it could not be read (an outage SentiOne could not fill)';
+		return 'the trigger had not read every mention of it in time';
 	}
 
 	/** Up to `n` mentions of [from, to) with the most reach. */

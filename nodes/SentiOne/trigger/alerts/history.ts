@@ -74,7 +74,11 @@ export function countMention(history: History, collectedAt: number, sentiment: s
  * Seals the slots that end at or before `through`: complete when no hole overlaps them, else
  * incomplete. Sealed slots keep their flag (a late-filled hole does not reopen them).
  */
-export function seal(history: History, through: number, holes: Array<[number, number]>): void {
+export function seal(
+	history: History,
+	through: number,
+	holes: ReadonlyArray<readonly [number, number, string?]>,
+): void {
 	const lastWhole = slotOf(through) - 1;
 	if (lastWhole < history.first) return;
 	reach(history, lastWhole);

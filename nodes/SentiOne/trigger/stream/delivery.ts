@@ -15,6 +15,7 @@ import { idKey } from '../../shared/text';
 import { clock } from '../../shared/clock';
 import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';
+import { testAlertItem } from '../alerts';
 import { DedupMemory } from './dedupMemory';
 import type { SessionContext } from './sessionTypes';
 import type { StreamMemory } from './streamState';
@@ -86,26 +87,56 @@ export class Delivery {
 	private pass(row: IDataObject, id?: string): void {
 		const { hooks, options, stats } = this.session;
 		if (this.session.stopped) return;
-		if (this.persisted && options.store) {
-			// saved with this emit (n8n starts the save and the execution side by side)
+		// saved with this emit (n8n starts the save and the execution side by side)
+		if (this.persisted && id !== undefined) {
 			const at = clock.now();
-			this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, at);
-			if (id !== undefined) {
-				this.persisted.ids.push(hooks.deduplicates ? [idKey(id), at, 1] : [idKey(id), at]);
-			}
-			options.store.save(this.persisted);
+			this.persisted.ids.push(hooks.deduplicates ? [idKey(id), at, 1] : [idKey(id), at]);
 		}
+		this.save();
 		hooks.emit(row, id);
 		stats.emitted++;
 		// A test event is one item: stop listening.
 		if (options.manual) this.session.finishTest();
 	}
 
+	/**
+	 * An alert (an alert event): one execution, saved with the memory of ids; `key` names it for
+	 * n8n's deduplication key (alerts are not remembered as ids).
+	 */
+	passAlert(item: IDataObject, key: string): void {
+		if (this.session.stopped) return;
+		this.save();
+		this.session.hooks.emit(item, key);
+		this.session.stats.emitted++;
+	}
+
+	/** Saves the memory a restart resumes from (with the alerts' state, which the alerts save). */
+	private save(): void {
+		const { options } = this.session;
+		if (!this.persisted || !options.store) return;
+		this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, clock.now());
+		options.store.save(this.persisted);
+	}
+
+	/**
+	 * A new mention (once): counted by the alerts of an alert event, else passed on in its own
+	 * execution. A counted id is remembered like a passed one and saved with the next alert.
+	 */
+	private take(mention: IDataObject, id: string | undefined): void {
+		const alerts = this.session.alerts;
+		if (!alerts) {
+			this.pass(mentionRow(mention, this.session.settings.simplify), id);
+			return;
+		}
+		if (id !== undefined && this.persisted) this.persisted.ids.push([idKey(id), clock.now()]);
+		alerts.observe(mention);
+	}
+
 	/** A mention of the live stream: passed on once, when admissible. */
 	mention(id: string, mention: IDataObject): void {
 		const admitted = this.admissible(id, mention);
 		if (admitted === undefined) return;
-		if (this.memory.add(id)) this.pass(mentionRow(admitted, this.session.settings.simplify), id);
+		if (this.memory.add(id)) this.take(admitted, id);
 		else this.session.stats.duplicates++;
 	}
 
@@ -132,14 +163,22 @@ export class Delivery {
 			if (id !== undefined) found(id);
 			const mention = this.admissible(id, candidate);
 			if (mention === undefined) continue;
-			if (id === undefined || this.memory.add(id)) {
-				this.pass(mentionRow(mention, this.session.settings.simplify), id);
-			} else this.session.stats.duplicates++;
+			if (id === undefined || this.memory.add(id)) this.take(mention, id);
+			else this.session.stats.duplicates++;
 		}
 	}
 
 	/** A test event's sample: the first admissible of `mentions`; false when there is none. */
 	sample(mentions: IDataObject[]): boolean {
+		const { settings } = this.session;
+		if (settings.alert) {
+			const admitted = mentions
+				.map((m) => this.admissible(idAndCollectedAt(m).id, m))
+				.filter((m): m is IDataObject => m !== undefined);
+			if (admitted.length === 0) return false;
+			this.pass(testAlertItem(settings.alert, admitted, this.session.transport.zone, clock.now()));
+			return true;
+		}
 		for (const candidate of mentions) {
 			const mention = this.admissible(idAndCollectedAt(candidate).id, candidate);
 			if (mention !== undefined) {

@@ -19,8 +19,10 @@ import { hourlyLimit } from '../../shared/wording';
 import type { Delivery } from './delivery';
 import type { CollectedRange } from './recoverySearch';
 import { searchCollected, searchLatest } from './recoverySearch';
+import { exportCollectedRange } from '../common/exportRange';
 import { RECONNECT } from './reconnect';
 import type { SessionContext } from './sessionTypes';
+import { onMentionStream } from './streamSettings';
 
 type MalformedItem = Extract<StreamItem, { type: 'malformed' }>;
 
@@ -56,7 +58,7 @@ export class Recovery {
 	malformed(item: MalformedItem): void {
 		const { settings, stats } = this.session;
 		stats.malformed++;
-		if (settings.event !== 'newMention' || !settings.fillGaps) return;
+		if (!onMentionStream(settings.event) || !settings.fillGaps) return;
 		if (this.pending.size >= MAX_PENDING_REPAIR) {
 			stats.unrecoverable++;
 			return;
@@ -158,31 +160,40 @@ export class Recovery {
 		}
 	}
 
-	/** Searches a collected-at range and passes on what was not passed on yet (one execution). */
-	async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<void> {
+	/**
+	 * Searches a collected-at range and passes on what was not passed on yet (one execution each);
+	 * true when every mention of the range was read. An outage of an alert event is read through
+	 * one export first (one request whatever its size: trigger/common/exportRange.ts), by search
+	 * when the export is refused.
+	 */
+	async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<boolean> {
 		const { settings, transport, options, hooks, node, stats } = this.session;
 		const zone = transport.zone;
 		const between = `between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`;
 		const what = `mentions collected ${between}`;
-		if (settings.event !== 'newMention' || !settings.fillGaps || settings.projectId === undefined) {
+		if (
+			!onMentionStream(settings.event) ||
+			!settings.fillGaps ||
+			settings.projectId === undefined
+		) {
 			if (reason === 'outage' && !options.manual) {
 				hooks.report(
 					new NodeOperationError(
 						node,
-						`The SentiOne stream was down longer than its ${BACKFILL_MINUTES_MAX}-minute backfill: ${settings.event === 'newMention' ? what : `engagement updates ${between}`} may be missing`,
+						`The SentiOne stream was down longer than its ${BACKFILL_MINUTES_MAX}-minute backfill: ${onMentionStream(settings.event) ? what : `engagement updates ${between}`} may be missing`,
 						{
-							description:
-								settings.event === 'newMention'
-									? 'Gap filling is turned off (Options → Fill Gaps with Search).'
-									: `Engagement updates cannot be searched, so an outage longer than ${BACKFILL_MINUTES_MAX} minutes cannot be filled.`,
+							description: onMentionStream(settings.event)
+								? 'Gap filling is turned off (Options → Fill Gaps with Search).'
+								: `Engagement updates cannot be searched, so an outage longer than ${BACKFILL_MINUTES_MAX} minutes cannot be filled.`,
 						},
 					),
 				);
 			}
-			return;
+			return false;
 		}
-		if (range.to <= range.from) return;
+		if (range.to <= range.from) return true;
 		stats.gapFills++;
+		if (this.session.alerts && reason === 'outage' && (await this.exported(range))) return true;
 		const outcome = await attempt(
 			async () =>
 				await searchCollected({
@@ -197,7 +208,7 @@ export class Recovery {
 					signal: this.session.signal,
 				}),
 		);
-		if (this.session.stopped) return;
+		if (this.session.stopped) return false;
 		if (!outcome.ok) {
 			hooks.report(
 				new NodeOperationError(
@@ -209,7 +220,7 @@ export class Recovery {
 					},
 				),
 			);
-			return;
+			return false;
 		}
 		const result = outcome.value;
 		stats.gapRequests += result.requests;
@@ -227,5 +238,39 @@ export class Recovery {
 				),
 			);
 		}
+		return result.complete;
+	}
+
+	/**
+	 * An outage of an alert event, read through one export of the recent mentions; false when the
+	 * export was refused or stopped early (the search then tries; what it reads is counted once).
+	 */
+	private async exported(range: CollectedRange): Promise<boolean> {
+		const { settings, transport, node, hooks } = this.session;
+		const outcome = await attempt(
+			async () =>
+				await exportCollectedRange(transport, node, {
+					projectId: settings.projectId as number,
+					scope: 'recent',
+					filters: withoutFilters(
+						{ [SEARCH_REQUEST_FIELDS.filters]: settings.filters },
+						this.session.unsent,
+					)[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
+					from: range.from,
+					to: range.to,
+					format: settings.format,
+					signal: this.session.signal,
+				}),
+		);
+		if (this.session.stopped || !outcome.ok) {
+			if (!outcome.ok)
+				hooks.log(
+					`SentiOne stream: the catch-up export was refused (${String((outcome.error as Error)?.message)}); searching instead`,
+				);
+			return false;
+		}
+		this.session.stats.gapRequests += outcome.value.requests;
+		this.delivery.searched(outcome.value.mentions, (id) => this.arrived(id));
+		return outcome.value.complete;
 	}
 }

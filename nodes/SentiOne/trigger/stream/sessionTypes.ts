@@ -7,6 +7,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { UnconfirmedFilter } from '../../shared/contract';
 import type { SentiOneTransport } from '../../shared/transport';
+import type { StreamAlerts } from './streamAlerts';
 import type { StreamSettings } from './streamSettings';
 import type { StreamMemory } from './streamState';
 
@@ -34,6 +35,12 @@ export interface SessionMemoryStore {
 	save(memory: StreamMemory): void;
 }
 
+/** Where the session keeps its alerts' state (mention alerts; saved with the memory of ids). */
+export interface SessionAlertStore {
+	load(): unknown;
+	save(state: IDataObject): void;
+}
+
 export interface SessionOptions {
 	/** "Listen for test event": pass on the first item, then stop */
 	manual: boolean;
@@ -44,6 +51,8 @@ export interface SessionOptions {
 	/** resolves when items may be emitted (n8n wires `emit` after `trigger()` returns) */
 	ready?: Promise<void>;
 	dedupCapacity?: number;
+	/** the alerts' state (mention alerts only) */
+	alertStore?: SessionAlertStore;
 }
 
 export interface SessionStats {
@@ -114,6 +123,8 @@ export interface SessionContext {
 	/** epoch ms when the current connection opened, and the backfill minutes it asked for */
 	readonly connectedAt: number;
 	readonly connectedBackfill: number;
+	/** the mention alerts the session feeds instead of passing mentions on (alert events) */
+	readonly alerts?: StreamAlerts;
 	/** stops the trigger with this error (emitError) */
 	fail(error: unknown): void;
 	/** a test event was passed on: stop listening */

@@ -22,10 +22,15 @@ import {
 	recentWindowText,
 	tierOf,
 } from '../../shared/wording';
+import { alertEventOptions, alertOptions, alertProperties } from '../alerts';
 import { triggerHeader } from '../common/descriptions';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
-const forMentions = { show: { event: ['newMention'] } };
+/** the events on the live stream of mentions (with a project and filters) */
+const forMentions = { show: { event: ['newMention', 'digest', 'volumeSpike', 'sentimentShift'] } };
+const mentionOptions = {
+	show: { '/event': ['newMention', 'digest', 'volumeSpike', 'sentimentShift'] },
+};
 
 /** What the trigger spends, first among its fields. */
 const BUDGET_NOTICE = `Keeps one connection open to SentiOne while the workflow is active. Each connection, reconnects and test events included, spends ${costText('liveStream')} your API key allows (${concurrentLimit('liveStream')} may be open at once; the engagement stream allows ${concurrentLimit('engagementStream')}).`;
@@ -42,6 +47,7 @@ const EVENTS: INodePropertyOptions[] = [
 		value: 'engagementUpdate',
 		description: `${tierOf('engagementStream')} tier: each change of likes, shares, comments or views of a mention published in the last month, across all projects`,
 	},
+	...alertEventOptions('stream'),
 ];
 
 export const streamProperties: INodeProperties[] = [
@@ -54,10 +60,12 @@ export const streamProperties: INodeProperties[] = [
 		}),
 		displayOptions: forMentions,
 	},
-	{ ...simplifyProperty, displayOptions: forMentions },
+	...alertProperties('stream'),
+	{ ...simplifyProperty, displayOptions: { show: { event: ['newMention'] } } },
 	optionsCollection([
-		{ ...anonymizationOption, displayOptions: { show: { '/event': ['newMention'] } } },
-		{ ...notAnonymizedOption, displayOptions: { show: { '/event': ['newMention'] } } },
+		...alertOptions('stream'),
+		{ ...anonymizationOption, displayOptions: mentionOptions },
+		{ ...notAnonymizedOption, displayOptions: mentionOptions },
 		{
 			displayName: 'Backfill at Start (Minutes)',
 			name: 'backfillMinutes',
@@ -70,7 +78,7 @@ export const streamProperties: INodeProperties[] = [
 			displayName: 'Fill Gaps with Search',
 			name: 'fillGaps',
 			type: 'boolean',
-			displayOptions: { show: { '/event': ['newMention'] } },
+			displayOptions: mentionOptions,
 			default: true,
 			description: `Whether to search for the mentions of an outage longer than the ${BACKFILL_MINUTES_MAX} minutes a reconnect can backfill, and for mentions that arrived malformed. Uses the search budget (${hourlyLimit('recentSearch')} requests an hour, shared).`,
 		},
@@ -78,7 +86,7 @@ export const streamProperties: INodeProperties[] = [
 			displayName: 'Max Search Requests per Gap',
 			name: 'maxGapRequests',
 			type: 'number',
-			displayOptions: { show: { '/event': ['newMention'] } },
+			displayOptions: mentionOptions,
 			typeOptions: { minValue: 1, maxValue: MAX_GAP_REQUESTS },
 			default: 6, // STREAM_DEFAULTS.maxGapRequests
 			description: `Most search requests (${PAGE_SIZES.search} mentions each) one gap may use; a gap left unfilled is reported`,

@@ -30,7 +30,9 @@ import { failureKind, reconnectDelay, recoveryPlan, RECONNECT } from './reconnec
 import { Recovery } from './recovery';
 import type { SessionContext, SessionHooks, SessionOptions, SessionStats } from './sessionTypes';
 import { newStats } from './sessionTypes';
+import { StreamAlerts } from './streamAlerts';
 import type { StreamSettings } from './streamSettings';
+import { onMentionStream } from './streamSettings';
 import type { StreamTarget } from './streamTarget';
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
@@ -75,7 +77,19 @@ export class StreamSession implements SessionContext {
 	) {
 		this.delivery = new Delivery(this);
 		this.recovery = new Recovery(this, this.delivery);
+		if (settings.alert && settings.alert.event !== 'viralMention') {
+			this.alerts = new StreamAlerts(
+				{ ...settings, alert: settings.alert },
+				transport.zone,
+				options.manual ? undefined : options.alertStore,
+				(item, key) => this.delivery.passAlert(item, key),
+				clock.now(),
+			);
+		}
 	}
+
+	/** the mention alerts (alert events) */
+	readonly alerts?: StreamAlerts;
 
 	get signal(): AbortSignal {
 		return this.abort.signal;
@@ -157,7 +171,7 @@ export class StreamSession implements SessionContext {
 	private sampleFirst(): boolean {
 		return (
 			this.options.manual &&
-			this.settings.event === 'newMention' &&
+			onMentionStream(this.settings.event) &&
 			!this.settings.anonymization &&
 			this.settings.projectId !== undefined
 		);
@@ -234,6 +248,7 @@ export class StreamSession implements SessionContext {
 		this.stats.connections++;
 		this.current = open;
 		this.connectedAt = clock.now();
+		this.alerts?.connectedAt(this.connectedAt, this.lastAliveAt, backfillMinutes);
 		this.lastAliveAt = this.connectedAt;
 		this.connectedBackfill = backfillMinutes;
 		return open;
@@ -287,7 +302,7 @@ export class StreamSession implements SessionContext {
 			open = opened.value;
 			level = 0;
 		}
-		if (resumeGap) await this.recovery.fillGap(resumeGap, 'outage');
+		if (resumeGap) await this.fillOutage(resumeGap);
 		while (!this.stopped) {
 			if (open) {
 				const openedAt = Date.now();
@@ -327,8 +342,13 @@ export class StreamSession implements SessionContext {
 			open = next.value;
 			this.stats.reconnects++;
 			this.stats.lastBackfillMinutes = plan.backfillMinutes;
-			if (plan.gap) await this.recovery.fillGap(plan.gap, 'outage');
+			if (plan.gap) await this.fillOutage(plan.gap);
 		}
+	}
+
+	/** Fills an outage longer than the backfill; the alerts count it as seen when it was filled whole. */
+	private async fillOutage(gap: CollectedRange): Promise<void> {
+		if (await this.recovery.fillGap(gap, 'outage')) this.alerts?.filled(gap.from, gap.to);
 	}
 
 	private async consume(open: OpenStream): Promise<ConnectionEnd> {
@@ -337,6 +357,7 @@ export class StreamSession implements SessionContext {
 				this.lastAliveAt = clock.now();
 				this.handle(item);
 				if (this.stopped) break;
+				this.alerts?.tick();
 				if (this.recovery.due) await this.recovery.repair();
 			}
 			return this.stopped ? 'closed' : 'ended';
@@ -347,13 +368,14 @@ export class StreamSession implements SessionContext {
 		} finally {
 			open.close();
 			if (this.current === open) this.current = undefined;
+			this.alerts?.disconnected();
 		}
 	}
 
 	private handle(item: StreamItem): void {
 		switch (item.type) {
 			case 'mention':
-				if (this.settings.event !== 'newMention') return;
+				if (!onMentionStream(this.settings.event)) return;
 				this.recovery.arrived(item.id);
 				this.delivery.mention(item.id, item.mention);
 				return;

@@ -12,8 +12,28 @@ import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../sh
 import type { StreamFormat } from '../../shared/stream';
 import { clock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
+import type { AlertSettings } from '../alerts';
+import { isAlertEvent, readAlertSettings } from '../alerts';
 
-export type StreamEvent = 'newMention' | 'engagementUpdate';
+export type StreamEvent =
+	| 'newMention'
+	| 'engagementUpdate'
+	| 'digest'
+	| 'volumeSpike'
+	| 'sentimentShift'
+	| 'viralMention';
+
+/** The events that listen to the live stream of mentions (the others to the engagement updates). */
+export const MENTION_EVENTS: readonly StreamEvent[] = [
+	'newMention',
+	'digest',
+	'volumeSpike',
+	'sentimentShift',
+];
+
+export function onMentionStream(event: StreamEvent): boolean {
+	return MENTION_EVENTS.includes(event);
+}
 
 export const STREAM_DEFAULTS = {
 	/** D-29: three heartbeat intervals */
@@ -42,9 +62,11 @@ export interface StreamSettings {
 	fillGaps: boolean;
 	maxGapRequests: number;
 	stallTimeoutMs: number;
+	/** the alert's settings (an alert event) */
+	alert?: AlertSettings;
 }
 
-const STREAM_EVENTS: readonly StreamEvent[] = ['newMention', 'engagementUpdate'];
+const STREAM_EVENTS: readonly StreamEvent[] = [...MENTION_EVENTS, 'engagementUpdate'];
 
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const node = ctx.getNode();
@@ -93,7 +115,16 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		maxGapRequests: 0,
 		stallTimeoutMs: Math.round(stallTimeoutSeconds * 1000),
 	};
-	if (event === 'engagementUpdate') return settings;
+	if (isAlertEvent(event)) {
+		settings.alert = readAlertSettings(
+			event,
+			(name, fallback) => ctx.getNodeParameter(name, fallback),
+			node,
+			ctx.getTimezone(),
+			clock.now(),
+		);
+	}
+	if (!onMentionStream(event)) return settings;
 
 	settings.projectId = parseProjectId(
 		ctx.getNodeParameter('project', '', { extractValue: true }),

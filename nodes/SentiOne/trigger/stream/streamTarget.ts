@@ -8,6 +8,7 @@ import type { EndpointName } from '../../shared/contract';
 import { QUERY_PARAMS, route, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import type { StreamRequest } from '../../shared/transport';
 import type { StreamSettings } from './streamSettings';
+import { onMentionStream } from './streamSettings';
 
 export interface StreamTarget {
 	/** the endpoint of the contract's table (its rate-limit group is the stream budget) */
@@ -19,7 +20,7 @@ export interface StreamTarget {
 /** Which stream to open (D-23) and how. */
 export function streamTarget(settings: StreamSettings): StreamTarget {
 	const common = { format: settings.format, idleTimeoutMs: settings.stallTimeoutMs };
-	if (settings.event === 'engagementUpdate') {
+	if (!onMentionStream(settings.event)) {
 		return {
 			endpoint: 'engagementStream',
 			request: (backfillMinutes, signal) => ({

@@ -13,6 +13,7 @@ import { idKey } from '../../shared/text';
 import { clock } from '../../shared/clock';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
+import { ALERT_STATE_KEY } from '../alerts';
 import { StreamSession } from './streamSession';
 import { readStreamSettings } from './streamSettings';
 import { streamTarget } from './streamTarget';
@@ -93,6 +94,12 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 						load: () => loadStreamMemory(this.getWorkflowStaticData('node'), target, clock.now()),
 						save: (memory) => saveStreamMemory(this.getWorkflowStaticData('node'), memory),
 					},
+			alertStore: {
+				load: () => this.getWorkflowStaticData('node')[ALERT_STATE_KEY],
+				save: (state) => {
+					this.getWorkflowStaticData('node')[ALERT_STATE_KEY] = state;
+				},
+			},
 		},
 	);
 	await session.start();

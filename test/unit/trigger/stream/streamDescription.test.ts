@@ -42,20 +42,27 @@ test('the UI limits are the limits the settings check', () => {
 	expect(option('backfillMinutes')?.typeOptions).toEqual({ minValue: 0, maxValue: 5 });
 });
 
-test('what the trigger spends comes first, then the events; the project fields show for new mentions only', () => {
+test('what the trigger spends comes first, then the events; the project fields show for the events on the mention stream', () => {
 	const [notice, event, ...rest] = streamProperties;
 	expect(notice).toMatchObject({ name: 'budgetNotice', type: 'notice' });
 	expect(notice.displayName).toMatch(
 		/^Keeps one connection open to SentiOne while the workflow is active\./,
 	);
+	const mentionEvents = ['newMention', 'digest', 'volumeSpike', 'sentimentShift'];
 	expect((event.options as Array<{ value: string }>).map((o) => o.value)).toEqual([
 		'newMention',
 		'engagementUpdate',
+		'digest',
+		'volumeSpike',
+		'sentimentShift',
 	]);
-	for (const name of ['project', 'filters', 'simplify'])
+	for (const name of ['project', 'filters'])
 		expect(rest.find((p) => p.name === name)?.displayOptions).toEqual({
-			show: { event: ['newMention'] },
+			show: { event: mentionEvents },
 		});
+	expect(rest.find((p) => p.name === 'simplify')?.displayOptions).toEqual({
+		show: { event: ['newMention'] },
+	});
 	for (const name of ['anonymization', 'notAnonymized', 'fillGaps', 'maxGapRequests'])
-		expect(option(name)?.displayOptions).toEqual({ show: { '/event': ['newMention'] } });
+		expect(option(name)?.displayOptions).toEqual({ show: { '/event': mentionEvents } });
 });
