@@ -114,7 +114,7 @@ export class Delivery {
 	private save(): void {
 		const { options } = this.session;
 		if (!this.persisted || !options.store) return;
-		this.persisted.lastAliveAt = Math.max(this.session.lastAliveAt, clock.now());
+		this.persisted.lastAliveAt = this.session.receivedThrough;
 		options.store.save(this.persisted);
 	}
 

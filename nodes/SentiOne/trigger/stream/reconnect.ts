@@ -29,6 +29,11 @@ export const RECONNECT = {
 	marginMs: 30_000,
 	/** stream connections kept in reserve before reconnects are spread over the hour */
 	lowBudget: 2,
+	/**
+	 * A connection's backfill has arrived this long after it opened (it comes first, shuffled with
+	 * the live mentions, D-48): until then what the backfill covers is not yet received.
+	 */
+	backfillSettleMs: 10_000,
 } as const;
 
 export function backoffDelay(level: number): number {

@@ -32,8 +32,6 @@ const UNREADABLE = '\u0000unreadable:';
 const REPAIR_DELAY_MS = 5_000;
 /** How far before its arrival a malformed mention may have been collected (live tail). */
 const REPAIR_LOOKBACK_MS = 60_000;
-/** Arrivals this soon after a connection opened may be backfill, collected up to backfillMinutes earlier. */
-const BACKFILL_BURST_MS = 10_000;
 /** Malformed events waiting for recovery at most (more are reported as not recovered at once). */
 const MAX_PENDING_REPAIR = 10_000;
 
@@ -117,7 +115,7 @@ export class Recovery {
 		let to = -Infinity;
 		for (const [, at] of pending) {
 			const burst =
-				at - this.session.connectedAt < BACKFILL_BURST_MS
+				at - this.session.connectedAt < RECONNECT.backfillSettleMs
 					? this.session.connectedBackfill * MINUTE_MS
 					: 0;
 			from = Math.min(from, at - REPAIR_LOOKBACK_MS - burst - RECONNECT.marginMs);

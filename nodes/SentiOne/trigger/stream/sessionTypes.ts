@@ -120,6 +120,12 @@ export interface SessionContext {
 	readonly unsent: UnconfirmedFilter[];
 	/** epoch ms when the stream last delivered something */
 	readonly lastAliveAt: number;
+	/**
+	 * Everything collected before this instant has been received: the last delivery, held back to
+	 * where the current connection's backfill starts while that backfill may still be arriving.
+	 * A reconnect or a restart recovers from here.
+	 */
+	readonly receivedThrough: number;
 	/** epoch ms when the current connection opened, and the backfill minutes it asked for */
 	readonly connectedAt: number;
 	readonly connectedBackfill: number;

@@ -12,14 +12,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { clock } from '../../shared/clock';
 import type { AlertEngine } from '../alerts';
 import { ALERT_MAX_DELAY_MS, alertScope, factsOf, openEngine } from '../alerts';
+import { RECONNECT } from './reconnect';
 import type { StreamSettings } from './streamSettings';
 
 /** Mentions collected this long ago may still be on their way (the live stream's delay). */
 export const ARRIVAL_MARGIN_MS = 30_000;
 /** A digest window is closed this long after its end (its last mentions still arriving). */
 export const STREAM_GRACE_MS = 60_000;
-/** A reconnect's backfill has arrived this long after the connection opened. */
-export const BACKFILL_SETTLE_MS = 10_000;
 
 export interface AlertStore {
 	load(): unknown;
@@ -29,7 +28,7 @@ export interface AlertStore {
 export class StreamAlerts {
 	readonly engine: AlertEngine;
 
-	/** spans waiting for the backfill of the connection that opened at `settleAt - BACKFILL_SETTLE_MS` */
+	/** spans waiting for the backfill of a connection (RECONNECT.backfillSettleMs after it opened) */
 	private settling: Array<{ from: number; to: number; settleAt: number }> = [];
 
 	/** whether the stream is connected now (time passing counts as seen) */
@@ -91,7 +90,7 @@ export class StreamAlerts {
 			this.settling.push({
 				from: backfillFrom,
 				to: openedAt,
-				settleAt: openedAt + BACKFILL_SETTLE_MS,
+				settleAt: openedAt + RECONNECT.backfillSettleMs,
 			});
 		}
 	}

@@ -21,6 +21,7 @@ import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { clock } from '../../shared/clock';
+import { MINUTE_MS } from '../../shared/units';
 import { formatInstant } from '../../shared/time';
 import type { OpenStream, SentiOneTransport } from '../../shared/transport';
 import { refusedNotice, withFilterFallback } from '../../shared/verify';
@@ -58,6 +59,12 @@ export class StreamSession implements SessionContext {
 
 	/** hourly 429s in a row on reconnect (spaces the next attempts out: rateLimitWait, transport/retry.ts) */
 	private hourlyRefusals = 0;
+
+	get receivedThrough(): number {
+		const settling = clock.now() - this.connectedAt < RECONNECT.backfillSettleMs;
+		if (!settling) return this.lastAliveAt;
+		return Math.min(this.lastAliveAt, this.connectedAt - this.connectedBackfill * MINUTE_MS);
+	}
 
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
 	unsent: UnconfirmedFilter[] = [];
@@ -318,7 +325,7 @@ export class StreamSession implements SessionContext {
 
 			if (!(await this.pause(this.waitBeforeReconnect(level)))) break;
 
-			const plan = recoveryPlan(this.lastAliveAt, clock.now());
+			const plan = recoveryPlan(this.receivedThrough, clock.now());
 			const next = await attempt(async () => await this.connect(plan.backfillMinutes));
 			if (this.stopped) break;
 			if (!next.ok) {

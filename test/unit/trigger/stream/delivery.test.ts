@@ -66,6 +66,10 @@ function session(
 		},
 		unsent: [],
 		lastAliveAt: T,
+		// the session's received point: its last delivery, in this stand-in
+		get receivedThrough() {
+			return this.lastAliveAt;
+		},
 		connectedAt: T,
 		connectedBackfill: 0,
 		fail: (error) => {
@@ -251,9 +255,10 @@ describe('the memory a restart resumes from', () => {
 		expect(saves).toEqual([{ target: 'newMention:1001', lastAliveAt: T, ids: [] }]);
 		clock().advance(1000);
 		delivery.mention('m1', mentionAt('m1', T));
+		// saved with the emit: the point the session has received everything to, the id and when
 		expect(saves[1]).toEqual({
 			target: 'newMention:1001',
-			lastAliveAt: T + 1000,
+			lastAliveAt: T,
 			ids: [['m1', T + 1000, 1]],
 		});
 		const plain = store();
