@@ -50,9 +50,6 @@ afterAll(async () => {
 		command: 'npm run test:soak -- test/soak/deadlinesUnbounded.test.ts',
 		rows,
 		figures: { longestHoldMs: held },
-		notes: [
-			"Every case runs at the same time against one hostile server (test/support/servers/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest; the JSON answers with the node's fixed bounds (3 minutes per answer, 60 s of silence per attempt, 2 retries for a read).",
-		],
 	});
 });
 
