@@ -13,16 +13,18 @@
  * - a trigger's events are its actions, named "On " + the option name in lower case.
  *
  * So: searching "SentiOne", "mentions" and "social listening" finds the SentiOne entry, with the
- * action node's description, holding the actions and SentiOne Trigger's "On new mention", and the
- * SentiOne Stream Trigger entry with "On new mention" and "On engagement update"; both in the panel
+ * action node's description, holding the actions and SentiOne Trigger's events ("On new mention",
+ * "On digest", …), and the SentiOne Stream Trigger entry with its events; both in the panel
  * of a workflow under way ("What happens next?") and of a new one ("What triggers this
  * workflow?"). On the canvas, the action node's subtitle reads like its operation.
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
+import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
 import { OWNER, createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 import { node } from '../support/n8n/workflows';
 import { type SavedWorkflowJson } from '../support/workflowJson';
+import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const browser = require('../support/n8n/chromium.js') as {
@@ -68,6 +70,16 @@ const POLL = `${PKG}.sentiOneTrigger`;
 const STREAM = `${PKG}.sentiOneStreamTrigger`;
 const ACTION_DESCRIPTION = new SentiOne().description.description;
 const STREAM_DESCRIPTION = new SentiOneStreamTrigger().description.description;
+
+/** A trigger's events as the panel lists them: "On " + each Event option's name in lower case. */
+function panelEvents(description: INodeTypeDescription): string[] {
+	const event = description.properties.find((p) => p.name === 'event');
+	return ((event?.options ?? []) as INodePropertyOptions[]).map(
+		(o) => `On ${o.name.toLowerCase()}`,
+	);
+}
+const POLL_EVENTS = panelEvents(new SentiOneTrigger().description);
+const STREAM_EVENTS = panelEvents(new SentiOneStreamTrigger().description);
 
 /** An entry of the panel: its node type (the keyboard-navigation id is `<node type>-<uuid>`), name and description. */
 interface Entry {
@@ -240,7 +252,7 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 		60_000,
 	);
 
-	test('the SentiOne entry holds the action node\'s operations and SentiOne Trigger\'s "On new mention"', async () => {
+	test('the SentiOne entry holds the action node\'s operations and every event of SentiOne Trigger', async () => {
 		await search('SentiOne');
 		const actions = await open(ACTION);
 		expect(actions.filter((a) => a.type === ACTION).map((a) => a.name)).toEqual([
@@ -255,17 +267,17 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 			'Get many tags',
 			'Remove tags from a mention',
 		]);
-		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(['On new mention']);
+		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(POLL_EVENTS);
 		await page.keyboard.press('Escape');
 	}, 60_000);
 
-	test('the Stream Trigger entry offers "On new mention" and "On engagement update"', async () => {
+	test('the Stream Trigger entry offers every event of the Stream Trigger, "On new mention" first', async () => {
 		await search('social listening');
 		const actions = await open(STREAM);
-		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual([
-			`${STREAM} On new mention`,
-			`${STREAM} On engagement update`,
-		]);
+		expect(STREAM_EVENTS[0]).toBe('On new mention');
+		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual(
+			STREAM_EVENTS.map((e) => `${STREAM} ${e}`),
+		);
 		await page.keyboard.press('Escape');
 	}, 60_000);
 
@@ -313,9 +325,10 @@ describe('the nodes panel of a new workflow ("What triggers this workflow?")', (
 		60_000,
 	);
 
-	test('the SentiOne entry starts with SentiOne Trigger\'s "On new mention"', async () => {
+	test('the SentiOne entry holds every event of SentiOne Trigger, "On new mention" first', async () => {
 		await search('mentions');
 		const actions = await open(ACTION);
-		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(['On new mention']);
+		expect(POLL_EVENTS[0]).toBe('On new mention');
+		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(POLL_EVENTS);
 	}, 60_000);
 });

@@ -136,18 +136,19 @@ test('every shipped module is loaded from an entry point, and every module an en
 		}
 	}
 	expect(missing).toEqual([]);
-	// a module of types only compiles to an empty module that nothing loads (actions/node.type.ts,
-	// trigger/poll/pollState.types.ts)
+	// only a module of types (actions/node.type.ts, shared/transport/types.ts, …) may be left
+	// unreached: it compiles to an empty module that nothing loads
 	const unreached = packed.filter((p) => p.endsWith('.js') && !reached.has(p));
 	for (const file of unreached) {
-		expect(readFileSync(join(ROOT, file), 'utf8').trim()).toBe(
-			'"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });',
-		);
+		expect({
+			file,
+			code: readFileSync(join(ROOT, file), 'utf8').trim(),
+		}).toEqual({
+			file,
+			code: '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });',
+		});
 	}
-	expect(unreached.sort()).toEqual([
-		'dist/nodes/SentiOne/actions/node.type.js',
-		'dist/nodes/SentiOne/trigger/poll/pollState.types.js',
-	]);
+	expect(unreached.length).toBeLessThan(packed.filter((p) => p.endsWith('.js')).length / 4);
 });
 
 test('every icon a node or the credential names (file:…) is in the tarball', () => {
