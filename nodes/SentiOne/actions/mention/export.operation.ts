@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
+import { BOUNDS } from '../../shared/bounds';
 import type { Scope } from '../../shared/contract';
 import { QUERY_PARAMS, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import {
@@ -46,8 +47,8 @@ export const EXPORT_CAPS = {
 	maxMentions: { default: 100_000, max: 10_000_000 },
 	maxSizeMb: { default: 256, max: 4096 },
 	timeoutMinutes: { default: 30, max: 1440 },
-	/** an export with no complete event (heartbeats count) for this long has stalled */
-	idleMs: 120_000,
+	/** the stall limit: an export with no complete event (a mention or a heartbeat) for this long has stalled */
+	idleMs: BOUNDS.exportStallMs,
 } as const;
 
 /** Mentions From: each scope with the tier its endpoint needs. */

@@ -12,6 +12,7 @@ export type {
 	TransportOptions,
 } from './types';
 export { SentiOneTransport } from './client';
+export { isStopped } from './cancel';
 export { readRateLimit } from './rateLimitHeaders';
 export type { RetryPolicy } from './retry';
 export { DEFAULT_RETRY, nextHourStart, rateLimitWait } from './retry';

@@ -15,7 +15,6 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
-import { boundedDelay } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
@@ -253,15 +252,19 @@ export class StreamSession implements SessionContext {
 		return wait.waitMs;
 	}
 
-	/** Waits (backoff, budget) on the node's clock, so a reset instant and the wait agree; close() ends it. */
+	/**
+	 * Waits (backoff, budget) with the transport's one wait, on the node's clock so a reset instant
+	 * and the wait agree; close() ends it at once (its signal aborts). False: stop.
+	 */
 	private async pause(ms: number): Promise<boolean> {
 		if (this.stopped) return false;
-		try {
-			await clock.sleep(boundedDelay(ms), this.abort.signal);
-		} catch {
-			return false;
-		}
-		return !this.stopped;
+		const waited = await attempt(
+			async () =>
+				await this.transport.wait(ms, 'while the stream trigger waited to reconnect', {
+					signal: this.abort.signal,
+				}),
+		);
+		return waited.ok && !this.stopped;
 	}
 
 	private async run(
