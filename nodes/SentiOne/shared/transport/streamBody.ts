@@ -46,11 +46,13 @@ export interface StreamLimits {
 const LIVENESS = new Set<StreamItem['type']>(['mention', 'heartbeat', 'engagementUpdate']);
 
 /** A stall's words: the limit, that bytes do not count, and what had arrived. */
-function stallText(error: StallError, seen: StreamStats): string {
+function stallText(error: StallError, seen: StreamStats, request: RequestInfo): string {
 	const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-	const arrived = [plural(seen.mentions, 'mention')];
-	if (seen.engagementUpdates > 0) arrived.push(plural(seen.engagementUpdates, 'engagement update'));
-	return `no complete event (a mention or a heartbeat) for ${durationText(error.stallMs)}, the stall limit (bytes alone do not count); ${arrived.join(' and ')} had arrived`;
+	const engagement = request.endpoint === 'engagementStream';
+	const arrived = engagement
+		? plural(seen.engagementUpdates, 'engagement update')
+		: plural(seen.mentions, 'mention');
+	return `no complete event (${engagement ? 'an engagement update' : 'a mention'} or a heartbeat) for ${durationText(error.stallMs)}, the stall limit (bytes alone do not count); ${arrived} had arrived`;
 }
 
 export async function* streamItems(
@@ -93,7 +95,12 @@ export async function* streamItems(
 				);
 			}
 			throw error instanceof StallError
-				? streamInterrupted(node, 'stalled', stallText(error, reader.stats), limits.itemIndex)
+				? streamInterrupted(
+						node,
+						'stalled',
+						stallText(error, reader.stats, request),
+						limits.itemIndex,
+					)
 				: streamInterrupted(
 						node,
 						'dropped',

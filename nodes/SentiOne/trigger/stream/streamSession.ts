@@ -56,6 +56,9 @@ export class StreamSession implements SessionContext {
 	/** hourly 429s in a row on reconnect (spaces the next attempts out: rateLimitWait, transport/retry.ts) */
 	private hourlyRefusals = 0;
 
+	/** why the last connection ended, when it broke (for the log) */
+	private interruption: string | undefined;
+
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
 	unsent: UnconfirmedFilter[] = [];
 
@@ -301,7 +304,9 @@ export class StreamSession implements SessionContext {
 				else if (end === 'dropped') this.stats.drops++;
 				else this.stats.serverCloses++;
 				level = Date.now() - openedAt >= RECONNECT.healthyAfterMs ? 0 : level + 1;
-				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
+				this.hooks.log(
+					`SentiOne stream: connection ${end}${this.interruption ? ` (${this.interruption})` : ''}; reconnecting`,
+				);
 			}
 
 			if (!(await this.pause(this.waitBeforeReconnect(level)))) break;
@@ -335,6 +340,7 @@ export class StreamSession implements SessionContext {
 	}
 
 	private async consume(open: OpenStream): Promise<ConnectionEnd> {
+		this.interruption = undefined;
 		try {
 			for await (const item of open.items) {
 				this.lastAliveAt = clock.now();
@@ -345,7 +351,8 @@ export class StreamSession implements SessionContext {
 			return this.stopped ? 'closed' : 'ended';
 		} catch (error) {
 			if (this.stopped) return 'closed';
-			// a broken stream says whether it was dropped or went silent
+			// a broken stream says whether it was dropped or went silent, and what had arrived
+			this.interruption = (error as Error)?.message;
 			return errorDetails(error)?.streamInterrupted ?? 'dropped';
 		} finally {
 			open.close();
