@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * A stopped execution stops (issue 21, class 1), through n8n-core's real WorkflowExecute: the
  * engine cancels the execution (as the Stop button or the workflow's timeout does: it aborts the

@@ -23,7 +23,7 @@ import { HOUR, NOW_MS } from '../../support/time';
 useFakeClock(NOW_MS);
 
 /** What an expression may give a number field. */
-const ABSURD: Array<[string, unknown]> = [
+const ABSURD: Array<[string, number | string]> = [
 	['1e308', 1e308],
 	['1e15', 1e15],
 	['-1', -1],
@@ -33,7 +33,7 @@ const ABSURD: Array<[string, unknown]> = [
 	['the text "1e400"', '1e400'],
 	['the text "soon"', 'soon'],
 ];
-const FRACTION: Array<[string, unknown]> = [['a fraction (2.5)', 2.5]];
+const FRACTION: Array<[string, number | string]> = [['a fraction (2.5)', 2.5]];
 
 const period = (amount: unknown, unit: unknown = 'hours') => ({
 	publishedInLast: { period: { amount, unit } },
@@ -57,7 +57,7 @@ const anything = () =>
 	new FakeApi().on('POST', /search$/, { body: page([]) }).on('POST', /stream$/, { body: '' });
 
 describe('the action node: Filters → Published in the Last', () => {
-	const amounts: Array<[string, unknown]> = [
+	const amounts: Array<[string, number | string]> = [
 		...ABSURD,
 		['below its minimum (0.5)', 0.5],
 		['a million hours (back to 1912)', 1e6],
@@ -137,7 +137,7 @@ describe('the poll trigger: Backfill (Hours) and Late Mention Window (Minutes)',
 		return { error, api };
 	};
 
-	test.each([...ABSURD, ...FRACTION, ['more than 7 days (169)', 169] as [string, unknown]])(
+	test.each([...ABSURD, ...FRACTION, ['more than 7 days (169)', 169] as [string, number]])(
 		'Backfill (Hours) %s: refused naming the field, nothing sent',
 		async (_, hours) => {
 			const { error, api } = await poll({ startFrom: 'backfill', backfillHours: hours });
@@ -174,7 +174,7 @@ describe('the Stream Trigger: Backfill at Start (Minutes) and Stall Timeout (Sec
 		return { error, api };
 	};
 
-	test.each([...ABSURD, ...FRACTION, ['more than 5 (6)', 6] as [string, unknown]])(
+	test.each([...ABSURD, ...FRACTION, ['more than 5 (6)', 6] as [string, number]])(
 		'Backfill at Start (Minutes) %s: activation refused naming the field, nothing sent',
 		async (_, minutes) => {
 			const { error, api } = await activate({ backfillMinutes: minutes });
@@ -183,7 +183,7 @@ describe('the Stream Trigger: Backfill at Start (Minutes) and Stall Timeout (Sec
 		},
 	);
 
-	test.each([...ABSURD, ['below its minimum (0.05)', 0.05] as [string, unknown]])(
+	test.each([...ABSURD, ['below its minimum (0.05)', 0.05] as [string, number]])(
 		'Stall Timeout (Seconds) %s: activation refused naming the field, nothing sent',
 		async (_, seconds) => {
 			const { error, api } = await activate({ stallTimeout: seconds });
