@@ -121,7 +121,7 @@ export async function exportCollectedRange(
 		return {
 			mentions,
 			complete: false,
-			why: `the catch-up export ${interrupted === 'deadline' ? 'took too long' : interrupted === 'oversize' ? 'grew too large' : 'broke off'} after ${mentions.length} mentions`,
+			why: `the catch-up export ${interrupted === 'deadline' ? 'took too long' : interrupted === 'oversize' ? 'grew too large' : interrupted === 'stalled' ? `stalled (no complete event for ${CATCH_UP_CAPS.idleMs / 1000} s, its stall limit)` : 'broke off'} after ${mentions.length} mentions`,
 			requests: transport.requestsSent - before,
 		};
 	} finally {
