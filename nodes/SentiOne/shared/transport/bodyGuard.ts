@@ -50,10 +50,10 @@ export interface Guard {
 
 /**
  * Yields the chunks of a body, but fails with StallError once no complete event was reported for
- * `stallMs` (checked while waiting for a chunk, and between chunks, so a flood of bytes is no
- * escape), with DeadlineError once the deadline passes, and with StoppedError the moment the run's
- * signal aborts. Uses one cancellable sleep at a time (no timers are left behind) and a fresh
- * promise per wait.
+ * `stallMs` while it waits for the next chunk (never while the caller is busy with the last one:
+ * what arrived meanwhile is read first), with DeadlineError once the deadline passes, and with
+ * StoppedError the moment the run's signal aborts. Uses one cancellable sleep at a time (no timers
+ * are left behind) and a fresh promise per wait.
  */
 export async function* guardedChunks(
 	body: Chunked,
@@ -88,9 +88,6 @@ export async function* guardedChunks(
 	try {
 		for (;;) {
 			if (guard.signal?.aborted) throw new StoppedError('stopped');
-			// after the caller has read the last chunk's events: bytes arriving fast are no escape
-			const problem = verdict();
-			if (problem) throw problem;
 			const next = await new Promise<IteratorResult<Uint8Array | string>>((resolve, reject) => {
 				failWait = reject;
 				iterator.next().then(resolve, reject);
