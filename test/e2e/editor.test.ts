@@ -252,7 +252,7 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 		60_000,
 	);
 
-	test('the SentiOne entry holds the action node\'s operations and every event of SentiOne Trigger', async () => {
+	test("the SentiOne entry holds the action node's operations and every event of SentiOne Trigger", async () => {
 		await search('SentiOne');
 		const actions = await open(ACTION);
 		expect(actions.filter((a) => a.type === ACTION).map((a) => a.name)).toEqual([

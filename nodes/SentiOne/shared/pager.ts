@@ -174,7 +174,12 @@ export async function paginate<T = IDataObject>(
 			const wait = rateLimitWait(known.resetAt, clock.now(), budgetWaits);
 			if (choice === 'stop') return result(false, stopNotice(known.resetAt));
 			if (choice === 'wait' && waitedMs + wait <= maxWaitMs) {
-				await clock.sleep(wait);
+				// the transport's one wait: a stopped execution ends it at once, and no page follows
+				await transport.wait(
+					wait,
+					`while it waited for SentiOne's ${request.group} budget to reset, after ${items.length} item${items.length === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`,
+					{ signal: request.signal, itemIndex: request.itemIndex },
+				);
 				waitedMs += wait;
 				budgetWaits++;
 			} else {
@@ -200,6 +205,8 @@ export async function paginate<T = IDataObject>(
 				...request,
 				qs,
 				retry: { ...(request.retry ?? {}), maxRateLimitWaitMs: Math.max(0, maxWaitMs - waitedMs) },
+				// a page that stalls says what had arrived before it
+				arrived: `${items.length} item${items.length === 1 ? '' : 's'} had arrived${pages > 0 ? ` on ${pages} earlier page${pages === 1 ? '' : 's'}` : ''}`,
 			});
 			waitedMs += response.waitedMs;
 			page = response.body;
