@@ -49,6 +49,13 @@ const MAXIMUM_IN_MESSAGE =
 /** D-21, D-22: a 404 that names what it did not find: a missing resource, not an absent route. */
 export const NAMES_A_RESOURCE = /\b(project|mention|tag)\b/i;
 
+/**
+ * D-34: SentiOne's answer, word for word, for a route it does not have (404 `{"message": "Not
+ * found."}`): whatever the route, the server does not offer it. Told apart from a missing project
+ * or mention, which SentiOne names (D-21, D-22).
+ */
+export const UNKNOWN_ROUTE_TEXT = 'Not found.';
+
 /** D-08: the words of the hourly 429, which states the budget it spent ("Rate limit of requests …"). */
 const HOURLY_BUDGET_TEXT = /\brate limit of requests\b/i;
 

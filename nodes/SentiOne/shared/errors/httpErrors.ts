@@ -21,6 +21,7 @@ import {
 	resetFromMessage,
 	statesHourlyBudget,
 	unauthorizedCause,
+	UNKNOWN_ROUTE_TEXT,
 } from '../contract';
 import { clock } from '../clock';
 import { formatInstant } from '../time';
@@ -153,6 +154,47 @@ function unauthorized(
 	};
 }
 
+/** What a route's IDs are, by how many it takes (D-21, D-22): none, a project, or a project and a mention. */
+function idsOf(def: EndpointDef): string | undefined {
+	const count = def.path.length;
+	return count === 0 ? undefined : count === 1 ? 'project' : 'mention or project';
+}
+
+/**
+ * Whether a 404 or 405 says the server has no such route, told the same way for every route (the
+ * live stream, the engagement stream and the exports included): a 405 always (the path is there
+ * for other methods, or not at all); a 404 that names a project, mention or tag never (that one is
+ * missing, D-21, D-22); a 404 in SentiOne's own words for a route it does not have always (D-34);
+ * and any other 404 naming nothing on a route SentiOne only announced (D-11, D-22, D-23), where it
+ * cannot be told apart from a missing resource. On a confirmed route such a 404 (an HTML page, a
+ * generic "Not Found") blames the IDs or the Base URL.
+ */
+function routeAbsent(def: EndpointDef, statusCode: number, said: string | undefined): boolean {
+	if (statusCode === 405) return true;
+	if (said !== undefined && NAMES_A_RESOURCE.test(said)) return false;
+	if (said === UNKNOWN_ROUTE_TEXT) return true;
+	return !def.confirmed;
+}
+
+/** A route the server does not offer: one answer for every route, naming the operation. */
+function notOffered(
+	def: EndpointDef,
+	statusCode: number,
+	saidOrBody: string,
+	where: string,
+): Wording {
+	const ids = idsOf(def);
+	const answered = `the server answered ${statusCode}${ids !== undefined ? ` without naming a missing ${ids}` : ''}, the way it answers a route it does not offer`;
+	return {
+		message: `${def.operation} is not available on this SentiOne API (${statusCode}): ${saidOrBody}`,
+		description: def.confirmed
+			? `${where} is a route SentiOne's reference documents, and ${answered}. The server at the credential's Base URL may not be SentiOne's Listen API v2 (or not all of it): check the Base URL.`
+			: `${where} is an endpoint SentiOne has announced but its specification does not confirm, and ${answered}. Check that your SentiOne deployment offers this operation; if it should, check the credential's Base URL.`,
+		details: { routeMaybeAbsent: true },
+		failure: FAILURES.configurationInvalid(),
+	};
+}
+
 function notFound(
 	request: RequestInfo,
 	statusCode: number,
@@ -161,15 +203,8 @@ function notFound(
 	where: string,
 ): Wording {
 	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
-	const namesResource = said !== undefined && NAMES_A_RESOURCE.test(said);
-	if (def && !def.confirmed && (statusCode === 405 || !namesResource)) {
-		return {
-			message: `${def.operation} is not available on this SentiOne API (${statusCode}): ${saidOrBody}`,
-			description: `${where} is an endpoint SentiOne has announced but its specification does not confirm, and the server answered ${statusCode} without naming a missing ${request.path.includes('/mentions/') && request.endpoint !== 'recentExport' ? 'mention or project' : 'project'}, the way it answers a route it does not offer. Check that your SentiOne deployment offers this operation; if it should, check the credential's Base URL.`,
-			details: { routeMaybeAbsent: true },
-			failure: FAILURES.configurationInvalid(),
-		};
-	}
+	if (def && routeAbsent(def, statusCode, said))
+		return notOffered(def, statusCode, saidOrBody, where);
 	if (statusCode === 405) {
 		return {
 			message: `SentiOne does not accept ${request.method} here (405): ${saidOrBody}`,
