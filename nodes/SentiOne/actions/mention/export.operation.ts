@@ -23,7 +23,13 @@ import {
 	simplifyProperty,
 	sortProperty,
 } from '../../shared/descriptions';
-import { asNodeError, errorDetails } from '../../shared/errors';
+import {
+	asNodeError,
+	declareFailure,
+	errorDetails,
+	failureOf,
+	FAILURES,
+} from '../../shared/errors';
 import { readChoice, readNumberOption } from '../../shared/parameters';
 import { mentionRow } from '../../shared/simplify';
 import {
@@ -206,8 +212,12 @@ export async function execute(
 	const rows: IDataObject[] = [];
 	let malformed = 0;
 	let stripped = 0;
+	// each stop is the user's to lift (an option, a Limit, narrower filters)
 	const stop = (message: string, description: string) =>
-		new NodeOperationError(node, message, { itemIndex: i, description });
+		declareFailure(
+			new NodeOperationError(node, message, { itemIndex: i, description }),
+			FAILURES.configurationInvalid(),
+		);
 	try {
 		for await (const item of stream.items) {
 			if (item.type === 'mention') {
@@ -251,7 +261,7 @@ export async function execute(
 					: interrupted === 'stalled'
 						? 'stalled'
 						: 'broke off';
-			throw new NodeOperationError(
+			const broken = new NodeOperationError(
 				node,
 				`The export stream ${how} after ${rows.length} mention${rows.length === 1 ? '' : 's'}, so the export is incomplete: ${(error as Error).message}`,
 				{
@@ -264,6 +274,8 @@ export async function execute(
 								: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${costText(target)}), or narrow the filters or set a Limit.`,
 				},
 			);
+			// the cause of the break (a silent or dropped stream may pass)
+			throw declareFailure(broken, failureOf(error));
 		}
 		throw asNodeError(node, error, i);
 	} finally {

@@ -17,7 +17,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { attempt } from '../../shared/attempt';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { asNodeError, errorDetails } from '../../shared/errors';
+import { asNodeError, declareFailure, errorDetails, failureOf } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { clock } from '../../shared/clock';
 import { MINUTE_MS } from '../../shared/units';
@@ -195,7 +195,7 @@ export class StreamSession implements SessionContext {
 				: resetAt !== undefined
 					? `at ${formatInstant(resetAt, clock.now(), this.transport.zone)}, when the budget resets`
 					: 'at the top of the next hour, when the budget resets';
-		return new NodeOperationError(
+		const deferred = new NodeOperationError(
 			this.node,
 			`${(error as Error).message} The trigger is active and connects ${when}.`,
 			{
@@ -203,6 +203,8 @@ export class StreamSession implements SessionContext {
 					'Mentions collected until it connects are fetched then with a search (Options → Fill Gaps with Search), so nothing is lost. Testing the trigger ("Listen for test event") does not spend a live connection when a search can show a sample. Each activation of a workflow with this trigger opens one connection; the budget is per API key, shared by every workflow using it.',
 			},
 		);
+		// the refusal's cause: a spent stream budget (with its reset), or every connection taken
+		return declareFailure(deferred, failureOf(error));
 	}
 
 	/** Stops everything and resolves once the connection, waits and searches are gone. */
