@@ -31,7 +31,7 @@ const {
 	withDemoCredential,
 } = require('./scripts/demo-workflows');
 const { N8N_VERSION } = require('./scripts/n8n/lines');
-const { ensureN8n, installPackage } = require('./scripts/n8n/install');
+const { ensureN8n, installPackage, newUserFolder } = require('./scripts/n8n/install');
 const { n8nEnv, runN8n, startN8n } = require('./scripts/n8n/run');
 const rest = require('./scripts/n8n/rest');
 
@@ -144,7 +144,9 @@ async function demo() {
 	if (!keep) fs.rmSync(DEMO_DIR, { recursive: true, force: true });
 	const userFolder = path.join(DEMO_DIR, 'n8n');
 	const filesDir = path.join(DEMO_DIR, 'files');
-	fs.mkdirSync(userFolder, { recursive: true });
+	// a fresh demo (no database yet) starts from one n8n has migrated already
+	const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+	if (fresh) newUserFolder(userFolder);
 	fs.mkdirSync(filesDir, { recursive: true });
 	installPackage(userFolder);
 	try {
@@ -156,7 +158,6 @@ async function demo() {
 			// the weekly export writes its CSV files here (n8n's default is ~/.n8n-files)
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		});
-		const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
 		const all = templates().map(({ file, workflow }) => ({
 			file,
 			workflow: withDemoCredential(file, workflow),

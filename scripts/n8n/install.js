@@ -15,7 +15,8 @@
  * - `nodeBinary(major)` the Node.js of a major version (`npm install node@<major>`, the npm
  *   registry's Node.js builds, like scripts/node24.sh) when that is not the Node running this.
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
- *   community-package install (`.n8n/nodes/node_modules/n8n-nodes-sentione`).
+ *   community-package install (`.n8n/nodes/node_modules/n8n-nodes-sentione`); `newUserFolder()`
+ *   starts one from a copy of a database n8n has migrated (once per version: `userTemplate()`).
  * - `aptInstall(packages)` installs Debian packages (as root, or through sudo), one apt at a time.
  *
  *   node scripts/n8n/install.js n8n:2.x n8n:1.x apt:chromium apt:redis-server,postgresql
@@ -221,9 +222,10 @@ function sqlite3Beside(version, env) {
 			while (!fs.existsSync(status) || fs.readFileSync(status, 'utf8').trim() === '') pause(1);
 			const ok = fs.readFileSync(status, 'utf8').trim() === '0';
 			const build = path.join(dir, 'node_modules', 'sqlite3', 'build');
-			this.seconds = Math.round((Date.now() - started) / 1000);
+			// when it finished (it may have long before this wait)
+			this.seconds = Math.round((fs.statSync(status).mtimeMs - started) / 1000);
 			log(
-				`sqlite3 ${version} ${ok ? 'compiled' : 'failed to compile'} beside the install (done ${this.seconds} s after its start)`,
+				`sqlite3 ${version} ${ok ? 'compiled' : 'failed to compile'} beside the install in ${this.seconds} s`,
 			);
 			if (!ok) log(fs.readFileSync(path.join(dir, 'build.log'), 'utf8').slice(-2000));
 			return ok && fs.existsSync(build) ? build : undefined;
@@ -310,6 +312,49 @@ function ensureN8n(which) {
 		);
 	});
 	return { dir, bin: n8nBin(dir), node, target: t, installed };
+}
+
+/**
+ * A user folder whose database n8n has migrated already (`<cache>/n8n-<version>/user-template/
+ * folder`), made once per n8n version: a CLI command or `n8n start` on an empty user folder runs
+ * every migration first (4 to 7 s); a copy of this one skips them. `newUserFolder(dir)` makes one.
+ */
+function userTemplate(which) {
+	const t = target(which);
+	const { node, bin } = ensureN8n(t);
+	const dir = path.join(cacheRoot(t), 'user-template');
+	const folder = path.join(dir, 'folder');
+	const marker = path.join(dir, '.complete');
+	installOnce(
+		dir,
+		() => fs.existsSync(marker),
+		() => {
+			fs.rmSync(folder, { recursive: true, force: true });
+			fs.mkdirSync(folder, { recursive: true });
+			const env = {
+				...process.env,
+				N8N_USER_FOLDER: folder,
+				DB_TYPE: 'sqlite',
+				NODE_ENV: 'production',
+				N8N_DIAGNOSTICS_ENABLED: 'false',
+				PATH: pathWith(node),
+			};
+			run(node, [bin, 'list:workflow'], { env });
+			if (!fs.existsSync(path.join(folder, '.n8n', 'database.sqlite')))
+				throw new Error(`n8n list:workflow made no database in ${folder}`);
+			fs.writeFileSync(marker, new Date().toISOString());
+		},
+	);
+	return folder;
+}
+
+/** Makes `userFolder` an n8n user folder with a migrated database (a copy of `userTemplate`). */
+function newUserFolder(userFolder, which) {
+	fs.mkdirSync(userFolder, { recursive: true });
+	fs.cpSync(path.join(userTemplate(which), '.n8n'), path.join(userFolder, '.n8n'), {
+		recursive: true,
+	});
+	return userFolder;
 }
 
 /** Copies the built package (package.json + dist) into the user folder as a community package. */
@@ -464,6 +509,8 @@ module.exports = {
 	isInstalled,
 	ensureN8n,
 	installPackage,
+	userTemplate,
+	newUserFolder,
 	aptInstall,
 	aptInstalled,
 	background,

@@ -8,7 +8,9 @@
  * - `signIn(base, owner)` does whichever applies (the owner exists after a restart) and returns a
  *   `client`.
  * - `client(base, cookie)`: `request(method, route, body)` → `{ status, json }` whatever the status;
- *   `data(method, route, body)` → the answer's `data`, or an error naming the call and the answer.
+ *   `data(method, route, body)` → the answer's `data`, or an error naming the call and the answer;
+ *   `file(path)` a GET outside `/rest` (the editor's `/types/nodes.json`).
+ * - `status(url)`: the status a GET answers with, 0 when nothing answers (readiness probes).
  *   `activate(workflowId)` publishes a workflow the way the editor's Publish button does.
  *
  * n8n ties a session to the `browser-id` header it was signed in with (none: any), so a client
@@ -16,27 +18,61 @@
  */
 'use strict';
 
-/** One call; the body is JSON when it parses, else the text. */
-async function request(base, method, route, { cookie, browserId, body } = {}) {
+const http = require('node:http');
+
+/**
+ * One HTTP exchange, on a connection of its own (`agent: false`: no idle keep-alive connection to
+ * a long-running n8n holds a test process open after its last test); resolves with the status,
+ * the headers and the body text.
+ */
+function exchange(url, { method = 'GET', headers = {}, body } = {}) {
+	return new Promise((resolve, reject) => {
+		const req = http.request(url, { method, headers, agent: false }, (res) => {
+			let text = '';
+			res.setEncoding('utf8');
+			res.on('data', (d) => (text += d));
+			res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+			res.on('error', reject);
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+/** The status `GET url` answers with, or 0 when nothing answers (readiness probes). */
+async function status(url) {
+	try {
+		return (await exchange(url)).status;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * One call of the REST API (`route` under `/rest`, or an absolute path like `/types/nodes.json`
+ * with `{ raw: true }`); the body is JSON when it parses, else the text.
+ */
+async function request(base, method, route, { cookie, browserId, body, raw = false } = {}) {
 	const headers = { 'content-type': 'application/json' };
 	if (cookie) headers.cookie = cookie;
 	if (browserId) headers['browser-id'] = browserId;
-	const res = await fetch(`${base}/rest${route}`, {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
+	const res = await exchange(`${base}${raw ? '' : '/rest'}${route}`, {
 		method,
 		headers,
-		body: body === undefined ? undefined : JSON.stringify(body),
+		body: payload,
 	});
-	const text = await res.text();
-	let json = text;
+	let json = res.text;
 	try {
-		json = text === '' ? null : JSON.parse(text);
+		json = res.text === '' ? null : JSON.parse(res.text);
 	} catch {
-		json = text;
+		json = res.text;
 	}
 	return { status: res.status, json, headers: res.headers };
 }
 
-const cookieOf = (headers) => (headers.get('set-cookie') ?? '').split(';')[0];
+const cookieOf = (headers) => String(headers['set-cookie']?.[0] ?? '').split(';')[0];
 
 /** Creates the instance owner (first start); resolves with the session cookie `n8n-auth=…`. */
 async function setupOwner(base, owner) {
@@ -60,6 +96,8 @@ async function login(base, { email, password }, { browserId } = {}) {
 /** A signed-in client of n8n's REST API. */
 function client(base, cookie, { browserId } = {}) {
 	const call = (method, route, body) => request(base, method, route, { cookie, browserId, body });
+	/** a GET outside /rest (the editor's `/types/nodes.json` …) with the session */
+	const file = (route) => request(base, 'GET', route, { cookie, browserId, raw: true });
 	const data = async (method, route, body) => {
 		const r = await call(method, route, body);
 		if (r.status !== 200)
@@ -71,6 +109,7 @@ function client(base, cookie, { browserId } = {}) {
 		cookie,
 		request: call,
 		data,
+		file,
 		/** "Publish" in the editor (n8n 1.x: activate): the workflow's current version; the HTTP answer */
 		async activate(workflowId) {
 			const { versionId } = await data('GET', `/workflows/${workflowId}`);
@@ -94,4 +133,4 @@ async function signIn(base, owner, { browserId } = {}) {
 	return client(base, cookie, { browserId });
 }
 
-module.exports = { request, setupOwner, login, client, signIn };
+module.exports = { request, status, setupOwner, login, client, signIn };

@@ -14,6 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { ensureN8n, pathWith } = require('./install');
+const { status } = require('./rest');
 
 /** A TCP port free on 127.0.0.1 right now. */
 function freePort() {
@@ -114,8 +115,11 @@ async function startN8n(
 		detached: true,
 	});
 	let piped = '';
-	if (logFile) fs.closeSync(out);
-	else {
+	if (logFile) {
+		fs.closeSync(out);
+		// it may outlive this process: this process does not wait for it to exit
+		child.unref();
+	} else {
 		child.stdout.on('data', (d) => (piped += d));
 		child.stderr.on('data', (d) => (piped += d));
 	}
@@ -126,14 +130,9 @@ async function startN8n(
 	const deadline = Date.now() + timeoutMs;
 	// ready: the health check says so and the REST API is mounted (n8n 1.x answers the health
 	// check before its REST routes exist: a POST /rest/owner/setup right then gets a 404)
-	const ready = async () => {
-		try {
-			if ((await fetch(`${base}/healthz/readiness`)).status !== 200) return false;
-			return (await fetch(`${base}/rest/settings`)).status !== 404;
-		} catch {
-			return false;
-		}
-	};
+	const ready = async () =>
+		(await status(`${base}/healthz/readiness`)) === 200 &&
+		![0, 404].includes(await status(`${base}/rest/settings`));
 	for (;;) {
 		output = read();
 		if (child.exitCode !== null)
@@ -141,10 +140,7 @@ async function startN8n(
 		if (command === 'start') {
 			if (await ready()) break;
 		} else if (probe) {
-			try {
-				const res = await fetch(probe);
-				if (res.status === 200) break;
-			} catch {}
+			if ((await status(probe)) === 200) break;
 		} else if (/n8n worker is now ready/i.test(output)) break;
 		if (Date.now() > deadline) {
 			try {

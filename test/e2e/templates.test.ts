@@ -42,9 +42,9 @@ beforeAll(async () => {
 	await host.importWorkflows(templates.map((t) => t.workflow));
 	// every node type the editor of an n8n with the package offers (what `n8n export:nodes` writes)
 	const n8n = await sharedN8n();
-	const types = await fetch(`${n8n.base}/types/nodes.json`, { headers: { cookie: n8n.cookie } });
+	const types = await n8n.file<INodeTypeDescription[]>('/types/nodes.json');
 	if (types.status !== 200) throw new Error(`GET /types/nodes.json → ${types.status}`);
-	known = (await types.json()) as INodeTypeDescription[];
+	known = types.json;
 	expect(known.some((d) => d.name === 'n8n-nodes-sentione.sentiOne')).toBe(true);
 }, 15 * 60_000);
 

@@ -20,7 +20,6 @@
  */
 import {
 	closeSync,
-	cpSync,
 	existsSync,
 	mkdirSync,
 	mkdtempSync,
@@ -43,12 +42,11 @@ interface Line {
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lines = require('../../../scripts/n8n/lines.js') as {
 	target(line?: string): Line;
-	cacheRoot(t?: Line): string;
 };
 const install = require('../../../scripts/n8n/install.js') as {
 	ensureN8n(t?: Line): { dir: string; bin: string; node: string; installed: boolean };
-	installOnce(dir: string, done: () => boolean, work: () => void): boolean;
 	installPackage(userFolder: string): string;
+	newUserFolder(userFolder: string, t?: Line): string;
 };
 const n8nRun = require('../../../scripts/n8n/run.js') as {
 	freePort(): Promise<number>;
@@ -81,6 +79,7 @@ export interface RestClient {
 		body?: unknown,
 	): Promise<{ status: number; json: T }>;
 	data<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	file<T = unknown>(path: string): Promise<{ status: number; json: T }>;
 	activate(workflowId: string): Promise<{ status: number; json: unknown }>;
 }
 
@@ -212,6 +211,8 @@ export interface N8nSession {
 		path: string,
 		body?: unknown,
 	): Promise<{ status: number; json: T }>;
+	/** a GET outside /rest with the session: the editor's `/types/nodes.json` … */
+	file<T = unknown>(path: string): Promise<{ status: number; json: T }>;
 	/** "Execute workflow" in the editor: starts a manual run from a trigger node; resolves with its execution once finished */
 	run(workflowId: string, triggerName: string, options?: number | RunOptions): Promise<Execution>;
 	execution(id: string): Promise<Execution>;
@@ -240,39 +241,9 @@ function writeJson(file: string, value: unknown): string {
 	return file;
 }
 
-/**
- * A user folder whose database n8n has migrated already: made once per n8n version (a CLI command
- * on an empty folder runs every migration, 4 to 7 s), then copied for each host.
- */
-function migratedTemplate(): string {
-	const dir = join(lines.cacheRoot(TARGET), 'user-template');
-	const marker = join(dir, '.complete');
-	if (existsSync(marker)) return dir;
-	install.installOnce(
-		dir,
-		() => existsSync(marker),
-		() => {
-			const folder = join(dir, 'folder');
-			rmSync(folder, { recursive: true, force: true });
-			mkdirSync(folder, { recursive: true });
-			// synchronously: the lock is held by this process while n8n migrates the database
-			const { node, bin } = install.ensureN8n(TARGET);
-			const env = n8nRun.n8nEnv(folder, 0, { N8N_RUNNERS_BROKER_PORT: '0' });
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-			const r = spawnSync(node, [bin, 'list:workflow'], { env, encoding: 'utf8' });
-			if (r.status !== 0 || !existsSync(join(folder, '.n8n', 'database.sqlite')))
-				throw new Error(`migrating a template database failed: ${r.stderr}\n${r.stdout}`);
-			writeFileSync(marker, new Date().toISOString());
-		},
-	);
-	return dir;
-}
-
 /** A user folder for a new host: a copy of the migrated template, this package installed. */
 function newUserFolder(): string {
-	const userFolder = mkdtempSync(join(tmpdir(), 'sentione-e2e-'));
-	cpSync(join(migratedTemplate(), 'folder', '.n8n'), join(userFolder, '.n8n'), { recursive: true });
+	const userFolder = install.newUserFolder(mkdtempSync(join(tmpdir(), 'sentione-e2e-')), TARGET);
 	install.installPackage(userFolder);
 	return userFolder;
 }
@@ -384,6 +355,7 @@ export function session(client: RestClient): N8nSession {
 		base: client.base,
 		cookie: client.cookie,
 		rest,
+		file: (path) => client.file(path),
 		execution,
 		async run(workflowId, triggerName, options = {}) {
 			const {
