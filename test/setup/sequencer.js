@@ -3,8 +3,9 @@
  * failed last time, then the slowest it remembers, then the largest) within each group, and the
  * groups chosen so the long end-to-end files never start last:
  * - n8n already installed: the files that run a real n8n first (the longest), then the rest;
- * - n8n still to install (a fresh machine): every other tier first, while the install runs in
- *   the background (./dev starts it), then the files that run a real n8n, which wait for it.
+ * - n8n still to install (a fresh machine): one long end-to-end file first (`EARLY`: it waits for
+ *   the install, started in the background by ./dev, on one worker and starts the moment it is
+ *   done), then every other tier, then the other files that run a real n8n.
  * A fresh clone has no timings of jest's own (they are kept per absolute path), so within a group
  * the files known to take longest (`LONGEST`, measured seconds) start first, longest first.
  */
@@ -32,15 +33,29 @@ const LONGEST = {
 	'test/engine/reliability/deadlines.test.ts': 40,
 };
 
+/**
+ * The end-to-end file that starts at once on a fresh machine: long, and more waiting than
+ * computing, its checks 15 s apart, so the other tiers' load beside it does not matter (unlike
+ * budget.test.ts's clock running ×30).
+ */
+const EARLY = 'test/e2e/triggers.test.ts';
+
+const relativePath = (test) => path.relative(ROOT, test.path).split(path.sep).join('/');
+
 class TierSequencer extends Sequencer {
 	sort(tests) {
 		const realN8n = (test) => REAL_N8N.has(test.context.config.displayName?.name);
-		const known = (test) => LONGEST[path.relative(ROOT, test.path).split(path.sep).join('/')] ?? 0;
+		const known = (test) => LONGEST[relativePath(test)] ?? 0;
 		// a stable sort: jest's order among the files the table does not name
 		const order = (group) => super.sort(group).sort((a, b) => known(b) - known(a));
 		const e2e = order(tests.filter(realN8n));
 		const rest = order(tests.filter((test) => !realN8n(test)));
-		return isInstalled() ? [...e2e, ...rest] : [...rest, ...e2e];
+		if (isInstalled()) return [...e2e, ...rest];
+		// n8n still installing: EARLY takes one worker at once (it waits for the install without
+		// using the CPU, and starts the moment n8n is there, beside the other tiers); the others
+		// after every other tier
+		const early = e2e.filter((test) => relativePath(test) === EARLY);
+		return [...early, ...rest, ...e2e.filter((test) => !early.includes(test))];
 	}
 }
 
