@@ -36,7 +36,8 @@ function selectedTiers() {
 		if (arg.startsWith('-')) break;
 		following.push(arg);
 	}
-	const tiers = [...inline, ...following].filter(Boolean).sort();
+	// tier names only (a path given after --selectProjects is not one)
+	const tiers = [...inline, ...following].filter((t) => /^[\w-]+$/.test(t)).sort();
 	return tiers.join(',') === SUITE.join(',') ? 'suite' : tiers.join('+');
 }
 
@@ -56,6 +57,10 @@ class TimingsReporter {
 	onRunStart() {
 		this.start = Date.now();
 		this.loadAtStart = load();
+		// the 1-minute load average every 10 s: what else ran on the machine meanwhile
+		this.loads = [os.loadavg()[0]];
+		this.sampler = setInterval(() => this.loads.push(os.loadavg()[0]), 10_000);
+		this.sampler.unref();
 	}
 
 	onTestResult(test, result) {
@@ -70,6 +75,8 @@ class TimingsReporter {
 
 	onRunComplete() {
 		const end = Date.now();
+		clearInterval(this.sampler);
+		const loads = this.loads ?? [];
 		const env = process.env;
 		const before = [];
 		const devStart = Number(env.SENTIONE_DEV_START) * 1000;
@@ -119,7 +126,14 @@ class TimingsReporter {
 		}
 		const figures = {
 			runAt: new Date(this.start).toISOString(),
-			machine: { cores: os.cpus().length, loadAtStart: this.loadAtStart, loadAtEnd: load() },
+			machine: {
+				cores: os.cpus().length,
+				loadAtStart: this.loadAtStart,
+				loadAtEnd: load(),
+				// the 1-minute load average sampled every 10 s during the run
+				loadMean: Number((loads.reduce((a, b) => a + b, 0) / (loads.length || 1)).toFixed(2)),
+				loadMax: Number(Math.max(0, ...loads).toFixed(2)),
+			},
 			totalSeconds: seconds(end - (devStart > 0 && devStart <= this.start ? devStart : this.start)),
 			jestSeconds: seconds(end - this.start),
 			maxWorkers: this.globalConfig.maxWorkers,
@@ -129,7 +143,7 @@ class TimingsReporter {
 		};
 		const lines = [
 			'',
-			`where the time went (${figures.machine.cores} cores, load ${figures.machine.loadAtStart} → ${figures.machine.loadAtEnd}):`,
+			`where the time went (${figures.machine.cores} cores; 1-min load average during the run: mean ${figures.machine.loadMean}, max ${figures.machine.loadMax}):`,
 			...before.map((b) => `  ${b.step.padEnd(64)} ${String(b.seconds).padStart(7)} s`),
 			...installs.map(
 				(i) =>
