@@ -12,4 +12,6 @@ const path = require('node:path');
 
 module.exports = async function globalSetup() {
 	process.env.SENTIONE_SHARED_N8N = fs.mkdtempSync(path.join(os.tmpdir(), 'sentione-shared-'));
+	// jest's own process: when it is gone without its teardown (Ctrl+C), the shared n8n stops too
+	process.env.SENTIONE_SHARED_N8N_JEST = String(process.pid);
 };

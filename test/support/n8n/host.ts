@@ -493,6 +493,25 @@ async function startShared(): Promise<N8nSession> {
 		const client = await restApi.signIn(running.base, OWNER);
 		const state: SharedState = { base: running.base, pid: running.pid, userFolder, log };
 		writeFileSync(stateFile, JSON.stringify(state));
+		const jest = Number(process.env.SENTIONE_SHARED_N8N_JEST);
+		if (!own && jest > 0) {
+			// a watchdog: once jest's process is gone (interrupted before its teardown), it stops
+			// this n8n and removes its folders
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { spawn } = require('node:child_process') as typeof import('node:child_process');
+			spawn(
+				'sh',
+				[
+					'-c',
+					'while kill -0 "$0" 2>/dev/null && kill -0 "$1" 2>/dev/null; do sleep 5; done; kill -0 "$0" 2>/dev/null && exit 0; kill -TERM -"$1" 2>/dev/null; sleep 10; kill -KILL -"$1" 2>/dev/null; rm -rf "$2" "$3"',
+					String(jest),
+					String(running.pid),
+					userFolder,
+					dir,
+				],
+				{ detached: true, stdio: 'ignore' },
+			).unref();
+		}
 		if (own)
 			process.on('exit', () => {
 				try {
