@@ -348,12 +348,17 @@ function userTemplate(which) {
 	return folder;
 }
 
-/** Makes `userFolder` an n8n user folder with a migrated database (a copy of `userTemplate`). */
+/**
+ * Makes `userFolder` an n8n user folder with a migrated SQLite database (a copy of
+ * `userTemplate`'s database files, the write-ahead log included; not its settings file, so each
+ * folder gets an encryption key of its own, or the one `N8N_ENCRYPTION_KEY` gives).
+ */
 function newUserFolder(userFolder, which) {
-	fs.mkdirSync(userFolder, { recursive: true });
-	fs.cpSync(path.join(userTemplate(which), '.n8n'), path.join(userFolder, '.n8n'), {
-		recursive: true,
-	});
+	const from = path.join(userTemplate(which), '.n8n');
+	const to = path.join(userFolder, '.n8n');
+	fs.mkdirSync(to, { recursive: true });
+	for (const file of fs.readdirSync(from).filter((f) => f.startsWith('database.sqlite')))
+		fs.copyFileSync(path.join(from, file), path.join(to, file));
 	return userFolder;
 }
 
