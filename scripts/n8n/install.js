@@ -32,6 +32,7 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const { ROOT, PACKAGE_NAME, target, cacheBase, cacheRoot, n8nBin, log } = require('./lines');
@@ -501,6 +502,13 @@ function background(groups) {
 		});
 		fs.closeSync(out);
 		child.unref();
+		// at a lower priority (its npm, node-gyp and compiler inherit it): the tests that run
+		// meanwhile, some of them timing-sensitive, keep the CPU they ask for
+		try {
+			os.setPriority(child.pid, 10);
+		} catch {
+			// not allowed here: the install runs at the usual priority
+		}
 		log(`${names.join(', then ')}: installing in the background (log: ${file})`);
 	}
 }
