@@ -363,17 +363,55 @@ function newUserFolder(userFolder, which) {
 	return userFolder;
 }
 
-/** Copies the built package (package.json + dist) into the user folder as a community package. */
+/** Every file under `dir`: its path, size and modification time (what a build changes). */
+function filesOf(dir) {
+	const out = [];
+	const walk = (d) => {
+		for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+			const p = path.join(d, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else {
+				const st = fs.statSync(p);
+				out.push(`${path.relative(dir, p)} ${st.size} ${st.mtimeMs}`);
+			}
+		}
+	};
+	walk(dir);
+	return out.sort().join('\n');
+}
+
+/**
+ * Copies the built package (package.json + dist) into the user folder as a community package.
+ * A copy is kept only when dist/ did not change while it was taken (another process may be
+ * rebuilding it: .ci/run runs two tiers side by side, and each builds before its tests); else it
+ * waits a moment and copies again.
+ */
 function installPackage(userFolder) {
 	const dist = path.join(ROOT, 'dist');
-	if (!fs.existsSync(path.join(dist, 'credentials')))
-		throw new Error('the package is not built: run npm run build');
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const into = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	fs.rmSync(into, { recursive: true, force: true });
-	fs.mkdirSync(into, { recursive: true });
-	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(into, 'package.json'));
-	fs.cpSync(dist, path.join(into, 'dist'), { recursive: true });
+	const deadline = Date.now() + 120_000;
+	const built = Date.now() + 30_000;
+	for (;;) {
+		if (!fs.existsSync(path.join(dist, 'credentials'))) {
+			if (Date.now() > built) throw new Error('the package is not built: run npm run build');
+			pause(1);
+			continue;
+		}
+		try {
+			const before = filesOf(dist);
+			fs.rmSync(into, { recursive: true, force: true });
+			fs.mkdirSync(into, { recursive: true });
+			fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(into, 'package.json'));
+			fs.cpSync(dist, path.join(into, 'dist'), { recursive: true });
+			if (filesOf(dist) === before) break;
+		} catch (error) {
+			// a file went away under the copy: a rebuild
+			if (Date.now() > deadline) throw error;
+		}
+		if (Date.now() > deadline) throw new Error('dist/ kept changing while it was copied');
+		pause(1);
+	}
 	const manifest = path.join(nodesDir, 'package.json');
 	const current = fs.existsSync(manifest)
 		? JSON.parse(fs.readFileSync(manifest, 'utf8'))
