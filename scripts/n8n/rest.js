@@ -58,11 +58,16 @@ async function request(base, method, route, { cookie, browserId, body, raw = fal
 	if (browserId) headers['browser-id'] = browserId;
 	const payload = body === undefined ? undefined : JSON.stringify(body);
 	if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
-	const res = await exchange(`${base}${raw ? '' : '/rest'}${route}`, {
-		method,
-		headers,
-		body: payload,
-	});
+	const url = `${base}${raw ? '' : '/rest'}${route}`;
+	let res = await exchange(url, { method, headers, body: payload });
+	// n8n answers 503 "Database is not ready!" before any route while its database check fails
+	// for a moment (its periodic ping timing out on a loaded machine): the call was not handled,
+	// so it is made again
+	const until = Date.now() + 60_000;
+	while (res.status === 503 && /Database is not ready/.test(res.text) && Date.now() < until) {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		res = await exchange(url, { method, headers, body: payload });
+	}
 	let json = res.text;
 	try {
 		json = res.text === '' ? null : JSON.parse(res.text);
