@@ -543,7 +543,7 @@ function background(groups) {
 		// at a lower priority (its npm, node-gyp and compiler inherit it): the tests that run
 		// meanwhile, some of them timing-sensitive, keep the CPU they ask for
 		try {
-			os.setPriority(child.pid, 10);
+			os.setPriority(child.pid, 5);
 		} catch {
 			// not allowed here: the install runs at the usual priority
 		}
