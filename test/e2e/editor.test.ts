@@ -1,6 +1,6 @@
 /**
- * The editor as a new user meets the package: a real n8n (test/support/n8n/host.ts) with the package
- * installed as a community package, in headless Chromium (Debian's chromium, installed with
+ * The editor as a new user meets the package: a real n8n (test/support/n8n/host.ts: the one this
+ * run's end-to-end files share) with the package installed as a community package, in headless Chromium (Debian's chromium, installed with
  * apt-get when missing: test/support/n8n/chromium.js), signed in as the owner.
  *
  * How n8n 2.x's nodes panel works (editor-ui, features/shared/nodeCreator):
@@ -21,7 +21,7 @@
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
 import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
-import { OWNER, createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
+import { OWNER, sharedN8n, type N8nSession } from '../support/n8n/host';
 import { node } from '../support/n8n/workflows';
 import { type SavedWorkflowJson } from '../support/workflowJson';
 import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
@@ -31,6 +31,11 @@ const browser = require('../support/n8n/chromium.js') as {
 	ensureChromium(): string;
 	launch(base: string, cookie: string): Promise<{ page: Page; close(): Promise<void> }>;
 	dismissPopups(page: Page, settleMs?: number): Promise<void>;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const restApi = require('../../scripts/n8n/rest.js') as {
+	login(base: string, user: { email: string; password: string }): Promise<string>;
 };
 
 /** The part of playwright-core's Page this test uses (and of the DOM, in the page: no DOM lib here). */
@@ -90,17 +95,15 @@ interface Entry {
 
 const ITEMS = '[data-test-id="item-iterator-item"]';
 
-let host: Host;
-let n8n: RunningN8n;
+let n8n: N8nSession;
 let session: { page: Page; close(): Promise<void> } | undefined;
 let page: Page;
 let workflowId = '';
 
 beforeAll(async () => {
-	ensureN8n();
 	browser.ensureChromium();
-	host = await createHost();
-	n8n = await host.start();
+	// the n8n this run's end-to-end files share
+	n8n = await sharedN8n();
 	const wf = await n8n.rest<{ data: { id: string } }>('POST', '/workflows', editorWorkflow());
 	expect(wf.status).toBe(200);
 	workflowId = wf.json.data.id;
@@ -110,8 +113,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await session?.close();
-	await n8n?.stop();
-	host?.dispose();
 });
 
 /** A workflow a user has begun: the Stream Trigger, a search and the tag list, laid out in a row. */
@@ -141,13 +142,9 @@ function editorWorkflow(): Omit<SavedWorkflowJson, 'id'> {
  * session to the browser id it was created with, and the browser sends its own.
  */
 async function signIn(): Promise<string> {
-	const res = await fetch(`${n8n.base}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-	});
-	expect(res.status).toBe(200);
-	return (res.headers.get('set-cookie') ?? '').split(';')[0];
+	const cookie = await restApi.login(n8n.base, OWNER);
+	expect(cookie).toMatch(/^n8n-auth=/);
+	return cookie;
 }
 
 async function openEditor(route: string): Promise<void> {

@@ -17,7 +17,7 @@
  *   `n8n-node build`'s copy of every `**\/*.{png,svg}` does not reach).
  *
  * The build writes nothing that is not shipped, so the end-to-end tier, which installs dist/ and
- * package.json into a real n8n (scripts/n8n-host.js), installs exactly the published file set.
+ * package.json into a real n8n (scripts/n8n/install.js), installs exactly the published file set.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -188,9 +188,9 @@ test('package.json points npm, the provenance check and the scanner at one GitHu
 	expect(changelogLinks.length).toBeGreaterThan(0);
 	for (const link of changelogLinks)
 		expect(link.startsWith(`https://github.com/${repo}/`)).toBe(true);
-	// the oldest Node.js of a tested n8n line (scripts/n8n-host.js LINES)
+	// the oldest Node.js of a tested n8n line (scripts/n8n/lines.js LINES)
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { LINES } = require('../../scripts/n8n-host.js') as {
+	const { LINES } = require('../../scripts/n8n/lines.js') as {
 		LINES: Record<string, { node: number }>;
 	};
 	expect(pkg.engines.node).toBe(`>=${Math.min(...Object.values(LINES).map((l) => l.node))}`);
