@@ -24,6 +24,7 @@ const SOURCES = {
 	DEFAULT_DEDUP_CAPACITY: 'nodes/SentiOne/trigger/stream/dedupMemory.ts',
 	DEFAULT_DEDUP_BYTES: 'nodes/SentiOne/trigger/stream/dedupMemory.ts',
 	EXPORT_CAPS: 'nodes/SentiOne/actions/mention/export.operation.ts',
+	STREAM_DEFAULTS: 'nodes/SentiOne/trigger/stream/streamSettings.ts',
 };
 
 function compileTypeScript(module, filename) {

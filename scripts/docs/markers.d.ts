@@ -8,8 +8,16 @@ export declare function findBlocks(
 	doc?: string,
 ): Array<{ name: string; from: number; to: number }>;
 export declare function blockNames(text: string, doc?: string): string[];
+export declare function headingOf(text: string, name: string): string | undefined;
+export declare function holdsFigures(body: string): boolean;
 export declare function fillBlocks(
 	text: string,
-	render: (name: string) => string | undefined,
+	render: (name: string, previous: string) => string | undefined,
 	options?: { doc?: string; how?: (name: string) => string | undefined; required?: string[] },
-): { text: string; measured: string[]; notMeasured: string[]; missing: string[] };
+): {
+	text: string;
+	measured: string[];
+	kept: string[];
+	notMeasured: string[];
+	missing: string[];
+};

@@ -8,7 +8,8 @@
 'use strict';
 
 const { code } = require('./fromCode');
-const { count, partFile, row, sum, when } = require('./parts');
+const { headingOf, notMeasured } = require('./markers');
+const { cell, count, partFile, row, sum, when } = require('./parts');
 
 /** 3_900_000 → "65 min", 5_000 → "5 s", 1500 → "1500 ms". */
 function duration(ms) {
@@ -18,6 +19,7 @@ function duration(ms) {
 }
 
 const seconds = (ms) => (typeof ms === 'number' ? `${(ms / 1000).toFixed(1)} s` : '—');
+const secondsOf = (s) => (typeof s === 'number' ? `${s.toFixed(2)} s` : '—');
 
 /** "the value (`CONSTANT.path`)": a figure of the code, with where it comes from. */
 function quote(format, name, ...path) {
@@ -80,22 +82,14 @@ const CLASSES = [
 	{
 		block: 'bounds-deadlines',
 		limits: () => [
-			`a JSON answer has ${quote(duration, 'BOUNDS', 'requestDeadlineMs')} from headers to last byte`,
-			`${quote(duration, 'DEFAULTS', 'idleTimeoutMs')} of silence per attempt`,
-			`${quote(unit('retries'), 'DEFAULT_RETRY', 'transientRetries')} for a read`,
+			`a JSON answer must arrive whole within ${quote(duration, 'BOUNDS', 'answerStallMs')} of its headers (its stall limit), and never takes more than ${quote(duration, 'BOUNDS', 'requestDeadlineMs')}`,
+			`a read that got nothing at all is retried ${quote(unit('times'), 'DEFAULT_RETRY', 'transientRetries')}`,
 			`Export → Timeout (Minutes) defaults to ${quote(unit('minutes'), 'EXPORT_CAPS', 'timeoutMinutes', 'default')}`,
-			`an export is stalled after ${quote(duration, 'EXPORT_CAPS', 'idleMs')} without a complete event`,
+			`an export has stalled after ${quote(duration, 'EXPORT_CAPS', 'idleMs')} without a complete event`,
 		],
 		parts: ['deadlines-soak', 'deadlines'],
 		measured: (f) =>
-			[
-				f['deadlines-soak'] &&
-					`longest hold through the nodes (soak, the real bounds): ${listed(f['deadlines-soak'].longestHoldMs, seconds)}`,
-				f.deadlines &&
-					`with the test's small bounds: ${listed(f.deadlines.longestHoldMs, seconds)}`,
-			]
-				.filter(Boolean)
-				.join('; ') + '.',
+			`longest hold through the nodes (soak, the real bounds): ${listed(f['deadlines-soak'].longestHoldMs, seconds)}; with the test's small bounds: ${listed(f.deadlines.longestHoldMs, seconds)}.`,
 	},
 	{
 		block: 'bounds-memory',
@@ -170,9 +164,46 @@ const CLASSES = [
 			return `${g['Base URL: an endpoint beyond the API root']} + ${g['Base URL: no scheme at a plain-http server']} cases.`;
 		},
 	},
+	{
+		block: 'bounds-stops',
+		parts: ['stops', 'shutdown'],
+		measured: ({ stops, shutdown }) => {
+			const after = Object.values(stops.requestsAfterCancel ?? {}).reduce((a, b) => a + b, 0);
+			return `seconds from the cancel to the end of the run: ${listed(stops.secondsFromCancelToEnd, secondsOf)}; requests after the cancel: ${after}. A trigger's close to its end: ${listed(shutdown.secondsFromCloseToEnd, secondsOf)}.`;
+		},
+	},
+	{
+		block: 'bounds-stalls',
+		limits: () => [
+			`an export (the action's and a trigger's catch-up) has stalled after ${quote(duration, 'BOUNDS', 'exportStallMs')} without a complete event`,
+			`a live stream after Options → Stall Timeout, default ${quote(unit('s'), 'STREAM_DEFAULTS', 'stallTimeoutSeconds')}`,
+			`a JSON answer, one event, must arrive whole within ${quote(duration, 'BOUNDS', 'answerStallMs')}`,
+		],
+		parts: ['stalls', 'deadlines-soak'],
+		measured: ({ stalls, 'deadlines-soak': soak }) =>
+			`seconds to the stall error with a ${plain(stalls.stallLimitSeconds)} s limit: ${listed(stalls.secondsToStallError, secondsOf)}. With the real limits through the nodes (soak): ${listed(soak.longestHoldMs, seconds)}.`,
+	},
+	{
+		block: 'bounds-instants',
+		limits: () => [
+			`a request carries no instant before ${quote(utcDate, 'BOUNDS', 'earliestPlausibleMs')} or from ${quote(utcDate, 'BOUNDS', 'latestPlausibleMs')} on`,
+		],
+		parts: ['instants'],
+		measured: ({ instants }) =>
+			`${plain(instants.refused)} absurd expressions through n8n's engine (one per node) refused naming the field; ${plain(instants.requestsReceived)} requests reached the server.`,
+	},
 ];
 
-function boundsBlock(cls, results) {
+/** The line of `previous` (a block's body as it stands) that starts with `prefix`, if any. */
+const lineOf = (previous, prefix) =>
+	(previous ?? '').split('\n').find((line) => line.startsWith(prefix));
+
+/**
+ * A class's block: the bounds as the code sets them (always read anew), and the Measured line of
+ * its parts when every one of them is present; otherwise the Measured line it holds, which the
+ * dated parts below back.
+ */
+function boundsBlock(cls, results, previous) {
 	const figures = {};
 	for (const name of cls.parts) {
 		const part = results.part(name);
@@ -182,35 +213,45 @@ function boundsBlock(cls, results) {
 	if (cls.limits) lines.push(`- **In the code:** ${cls.limits().join('; ')}.`);
 	const missing = cls.parts.filter((name) => !(name in figures));
 	lines.push(
-		missing.length === cls.parts.length
-			? `- **Measured:** _not measured in the last run (no ${missing.map(partFile).join(', ')})._`
-			: `- **Measured:** ${cls.measured(figures)}`,
+		missing.length === 0
+			? `- **Measured:** ${cls.measured(figures)}`
+			: (lineOf(previous, '- **Measured:**') ??
+					`- **Measured:** ${notMeasured(`no ${missing.map((n) => `test/.results/${partFile(n)}`).join(', ')}`)}`),
 	);
 	return lines.join('\n');
 }
 
-/** The parts of this document: its blocks that are no block of this file. */
+/**
+ * The parts of this document: its blocks that are no block of this file, each with the heading
+ * written above it (the name the summary and the findings give it) and its figures, if present.
+ */
 const partsOf = (ctx) =>
 	ctx.names
 		.filter((name) => !(name in BLOCKS))
-		.map((name) => ({ name, part: ctx.results.part(name) }));
+		.map((name) => ({
+			name,
+			heading: headingOf(ctx.text, name) ?? name,
+			part: ctx.results.part(name),
+		}));
 
-function summary(ctx) {
-	const parts = partsOf(ctx);
-	if (parts.every(({ part }) => !part)) return undefined;
+/** One row per part; a part absent from the results keeps the row it had. */
+function summary(ctx, previous) {
 	const out = [
 		row(['Part', 'Rows', 'Cases tried', 'Items', 'Lost', 'Duplicated', 'Last run']),
 		'|---|---|---|---|---|---|---|',
 	];
-	for (const { name, part } of parts) {
+	for (const { heading, part } of partsOf(ctx)) {
 		if (!part) {
-			out.push(row([name, '—', '—', '—', '—', '—', 'not measured in the last run']));
+			out.push(
+				lineOf(previous, `| ${cell(heading)} |`) ??
+					row([heading, '—', '—', '—', '—', '—', 'not measured yet']),
+			);
 			continue;
 		}
 		const rows = part.rows ?? [];
 		out.push(
 			row([
-				part.title,
+				heading,
 				rows.length,
 				sum(rows, 'cases'),
 				sum(rows, 'items'),
@@ -223,40 +264,49 @@ function summary(ctx) {
 	return out.join('\n');
 }
 
-function findings(ctx) {
-	const parts = partsOf(ctx).filter(({ part }) => part);
-	if (parts.length === 0) return undefined;
-	const found = parts.flatMap(({ part }) =>
-		(part.rows ?? [])
+/** The rows of every part that lost something or pin a bug; a part absent keeps its lines. */
+function findings(ctx, previous) {
+	const found = partsOf(ctx).flatMap(({ heading, part }) => {
+		const prefix = `- **${heading}** — `;
+		if (!part) return (previous ?? '').split('\n').filter((line) => line.startsWith(prefix));
+		return (part.rows ?? [])
 			.filter((r) => /^BUG|by design/.test(String(r.outcome)) || (r.lost ?? 0) > 0)
-			.map(
-				(r) =>
-					`- **${part.title}** — ${r.fault}: ${r.outcome}${r.lost ? ` (lost ${r.lost})` : ''}.`,
-			),
-	);
-	return found.length > 0 ? found.join('\n') : 'None in the last run.';
+			.map((r) => `${prefix}${r.fault}: ${r.outcome}${r.lost ? ` (lost ${r.lost})` : ''}.`);
+	});
+	return found.length > 0 ? found.join('\n') : 'None.';
 }
 
-/** secrets.json is `npm test`'s whole run; secrets-<tiers>.json a whole run of other tiers. */
-function secrets(ctx) {
-	const files = ctx.results.files.filter((f) => /^secrets(-.+)?\.json$/.test(f)).sort();
-	const lines = files
-		.map((file) => ctx.results.json(file))
-		.filter(Boolean)
-		.map((s) => {
-			const scope =
-				!s.scope || s.scope === 'suite'
-					? '`npm test`'
-					: s.scope
-							.split('+')
-							.map((tier) => `\`npm run test:${tier}\``)
-							.join(' and ');
-			const kinds = Object.entries(s.kinds ?? {})
-				.map(([k, n]) => `${k} ${n}`)
-				.join(', ');
-			return `- ${scope}, ${when(s.finishedAt)}: ${s.testFiles} test files ran, ${s.testFilesWithRecords} of them recorded node output, errors or log lines; ${count(s.records)} records (${count(Math.round((s.characters ?? 0) / 1024))} KiB; ${kinds}) were searched for ${s.keysSearched} keys and the key shape: **${s.leaks} found**.`;
-		});
-	return lines.length > 0 ? lines.join('\n') : undefined;
+/**
+ * One line per whole run that checked for secrets: secrets.json is `npm test`'s, secrets-<tiers>.json
+ * a run of other tiers. A run absent from the results keeps the line it had.
+ */
+function secrets(ctx, previous) {
+	const lines = new Map();
+	for (const line of (previous ?? '').split('\n'))
+		if (line.startsWith('- ') && line.includes(', '))
+			lines.set(line.slice(0, line.indexOf(', ')), line);
+	const files = ctx.results.files.filter((f) => /^secrets(-.+)?\.json$/.test(f));
+	for (const s of files.map((file) => ctx.results.json(file)).filter(Boolean)) {
+		const scope =
+			!s.scope || s.scope === 'suite'
+				? '`npm test`'
+				: s.scope
+						.split('+')
+						.map((tier) => `\`npm run test:${tier}\``)
+						.join(' and ');
+		const kinds = Object.entries(s.kinds ?? {})
+			.map(([k, n]) => `${k} ${n}`)
+			.join(', ');
+		lines.set(
+			`- ${scope}`,
+			`- ${scope}, ${when(s.finishedAt)}: ${s.testFiles} test files ran, ${s.testFilesWithRecords} of them recorded node output, errors or log lines; ${count(s.records)} records (${count(Math.round((s.characters ?? 0) / 1024))} KiB; ${kinds}) were searched for ${s.keysSearched} keys and the key shape: **${s.leaks} found**.`,
+		);
+	}
+	if (lines.size === 0) return undefined;
+	return [...lines.keys()]
+		.sort()
+		.map((key) => lines.get(key))
+		.join('\n');
 }
 
 /** This document's own blocks, by name (scripts/docs/render.js). */
@@ -269,7 +319,10 @@ const BLOCKS = {
 		how: 'a whole run of a tier writes test/.results/secrets*.json',
 	},
 	...Object.fromEntries(
-		CLASSES.map((cls) => [cls.block, { render: (ctx) => boundsBlock(cls, ctx.results) }]),
+		CLASSES.map((cls) => [
+			cls.block,
+			{ render: (ctx, previous) => boundsBlock(cls, ctx.results, previous) },
+		]),
 	),
 };
 

@@ -9,8 +9,8 @@ export declare function renderDocument(
 ): {
 	text: string;
 	changed: boolean;
-	rendered: boolean;
 	measured: string[];
+	kept: string[];
 	notMeasured: string[];
 };
 export declare function partsWithoutBlock(results: Results, root?: string): string[];

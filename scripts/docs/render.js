@@ -12,7 +12,7 @@
  *
  *   npm run docs                    every document whose figures are present
  *   npm run docs:reliability        one of them (also docs:triggers, docs:request-counts,
- *                                   docs:matrix, docs:queue-mode)
+ *                                   docs:matrix, docs:queue-mode, docs:contributing)
  *
  * A block's name says where its figures come from:
  * - a part: test/.results/part-<name>.json, written by writePart (test/support/results.ts), shown
@@ -20,9 +20,10 @@
  *   its writePart call plus the two marker lines above, with its name, under a heading written by
  *   hand in the document it belongs to** — nothing to add here;
  * - a block a document's module lists in BLOCKS (reliability.js, requestCounts.js, matrix.js,
- *   queueMode.js): a summary, a table drawn from several parts, another results file.
- * A block whose figures are missing gets the line "Not measured in the last run", never the
- * numbers of an older run. A document none of whose figures are present is left as it is. Figures
+ *   queueMode.js, contributing.js): a summary, a table drawn from several parts, another results file.
+ * A block whose figures are absent from test/.results/ keeps the figures it holds, dated by the
+ * line that opens it: rendering after a partial run, or on a fresh clone, changes only what was
+ * measured. A block that never held figures says it was not measured. Figures
  * the documents quote from the code (bounds, defaults) are read from the constants themselves
  * (scripts/docs/fromCode.js), never copied by hand.
  */
@@ -45,31 +46,21 @@ const DOCUMENTS = {
 	'queue-mode': { file: 'docs/queue-mode.md', blocks: require('./queueMode').BLOCKS },
 };
 
-/** Whether a block of its own reads that results file. */
-const reads = (block, file) =>
-	typeof block.reads === 'function' ? block.reads(file) : block.reads === file;
-
 /**
- * The document rendered from `results`: `{ text, changed, rendered, measured, notMeasured }`;
- * `rendered` is false when none of its figures are present (the text is then the file's own).
+ * The document rendered from `results`: `{ text, changed, measured, kept, notMeasured }`. A block
+ * whose figures are absent keeps the figures it holds (markers.js); the bounds it quotes from the
+ * code are read anew on every render.
  */
 function renderDocument(name, results, root = ROOT) {
 	const doc = DOCUMENTS[name];
 	const path = join(root, doc.file);
 	const before = readFileSync(path, 'utf8');
-	const names = blockNames(before, doc.file);
 	const own = doc.blocks;
-	const present = results.files.some(
-		(file) =>
-			names.some((n) => !(n in own) && file === partFile(n)) ||
-			Object.values(own).some((block) => reads(block, file)),
-	);
-	if (!present)
-		return { text: before, changed: false, rendered: false, measured: [], notMeasured: names };
-	const ctx = { results, names, doc };
+	const ctx = { results, names: blockNames(before, doc.file), text: before, doc };
 	const filled = fillBlocks(
 		before,
-		(block) => (block in own ? own[block].render(ctx) : renderPart(results.part(block))),
+		(block, previous) =>
+			block in own ? own[block].render(ctx, previous) : renderPart(results.part(block)),
 		{
 			doc: doc.file,
 			required: Object.keys(own),
@@ -87,8 +78,8 @@ function renderDocument(name, results, root = ROOT) {
 	return {
 		text: filled.text,
 		changed: filled.text !== before,
-		rendered: true,
 		measured: filled.measured,
+		kept: filled.kept,
 		notMeasured: filled.notMeasured,
 	};
 }
@@ -113,31 +104,20 @@ function main(args) {
 	}
 	const results = new Results();
 	const names = args.length > 0 ? args : Object.keys(DOCUMENTS);
-	let rendered = 0;
 	for (const name of names) {
 		const { file } = DOCUMENTS[name];
 		const out = renderDocument(name, results);
-		if (!out.rendered) {
-			process.stdout.write(
-				`${file}: no figures in ${relative(ROOT, results.dir)}/: left as it is\n`,
-			);
-			continue;
-		}
-		rendered++;
 		if (out.changed) writeFileSync(join(ROOT, file), out.text);
-		process.stdout.write(
-			`${file}: ${out.measured.length} block(s) rendered${out.changed ? '' : ' (unchanged)'}${out.notMeasured.length > 0 ? `; not measured in the last run: ${out.notMeasured.join(', ')}` : ''}\n`,
-		);
+		const said = [`${out.measured.length} block(s) rendered from ${relative(ROOT, results.dir)}/`];
+		if (out.kept.length > 0) said.push(`kept as they were (no figures): ${out.kept.join(', ')}`);
+		if (out.notMeasured.length > 0) said.push(`never measured: ${out.notMeasured.join(', ')}`);
+		process.stdout.write(`${file}${out.changed ? '' : ' (unchanged)'}: ${said.join('; ')}\n`);
 	}
 	const orphans = partsWithoutBlock(results);
 	if (orphans.length > 0)
 		process.stderr.write(
 			`no document has a block for ${orphans.map(partFile).join(', ')}: add <!-- figures:<name>:start --> and <!-- figures:<name>:end --> where it belongs\n`,
 		);
-	if (rendered === 0) {
-		process.stderr.write('nothing to render: run the tests first (see CONTRIBUTING.md)\n');
-		return 1;
-	}
 	return 0;
 }
 

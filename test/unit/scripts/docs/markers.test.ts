@@ -3,7 +3,8 @@
  * The one marker convention of the generated documents (scripts/docs/markers.js) and the renderer
  * that fills them (scripts/docs/render.js): only what lies between a block's two markers changes,
  * byte for byte; a malformed or missing marker is reported, naming the document; a block whose
- * figures are missing says it was not measured in the last run instead of keeping older numbers.
+ * figures are absent keeps the (dated) figures it holds, so rendering with no new results changes
+ * nothing; a block that never held figures says so.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,11 @@ import {
 	blockNames,
 	endMarker,
 	fillBlocks,
+	headingOf,
 	startMarker,
 } from '../../../../scripts/docs/markers';
 import { Results } from '../../../../scripts/docs/parts';
-import { renderDocument } from '../../../../scripts/docs/render';
+import { DOCUMENTS, renderDocument } from '../../../../scripts/docs/render';
 
 const block = (name: string, body = '') => `${startMarker(name)}\n${body}${endMarker(name)}`;
 
@@ -50,17 +52,33 @@ describe('fillBlocks', () => {
 		expect(once).toBe(`${PROSE[0]}${block('one', 'line 1\nline 2\n')}${PROSE[2]}`);
 	});
 
-	test('a block without figures gets the not-measured line, not the numbers it had', () => {
-		const text = `${PROSE[0]}${block('caps', '| 12 | 34 |\n')}${PROSE[2]}`;
-		const out = fillBlocks(text, () => undefined, {
-			how: (name) => `no test/.results/part-${name}.json`,
+	test('a block whose figures are absent keeps the figures it holds, byte for byte', () => {
+		const text = `${PROSE[0]}${block('caps', 'Measured on a day.\r\n\r\n| 12 | 34 |\n')}${PROSE[2]}`;
+		const seen: string[] = [];
+		const out = fillBlocks(text, (_name, previous) => {
+			seen.push(previous);
+			return undefined;
 		});
-		expect(out.notMeasured).toEqual(['caps']);
-		expect(out.measured).toEqual([]);
+		expect(seen).toEqual(['Measured on a day.\r\n\r\n| 12 | 34 |']);
+		expect(out).toMatchObject({ kept: ['caps'], measured: [], notMeasured: [] });
+		expect(out.text).toBe(text);
+	});
+
+	test('a block that never held figures gets the not-measured line, and keeps it', () => {
+		const text = `${PROSE[0]}${block('caps')}${PROSE[2]}`;
+		const how = (name: string) => `no test/.results/part-${name}.json`;
+		const out = fillBlocks(text, () => undefined, { how });
+		expect(out).toMatchObject({ notMeasured: ['caps'], kept: [], measured: [] });
 		expect(out.text).toBe(
 			`${PROSE[0]}${block('caps', `_${NOT_MEASURED} (no test/.results/part-caps.json)._\n`)}${PROSE[2]}`,
 		);
-		expect(out.text).not.toContain('34');
+		// the not-measured line is no figure: rendering again without figures says it again
+		const again = fillBlocks(out.text, () => undefined, { how });
+		expect(again).toMatchObject({ text: out.text, notMeasured: ['caps'], kept: [] });
+		// and figures replace it once they exist
+		expect(fillBlocks(out.text, () => '| 1 |').text).toBe(
+			`${PROSE[0]}${block('caps', '| 1 |\n')}${PROSE[2]}`,
+		);
 	});
 
 	test('reports the blocks the caller renders but the document lacks', () => {
@@ -109,7 +127,7 @@ describe('render.js on a document of parts', () => {
 
 	const page = `# Triggers\n\nHand-written, kept.\n\n${block('trigger-poll', 'old poll table\n')}\n\nBetween.\n\n${block('trigger-stream', '| 99 | old |\n')}\n`;
 
-	test('a part present is rendered; a part absent says not measured; the prose is kept', () => {
+	test('a part present is rendered; a part absent keeps what it held; the prose is kept', () => {
 		writeFileSync(join(root, 'docs', 'triggers.md'), page);
 		writeFileSync(
 			join(results, 'part-trigger-poll.json'),
@@ -132,25 +150,60 @@ describe('render.js on a document of parts', () => {
 			}),
 		);
 		const out = renderDocument('triggers', new Results(results), root);
-		expect(out).toMatchObject({ rendered: true, changed: true, measured: ['trigger-poll'] });
-		expect(out.notMeasured).toEqual(['trigger-stream']);
+		expect(out).toMatchObject({
+			changed: true,
+			measured: ['trigger-poll'],
+			kept: ['trigger-stream'],
+			notMeasured: [],
+		});
 		expect(out.text).toContain(
 			'Measured by `npx jest test/engine/trigger/poll.test.ts`, last run 2026-11-26 21:40 UTC.',
 		);
 		expect(out.text).toContain('| a backlog | SentiOne Trigger | 1 | 130 | 0 | 0 | oldest first |');
-		expect(out.text).toContain(
-			`${startMarker('trigger-stream')}\n_${NOT_MEASURED} (no test/.results/part-trigger-stream.json: run the test that writes it, then \`npm run docs\`)._\n${endMarker('trigger-stream')}`,
-		);
 		expect(out.text).not.toContain('old poll table');
-		expect(out.text).not.toContain('| 99 |');
+		expect(out.text).toContain(
+			`${startMarker('trigger-stream')}\n| 99 | old |\n${endMarker('trigger-stream')}`,
+		);
 		expect(out.text.startsWith('# Triggers\n\nHand-written, kept.\n\n')).toBe(true);
 		expect(out.text).toContain(`${endMarker('trigger-poll')}\n\nBetween.\n\n`);
+		// the same results again: nothing changes
+		writeFileSync(join(root, 'docs', 'triggers.md'), out.text);
+		expect(renderDocument('triggers', new Results(results), root)).toMatchObject({
+			changed: false,
+			text: out.text,
+		});
 	});
 
-	test('a document none of whose figures are present is left as it is', () => {
+	test('with no results at all (a fresh clone), a document is left as it is', () => {
 		writeFileSync(join(root, 'docs', 'triggers.md'), page);
-		writeFileSync(join(results, 'part-elsewhere.json'), JSON.stringify({ part: 'elsewhere' }));
-		const out = renderDocument('triggers', new Results(results), root);
-		expect(out).toMatchObject({ rendered: false, changed: false, text: page });
+		const out = renderDocument('triggers', new Results(join(root, 'absent')), root);
+		expect(out).toMatchObject({
+			changed: false,
+			text: page,
+			kept: ['trigger-poll', 'trigger-stream'],
+		});
+	});
+});
+
+describe('the documents of the repository', () => {
+	// no results: every figure is kept, and the bounds quoted from the code are read anew; a
+	// constant changed without `npm run docs` fails here, naming the document
+	test.each(Object.entries(DOCUMENTS).map(([name, doc]) => [doc.file, name]))(
+		'%s is as `npm run docs` renders it',
+		(_file, name) => {
+			const out = renderDocument(name, new Results(join(tmpdir(), 'no-results-here')));
+			expect(out.notMeasured).toEqual([]);
+			expect(out.changed).toBe(false);
+		},
+	);
+});
+
+describe('headingOf', () => {
+	test('names a block by the last heading written above it', () => {
+		const text = `# Page\n\n## Caps (answers that never end) ##\n\nProse.\n\n${block('caps')}\n### Later\n${block('b')}`;
+		expect(headingOf(text, 'caps')).toBe('Caps (answers that never end)');
+		expect(headingOf(text, 'b')).toBe('Later');
+		expect(headingOf(`${block('a')}`, 'a')).toBeUndefined();
+		expect(headingOf(text, 'absent')).toBeUndefined();
 	});
 });
