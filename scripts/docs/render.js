@@ -44,6 +44,7 @@ const DOCUMENTS = {
 	'request-counts': { file: 'docs/request-counts.md', blocks: require('./requestCounts').BLOCKS },
 	matrix: { file: 'docs/api-contract.md', blocks: require('./matrix').BLOCKS },
 	'queue-mode': { file: 'docs/queue-mode.md', blocks: require('./queueMode').BLOCKS },
+	contributing: { file: 'CONTRIBUTING.md', blocks: require('./contributing').BLOCKS },
 };
 
 /**
