@@ -40,9 +40,12 @@ export function streamContext(api: FakeApi, o: StreamSetup = {}) {
 	});
 }
 
-/** The deduplication key the trigger gives the execution of `id` (the fake context's workflow and node). */
-export function keyOf(id: string, target = 'newMention:1001'): string {
-	return executionKey('fake-workflow-id', 'fake-node-id', target, id);
+/**
+ * The deduplication key the trigger gives the execution of `id` (the fake context's workflow and
+ * node); `attempt`: its retry after failed executions (Mark Delivered When).
+ */
+export function keyOf(id: string, target = 'newMention:1001', attempt = 1): string {
+	return executionKey('fake-workflow-id', 'fake-node-id', target, id, attempt);
 }
 
 /** The ids of the items the trigger passed on, in order. */
