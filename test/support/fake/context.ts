@@ -52,6 +52,8 @@ export interface FakeContextOptions {
 	cancelSignal?: AbortSignal;
 	/** the poll budget n8n 2.x gives one poll, in ms (absent on n8n 1.x) */
 	pollBudgetMs?: number;
+	/** the workflow's settings (getWorkflowSettings; default none) */
+	workflowSettings?: IDataObject;
 }
 
 export interface Recorded {
@@ -132,6 +134,7 @@ function base(o: FakeContextOptions) {
 		getExecutionCancelSignal: () => o.cancelSignal,
 		getWorkflow: () => ({ id: 'fake-workflow-id', name: 'Fake workflow', active: true }),
 		getWorkflowStaticData: () => staticData,
+		getWorkflowSettings: () => o.workflowSettings ?? {},
 		getInstanceId: () => 'fake-instance',
 		logger,
 		helpers: {

@@ -26,6 +26,8 @@ export interface StreamSetup {
 	mode?: WorkflowExecuteMode;
 	emitArity?: 3 | 4;
 	staticData?: IDataObject;
+	/** the workflow's settings (Engine 2.0: `{ engineType: 'v2' }`) */
+	workflowSettings?: IDataObject;
 }
 
 /** The Stream Trigger's context on `api`, for project 1001. */
@@ -36,6 +38,7 @@ export function streamContext(api: FakeApi, o: StreamSetup = {}) {
 		mode: o.mode,
 		emitArity: o.emitArity,
 		staticData: o.staticData,
+		workflowSettings: o.workflowSettings,
 		parameters: { project: projectParam(1001), ...(o.parameters ?? {}) },
 	});
 }

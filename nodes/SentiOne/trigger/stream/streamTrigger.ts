@@ -9,6 +9,7 @@ import { createHash } from 'crypto';
 import type { IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { invalidParameter } from '../../shared/parameters';
 import { idKey } from '../../shared/text';
 import { clock } from '../../shared/clock';
 import { SentiOneTransport } from '../../shared/transport';
@@ -68,9 +69,26 @@ function hostDeduplicates(emit: ITriggerFunctions['emit']): boolean {
 	return typeof emit === 'function' && emit.length >= 4;
 }
 
+/**
+ * True when the workflow runs on n8n 2.x's Engine 2.0 (its settings' `engineType: 'v2'`), which
+ * refuses an emit with a done promise ("cannot run a trigger that waits for its execution to
+ * finish yet"): Mark Delivered When other than Emitted cannot work there.
+ */
+function onEngineV2(ctx: ITriggerFunctions): boolean {
+	const settings =
+		typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings() : undefined;
+	return (settings as { engineType?: unknown } | undefined)?.engineType === 'v2';
+}
+
 export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const settings = readStreamSettings(this);
 	const manual = this.getMode() === 'manual';
+	if (settings.markDelivered && !manual && onEngineV2(this))
+		throw invalidParameter(
+			this.getNode(),
+			'Options → Mark Delivered When',
+			"this workflow runs on n8n's Engine 2.0 (workflow settings), which cannot yet start an execution a trigger waits for. Choose Emitted, or run the workflow on the standard engine.",
+		);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
 	const target = streamMemoryTarget(settings.event, settings.projectId);
 	const deduplicates = !manual && hostDeduplicates(this.emit);

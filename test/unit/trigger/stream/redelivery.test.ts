@@ -371,3 +371,28 @@ describe('Emitted (the default)', () => {
 		expect(ctx.staticData).toEqual({});
 	});
 });
+
+describe("n8n's Engine 2.0", () => {
+	test('refuses an emit that waits for its execution: the trigger says so at activation, naming the option', async () => {
+		const api = new FakeApi();
+		const ctx = streamContext(api, {
+			parameters: SUCCEEDED,
+			workflowSettings: { engineType: 'v2' },
+		});
+		await expect(activate(ctx)).rejects.toThrow(
+			"Options → Mark Delivered When: this workflow runs on n8n's Engine 2.0 (workflow settings), which cannot yet start an execution a trigger waits for. Choose Emitted, or run the workflow on the standard engine.",
+		);
+		expect(api.requests).toEqual([]);
+	});
+
+	test('Emitted runs there as before', async () => {
+		const stream = new FakeStream();
+		const { ctx, trigger } = await started([{ stream }], {
+			workflowSettings: { engineType: 'v2' },
+		});
+		stream.send(sse.mention(mentionAt('m1', T)));
+		await untilRecorded(ctx, (r) => r.emitted.length === 1);
+		expect(ctx.recorded.done).toEqual([undefined]);
+		await trigger.close();
+	});
+});
