@@ -6,6 +6,8 @@
  * Slack stand-in fails (503) for 5 simulated minutes while negative mentions keep being collected.
  * Every one of them reaches Slack once Slack is back — each failed execution is followed by a new
  * one of the same item (under its own deduplication key, which n8n 2.41 requires) — and none twice.
+ * A control, the same workflow left at the default (Emitted) and posting to another channel, loses
+ * what failed during the outage: the test would notice an option that did nothing.
  *
  * The minutes are simulated: n8n and the simulator run with test/support/n8n/timeLapse.js
  * preloaded (wall clock and timers ×30), so the trigger's retry waits (1, 2, 4 … minutes) and the
@@ -67,8 +69,33 @@ let host: Host;
 let n8n: RunningN8n;
 let inbox: Inbox;
 let live: SavedWorkflowJson;
+/** the same workflow with the default (Emitted), posting to another channel: what the option changes */
+let control: SavedWorkflowJson;
 /** the simulator's clock once the live stream was open: the ground truth starts there */
 let openedAt = 0;
+
+/** The live Slack template's demo variant, posting to `channel`, with Mark Delivered When `mode`. */
+function liveAlert(id: string, channel: string, mode: string): SavedWorkflowJson {
+	const w = templateForTest(
+		'negative-mentions-live-slack-alert.json',
+		id,
+		CREDENTIALS.basic,
+		inbox.base,
+	);
+	for (const n of w.nodes) {
+		if (n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')
+			n.parameters = { ...n.parameters, options: { markDelivered: mode } };
+		if (n.type === 'n8n-nodes-base.httpRequest') {
+			const body = n.parameters.bodyParameters as {
+				parameters: Array<{ name: string; value: unknown }>;
+			};
+			body.parameters = body.parameters.map((p) =>
+				p.name === 'channel' ? { ...p, value: channel } : p,
+			);
+		}
+	}
+	return w;
+}
 
 const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
 const injectNegative = () =>
@@ -92,9 +119,9 @@ async function truth(): Promise<string[]> {
 	return collected.filter((m) => m.sentiment === 'Negative').map((m) => m.id as string);
 }
 
-/** How many executions of the live workflow ended with `status` (n8n's own count). */
-async function executionCount(status: string): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: live.id, status: [status] }));
+/** How many executions of workflow `w` ended with `status` (n8n's own count). */
+async function executionCount(w: SavedWorkflowJson, status: string): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: w.id, status: [status] }));
 	const r = await n8n.rest<{ data: { count: number } }>(
 		'GET',
 		`/executions?filter=${filter}&limit=1`,
@@ -112,33 +139,21 @@ beforeAll(async () => {
 		env: { ...process.env, ...lapseEnv },
 	});
 	host = await createHost();
-	live = templateForTest(
-		'negative-mentions-live-slack-alert.json',
-		'e2eDeliveryLive1',
-		CREDENTIALS.basic,
-		inbox.base,
-	);
-	for (const n of live.nodes) {
-		if (n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')
-			n.parameters = {
-				...n.parameters,
-				options: {
-					...(n.parameters.options as Record<string, unknown>),
-					markDelivered: 'executionSucceeded',
-				},
-			};
-	}
+	live = liveAlert('e2eDeliveryLive1', '#live-alerts', 'executionSucceeded');
+	control = liveAlert('e2eDeliveryCtrl1', '#live-control', 'emitted');
 	n8n = await host.start(lapseEnv);
 	if (!n8n.output().includes(`[time-lapse] clock ×${FACTOR}`))
 		throw new Error(`n8n did not start with timeLapse.js:\n${n8n.output().slice(-2000)}`);
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
-	await n8n.createWorkflows([live]);
-	const published = await n8n.activate(live.id);
-	if (published.status !== 200)
-		throw new Error(
-			`publishing ${live.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-		);
-	await waitFor(async () => (await openLive()) === 1, {
+	await n8n.createWorkflows([live, control]);
+	for (const w of [live, control]) {
+		const published = await n8n.activate(w.id);
+		if (published.status !== 200)
+			throw new Error(
+				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+			);
+	}
+	await waitFor(async () => (await openLive()) === 2, {
 		what: 'the live stream to open',
 		timeoutMs: 120_000,
 		stepMs: 250,
@@ -160,7 +175,12 @@ test(
 		// before the outage: delivered at once
 		await injectNegative();
 		await waitFor(
-			async () => (await truth()).every((id) => slackIds(inbox, '#live-alerts').includes(id)),
+			async () =>
+				(await truth()).every(
+					(id) =>
+						slackIds(inbox, '#live-alerts').includes(id) &&
+						slackIds(inbox, '#live-control').includes(id),
+				),
 			{ what: 'the first mention in Slack', timeoutMs: 60_000, stepMs: 250 },
 		);
 
@@ -178,7 +198,8 @@ test(
 		inbox.state.slackOutage = false;
 		const recoveredAt = simulatedNow();
 		const refused = inbox.state.slackRefused;
-		const deliveredDuringOutage = slackIds(inbox, '#live-alerts').length;
+		const deliveredDuringOutage =
+			slackIds(inbox, '#live-alerts').length + slackIds(inbox, '#live-control').length;
 
 		// after it: every one arrives (the retries wait 1, 2, 4, 8 minutes after each failure)
 		const expected = await truth();
@@ -195,17 +216,11 @@ test(
 		await sleep(real(10 * MINUTE));
 
 		const t = tally(slackIds(inbox, '#live-alerts'), expected);
-		expect(collectedDuring).toBeGreaterThanOrEqual(10);
-		expect(deliveredDuringOutage).toBe(1);
-		expect(refused).toBeGreaterThanOrEqual(collectedDuring);
-		expect(t.lost).toEqual([]);
-		expect(t.duplicated).toEqual([]);
-		expect(t.unexpected).toEqual([]);
-		// n8n's own record: one failed execution per refused message, one successful one per mention
-		const failed = await executionCount('error');
-		const succeeded = await executionCount('success');
-		expect(failed).toBe(refused);
-		expect(succeeded).toBe(expected.length);
+		const c = tally(slackIds(inbox, '#live-control'), expected);
+		// n8n's own record of the executions
+		const failed = await executionCount(live, 'error');
+		const succeeded = await executionCount(live, 'success');
+		const controlFailed = await executionCount(control, 'error');
 		const figures = {
 			runAt: new Date(realBegin).toISOString(),
 			n8n: N8N_VERSION,
@@ -221,11 +236,32 @@ test(
 			lost: t.lost.length,
 			duplicated: t.duplicated.length,
 			lastArrivedMinutesAfterRecovery: Math.round(((allInAt - recoveredAt) / MINUTE) * 10) / 10,
+			controlEmitted: {
+				failedExecutions: controlFailed,
+				delivered: c.emitted,
+				lost: c.lost.length,
+				duplicated: c.duplicated.length,
+			},
 			realSeconds: Math.round((Date.now() - realBegin) / 1000),
 		};
 		writeFileSync(RESULTS, `${JSON.stringify(figures, null, 2)}\n`);
 		// eslint-disable-next-line no-console
 		console.log(`delivery e2e: ${JSON.stringify(figures)}`);
+
+		expect(collectedDuring).toBeGreaterThanOrEqual(10);
+		expect(deliveredDuringOutage).toBe(2);
+		// Execution Succeeded: every one arrived, none twice, after one or more failed executions
+		expect(t.lost).toEqual([]);
+		expect(t.duplicated).toEqual([]);
+		expect(t.unexpected).toEqual([]);
+		expect(failed).toBeGreaterThan(0);
+		expect(succeeded).toBe(expected.length);
+		// the control (Emitted): what failed during the outage is lost, nothing comes twice
+		expect(c.lost.length).toBeGreaterThan(0);
+		expect(controlFailed).toBeGreaterThan(0);
+		expect(c.duplicated).toEqual([]);
+		// every refused message is a failed execution in n8n's list, and nothing else failed
+		expect(failed + controlFailed).toBe(refused);
 	},
 	5 * 60_000,
 );
