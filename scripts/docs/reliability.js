@@ -53,7 +53,7 @@ const CLASSES = [
 	{
 		block: 'bounds-paths',
 		limits: () => [
-			`a Mention ID parameter of at most ${quote(chars, 'BOUNDS', 'maxMentionIdParamChars')}`,
+			`a Mention ID parameter (and a mention id SentiOne sends) of at most ${quote(chars, 'BOUNDS', 'maxMentionIdChars')}`,
 		],
 		parts: ['inputs'],
 		measured: ({ inputs }) => {

@@ -19,8 +19,8 @@
  *   as scripts/docs/parts.js renderPart shows any part (command, rows, figures). **A new part is
  *   its writePart call plus the two marker lines above, with its name, under a heading written by
  *   hand in the document it belongs to** — nothing to add here;
- * - a block a document's module lists in BLOCKS (reliability.js, requestCounts.js, matrix.js,
- *   queueMode.js, contributing.js): a summary, a table drawn from several parts, another results file.
+ * - a block a document's module lists in BLOCKS (reliability.js, triggers.js, requestCounts.js,
+ *   matrix.js, queueMode.js, contributing.js): a summary, a table drawn from several parts, another results file.
  * A block whose figures are absent from test/.results/ keeps the figures it holds, dated by the
  * line that opens it: rendering after a partial run, or on a fresh clone, changes only what was
  * measured. A block that never held figures says it was not measured. Figures
@@ -40,7 +40,7 @@ const ROOT = join(__dirname, '..', '..');
 /** Every generated document: its file and the blocks it renders beyond parts. */
 const DOCUMENTS = {
 	reliability: { file: 'docs/reliability.md', blocks: require('./reliability').BLOCKS },
-	triggers: { file: 'docs/triggers.md', blocks: {} },
+	triggers: { file: 'docs/triggers.md', blocks: require('./triggers').BLOCKS },
 	'request-counts': { file: 'docs/request-counts.md', blocks: require('./requestCounts').BLOCKS },
 	matrix: { file: 'docs/api-contract.md', blocks: require('./matrix').BLOCKS },
 	'queue-mode': { file: 'docs/queue-mode.md', blocks: require('./queueMode').BLOCKS },

@@ -125,7 +125,8 @@ describe('render.js on a document of parts', () => {
 	});
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-	const page = `# Triggers\n\nHand-written, kept.\n\n${block('trigger-poll', 'old poll table\n')}\n\nBetween.\n\n${block('trigger-stream', '| 99 | old |\n')}\n`;
+	// docs/triggers.md's own block (delivery, scripts/docs/triggers.js) must be there too
+	const page = `# Triggers\n\nHand-written, kept.\n\n${block('trigger-poll', 'old poll table\n')}\n\nBetween.\n\n${block('trigger-stream', '| 99 | old |\n')}\n\n${block('delivery', 'kept\n')}\n`;
 
 	test('a part present is rendered; a part absent keeps what it held; the prose is kept', () => {
 		writeFileSync(join(root, 'docs', 'triggers.md'), page);
@@ -153,7 +154,7 @@ describe('render.js on a document of parts', () => {
 		expect(out).toMatchObject({
 			changed: true,
 			measured: ['trigger-poll'],
-			kept: ['trigger-stream'],
+			kept: ['trigger-stream', 'delivery'],
 			notMeasured: [],
 		});
 		expect(out.text).toContain(
@@ -180,7 +181,7 @@ describe('render.js on a document of parts', () => {
 		expect(out).toMatchObject({
 			changed: false,
 			text: page,
-			kept: ['trigger-poll', 'trigger-stream'],
+			kept: ['trigger-poll', 'trigger-stream', 'delivery'],
 		});
 	});
 });
