@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { hourlyLimit } from '../../shared/wording';
+import { hourlyLimit, tierOf } from '../../shared/wording';
 import { ALERT_BOUNDS, ALERT_DEFAULTS } from './alertSettings';
 import { METRICS } from './viral';
 
@@ -43,7 +43,7 @@ export function alertEventOptions(source: 'poll' | 'stream'): INodePropertyOptio
 		events.push({
 			name: 'Viral Mention',
 			value: 'viralMention',
-			description: `Enterprise tier: a mention of the project whose likes, shares, comments or views cross a threshold or grow fast (engagement updates), once per mention and rule, with its link. ${viralLookupCost()}.`,
+			description: `${tierOf('engagementStream')} tier: a mention of the project whose likes, shares, comments or views cross a threshold or grow fast (engagement updates), once per mention and rule, with its link. ${viralLookupCost()}.`,
 		});
 	}
 	return events;
@@ -227,7 +227,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_likeCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 1000, // ALERT_DEFAULTS.viral.likeCount
 			description: 'Alert once when a mention reaches this many likes (0: not watched)',
 		});
@@ -236,7 +236,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_shareCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 200, // ALERT_DEFAULTS.viral.shareCount
 			description: 'Alert once when a mention reaches this many shares (0: not watched)',
 		});
@@ -245,7 +245,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_commentCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 0, // ALERT_DEFAULTS.viral.commentCount
 			description: 'Alert once when a mention reaches this many comments (0: not watched)',
 		});
@@ -254,7 +254,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_viewCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 0, // ALERT_DEFAULTS.viral.viewCount
 			description: 'Alert once when a mention reaches this many views (0: not watched)',
 		});
@@ -272,7 +272,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 				name: 'viralGrowthGain',
 				type: 'number',
 				displayOptions: show('viralMention'),
-				typeOptions: { minValue: 0 },
+				typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 				default: 100, // ALERT_DEFAULTS.viralGrowthGain
 				description:
 					'Alert once when a mention gains at least this many within the minutes below (0: off)',

@@ -270,15 +270,12 @@ export interface ViralLookup {
 const textOf = (row: IDataObject | undefined, field: string) =>
 	typeof row?.[field] === 'string' && row[field] !== '' ? row[field] : null;
 
-/** "A Facebook post by Anna Nowak", "An Instagram comment by an author", "A mention". */
+/** "A post by Anna Nowak on Facebook", "An article by an author on Websites", "A mention". */
 function viralWhat(row: IDataObject | undefined): string {
 	if (!row) return 'A mention';
-	const source = textOf(row, 'sourceType');
 	const type = textOf(row, 'mentionType');
-	const author = textOf(row, 'authorName');
-	const words = [source, type ? type.toLowerCase() : 'mention'].filter((w) => w !== null);
-	const article = /^[AEIOU]/i.test(words[0] as string) ? 'An' : 'A';
-	return `${article} ${words.join(' ')} by ${author ? author.trim() : 'an author'}`;
+	const what = type ? type.toLowerCase() : 'mention';
+	return `${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} by ${byWhom(row)}`;
 }
 
 /** The item of a viral mention: the rule it fired, its figures, and its link when the look-up found it. */

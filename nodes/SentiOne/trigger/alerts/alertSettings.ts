@@ -55,7 +55,11 @@ export const ALERT_BOUNDS = {
 	minMentions: { min: 1, max: 1_000_000 },
 	shiftWindowMinutes: { min: 15, max: 1440 },
 	shiftPoints: { min: 1, max: 100 },
-	viralLevel: { min: 0, max: Number.MAX_SAFE_INTEGER },
+	/**
+	 * a threshold or a gain: 0 (off) up to 10 billion; above it is a typing slip (the most viewed
+	 * video has about 16 billion views after a decade; no likes, shares or comments come near)
+	 */
+	viralLevel: { min: 0, max: 10_000_000_000 },
 	viralGrowthMinutes: { min: 1, max: 1440 },
 	/** at least one, at most the key's whole search budget */
 	lookupSearchesPerHour: { min: 1, max: hourlyLimit('historicalSearch') },

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- test code: a failed wait says what the trigger did, for jest */
 /**
  * The Stream Trigger's Viral Mention event (trigger/stream/viralAlerts.ts, viralLookup.ts) through
  * `trigger()` with a fake engagement stream (FakeStream), a fake historical search of project 1001
@@ -172,7 +173,7 @@ describe('a threshold crossed', () => {
 			lookup: 'Found in project 1001 by 1 search (most liked first).',
 		});
 		expect(item.summary).toBe(
-			'Going viral: A Facebook post by Anna Nowak passed 1,000 likes (1,200 likes, 30 shares, 4 comments) at 10:32 (UTC). “Acme phone review” https://social.example/posts/v',
+			'Going viral: A post by Anna Nowak on Facebook passed 1,000 likes (1,200 likes, 30 shares, 4 comments) at 10:32 (UTC). “Acme phone review” https://social.example/posts/v',
 		);
 		expect(ctx.recorded.keys[0]).toBe(keyOf('viral:v|likeCount|>=1000', TARGET));
 		expect(ctx.staticData[STREAM_STATE_KEY]).toMatchObject({ target: TARGET });
@@ -309,7 +310,7 @@ describe('fast growth', () => {
 			found: true,
 		});
 		expect(emittedRows(ctx)[0].summary).toMatch(
-			/^Going viral: A Facebook post by Anna Nowak gained 105 shares in 25 minutes \(40 likes, 215 shares\) at 11:15 \(UTC\)\./,
+			/^Going viral: A post by Anna Nowak on Facebook gained 105 shares in 25 minutes \(40 likes, 215 shares\) at 11:15 \(UTC\)\./,
 		);
 	});
 });
@@ -519,7 +520,17 @@ describe('settings and test events', () => {
 			{ viral_likeCount: 0, viral_shareCount: 0, viralGrowthGain: 0 },
 			/^Likes At Least: every threshold is 0 and Fast Growth: Gain is 0/,
 		],
+		[
+			{ viral_viewCount: 1e15 },
+			/^Views At Least: "1000000000000000" is not valid\. Expected a whole number from 0 to 10000000000\.$/,
+		],
+		[{ viral_shareCount: 2.5 }, /^Shares At Least: "2\.5" is not valid/],
+		[{ viral_commentCount: 'many' }, /^Comments At Least: "many" is not valid/],
+		[{ viralGrowthGain: -5 }, /^Fast Growth: Gain: "-5" is not valid/],
+		[{ viralGrowthGain: 2e10 }, /^Fast Growth: Gain: "20000000000" is not valid/],
 		[{ viralGrowthMinutes: 0 }, /^Fast Growth: Within \(Minutes\): "0" is not valid/],
+		[{ viralGrowthMinutes: -30 }, /^Fast Growth: Within \(Minutes\): "-30" is not valid/],
+		[{ viralGrowthMinutes: 1441 }, /^Fast Growth: Within \(Minutes\): "1441" is not valid/],
 		[{ viralGrowthMetric: 'loveCount' }, /^Fast Growth Of: "loveCount" is not a choice/],
 		[
 			{ options: { lookupSearchesPerHour: 0 } },
