@@ -13,7 +13,7 @@ export const ALERT_EVENTS = ['digest', 'volumeSpike', 'sentimentShift'] as const
 
 /** What a viral alert's look-up costs, for the event's description and its notice. */
 export function viralLookupCost(): string {
-	return `Each mention that fires a rule is looked up in the project with one search (two at most, of the key's ${hourlyLimit('historicalSearch')} an hour, shared), within Options → Look-Up Searches per Hour (default ${ALERT_DEFAULTS.lookupSearchesPerHour})`;
+	return `Each mention that fires a rule is looked up once in the project (then remembered): one search, two at most, of the key's ${hourlyLimit('historicalSearch')} an hour shared with every workflow using the key, within Options → Look-Up Searches per Hour (default ${ALERT_DEFAULTS.lookupSearchesPerHour})`;
 }
 
 /** The events, for each trigger's Event field. */

@@ -11,9 +11,12 @@
  * - Updates that carry only the mention's id (no figures): the figures are read by the same
  *   searches, in rounds spread over the hour (each order of the watched counts once a round, as
  *   often as the cap allows), for the mentions that had updates since the last round.
- * - The fired rules, the mentions known to be another project's and the searches of the last hour
- *   are saved with every alert, together with the stream's memory (a restart resumes both; a rule
- *   whose alert was not passed on yet is left out, so a restart fires it again).
+ * - One look-up per mention at most: a mention found is remembered (the rows of the latest alerted
+ *   mentions are saved), one another project's too, and one a search could not place is not
+ *   searched again (its later alerts say so).
+ * - The fired rules, what the look-ups learnt and the searches of the last hour are saved with
+ *   every alert, together with the stream's memory (a restart resumes both; a rule whose alert was
+ *   not passed on yet is left out, so a restart fires it again).
  *
  * The look-ups run one after another beside the stream, which goes on being read meanwhile.
  */
@@ -65,6 +68,10 @@ type EngagementItem = Extract<StreamItem, { type: 'engagementUpdate' }>;
 const MAX_FOREIGN = 5000;
 /** Mentions of the project found by a search, kept (their rows) at most. */
 const MAX_KNOWN = 500;
+/** Rows of alerted mentions saved with the alerts (a restart looks none of them up again). */
+const MAX_SAVED_ROWS = 50;
+/** Mentions a search read without placing, kept (not searched again) at most. */
+const MAX_MISSED = 1000;
 /** Mentions with id-only updates waiting for the next round, at most. */
 const MAX_WAITING = 10_000;
 /** The first round waits this long after the first id-only update, so a backfill arrives whole. */
@@ -73,6 +80,8 @@ const FIRST_ROUND_DELAY_MS = 5_000;
 const MIN_ROUND_SPACING_MS = MINUTE_MS;
 /** Longest mention id taken (an id longer than this is not a real one). */
 const MAX_ID_CHARS = 1024;
+/** Longest saved note read back. */
+const MAX_NOTE_CHARS = 1000;
 
 const F = ENGAGEMENT_UPDATE_FIELDS;
 const SAVED_KIND = 'viralMention';
@@ -138,6 +147,21 @@ function rowOf(mention: IDataObject): IDataObject {
 	return row;
 }
 
+/** The latest `max` [id key, value] pairs of a saved list; what cannot be read is dropped. */
+function savedPairs(raw: unknown, max: number): Array<[string, unknown]> {
+	if (!Array.isArray(raw)) return [];
+	return raw
+		.filter(
+			(e): e is [string, unknown] =>
+				Array.isArray(e) &&
+				e.length === 2 &&
+				typeof e[0] === 'string' &&
+				e[0] !== '' &&
+				e[0].length <= MAX_ID_CHARS,
+		)
+		.slice(-max);
+}
+
 /** Keeps a map's newest `max` entries (a Map iterates oldest first). */
 function bound<K, V>(map: Map<K, V>, max: number): void {
 	for (const key of map.keys()) {
@@ -168,6 +192,12 @@ export class ViralAlerts {
 	/** mentions of the project a search returned (id key → row) */
 	private readonly known = new Map<string, IDataObject>();
 
+	/** rows of alerted mentions, saved (id key → row), the latest last */
+	private readonly alerted = new Map<string, IDataObject>();
+
+	/** mentions a search read without placing them (id key → [when, why]) */
+	private readonly missed = new Map<string, [number, string]>();
+
 	private readonly cap: LookupCap;
 
 	/** rules fired whose alert is not passed on yet, in order */
@@ -196,16 +226,22 @@ export class ViralAlerts {
 		const mine = isObject(saved) && saved.kind === SAVED_KIND && saved.projectId === this.projectId;
 		this.state = mine ? readViralState(saved.rules) : newViralState();
 		this.cap = new LookupCap(settings.lookupSearchesPerHour, mine ? saved.lookups : []);
-		if (mine && Array.isArray(saved.foreign)) {
-			for (const entry of saved.foreign.slice(-MAX_FOREIGN)) {
-				if (
-					Array.isArray(entry) &&
-					typeof entry[0] === 'string' &&
-					entry[0] !== '' &&
-					typeof entry[1] === 'number' &&
-					Number.isFinite(entry[1])
-				)
-					this.foreign.set(entry[0], entry[1]);
+		if (!mine) return;
+		for (const [key, at] of savedPairs(saved.foreign, MAX_FOREIGN))
+			if (typeof at === 'number' && Number.isFinite(at)) this.foreign.set(key, at);
+		for (const [key, entry] of savedPairs(saved.missed, MAX_MISSED)) {
+			if (
+				Array.isArray(entry) &&
+				typeof entry[0] === 'number' &&
+				Number.isFinite(entry[0]) &&
+				typeof entry[1] === 'string'
+			)
+				this.missed.set(key, [entry[0], entry[1].slice(0, MAX_NOTE_CHARS)]);
+		}
+		for (const [key, row] of savedPairs(saved.rows, MAX_SAVED_ROWS)) {
+			if (isObject(row) && rowId(row) === key) {
+				this.alerted.set(key, row);
+				this.known.set(key, row);
 			}
 		}
 	}
@@ -217,6 +253,8 @@ export class ViralAlerts {
 			projectId: this.projectId,
 			rules: saveViralState(this.state, new Set(this.queue.map((q) => q.hit.key))),
 			foreign: [...this.foreign],
+			missed: [...this.missed],
+			rows: [...this.alerted],
 			lookups: this.cap.snapshot(),
 		} as unknown as IDataObject;
 	}
@@ -298,6 +336,12 @@ export class ViralAlerts {
 		if (this.session.stopped) return;
 		for (const q of mine) this.queue.splice(this.queue.indexOf(q), 1);
 		if (lookup === 'foreign') return;
+		if (lookup.mention) {
+			const key = idKey(mentionId);
+			this.alerted.delete(key);
+			this.alerted.set(key, lookup.mention);
+			bound(this.alerted, MAX_SAVED_ROWS);
+		}
 		const zone = this.session.transport.zone;
 		for (const { hit } of mine) {
 			const item = viralItem(hit, lookup, { zone, projectId: this.projectId });
@@ -318,6 +362,11 @@ export class ViralAlerts {
 				mention: known,
 				note: `Found in project ${this.projectId} by an earlier search (no request).`,
 			};
+		const missed = this.missed.get(key);
+		if (missed) {
+			this.stats.notFound++;
+			return { note: `an earlier search did not find it (no request): ${missed[1]}` };
+		}
 		const now = clock.now();
 		const zone = this.session.transport.zone;
 		const pages = Math.min(LOOKUP.maxPages, this.cap.available(now));
@@ -368,9 +417,12 @@ export class ViralAlerts {
 			return {
 				note: `SentiOne's search budget of this API key is used up${read.budgetSpent.resetAt !== undefined ? ` until ${formatInstant(read.budgetSpent.resetAt, now, zone)}` : ''}.`,
 			};
-		return {
-			note: `it is not among the ${plural(read.mentions.length, 'mention')} of project ${this.projectId} with the most ${METRIC_WORDS[order.by][1]} that ${searches} read (${ORDER_WORDS[order.by]}, published in the last 30 days).`,
-		};
+		const note = `it is not among the ${plural(read.mentions.length, 'mention')} of project ${this.projectId} with the most ${METRIC_WORDS[order.by][1]} that ${searches} read (${ORDER_WORDS[order.by]}, published in the last 30 days).`;
+		// one look-up per mention: its later rules are not searched again
+		this.missed.delete(key);
+		this.missed.set(key, [now, note]);
+		this.pruneMissed(now);
+		return { note };
 	}
 
 	/** A search of the look-ups or rounds: its requests count against the cap, whatever the outcome. */
@@ -380,6 +432,8 @@ export class ViralAlerts {
 		const sent = this.session.transport.requestsSent - before;
 		this.cap.spend(clock.now(), sent);
 		this.stats.searches += sent;
+		// the static data holds the spent cap from now on (n8n writes it with the next execution)
+		this.store?.save(this.snapshot());
 		return outcome;
 	}
 
@@ -390,6 +444,13 @@ export class ViralAlerts {
 		this.known.delete(key);
 		this.known.set(key, rowOf(mention));
 		bound(this.known, MAX_KNOWN);
+	}
+
+	private pruneMissed(now: number): void {
+		for (const [key, [at]] of this.missed) {
+			if (this.missed.size <= MAX_MISSED && at >= now - FIRED_KEEP_MS) break;
+			this.missed.delete(key);
+		}
 	}
 
 	private pruneForeign(now: number): void {

@@ -221,10 +221,12 @@ describe('a threshold crossed', () => {
 			{ rule: 'crossed', metric: 'shareCount', level: 200, found: true },
 			{ rule: 'gained', metric: 'shareCount', level: 100, from: 10, minutes: 4, found: true },
 		]);
-		// looked up in the shares order (the rows found are not kept across a restart)
-		expect(searches(again.api).map((r) => (r.body as IDataObject).sortType)).toEqual([
-			'ShareCountDescending',
-		]);
+		// not looked up again: the row of an alerted mention is saved with the alerts
+		expect(searches(again.api)).toEqual([]);
+		expect(emittedRows(again.ctx)[0]).toMatchObject({
+			url: 'https://social.example/posts/v',
+			lookup: 'Found in project 1001 by an earlier search (no request).',
+		});
 		third.send(update('v', T + 5 * MINUTE, { likeCount: 1600, shareCount: 250 }));
 		await settle();
 		expect(emittedRows(again.ctx)).toHaveLength(2);
@@ -389,6 +391,39 @@ describe('the look-up', () => {
 		await emitted(ctx, 2);
 		expect((searches(api)[2].body as IDataObject).sortType).toBe('ShareCountDescending');
 		expect(emittedRows(ctx)[1]).toMatchObject({ mentionId: 'y', found: false });
+	});
+
+	test('one look-up per mention: a mention the search could not place is not searched again for its later rules, after a restart neither', async () => {
+		const store = Array.from({ length: 60 }, (_, k) =>
+			inProject(`p${k}`, { likeCount: 100_000 + k, shareCount: 1 }),
+		);
+		const stream = new FakeStream();
+		const parameters = { viral_viewCount: 10_000, viralGrowthGain: 0 };
+		const { api, ctx, trigger } = await startViral([stream], store, { parameters });
+		stream.send(update('x', T, { likeCount: 1500, shareCount: 10, viewCount: 100 }));
+		await emitted(ctx, 1);
+		expect(searches(api)).toHaveLength(2); // the likes order, two pages
+		const note =
+			'it is not among the 50 mentions of project 1001 with the most likes that 2 searches read (most liked first, published in the last 30 days).';
+		expect(emittedRows(ctx)[0]).toMatchObject({ metric: 'likeCount', found: false, lookup: note });
+		clock().now = T + MINUTE;
+		stream.send(update('x', T + MINUTE, { likeCount: 1600, shareCount: 300, viewCount: 100 }));
+		await emitted(ctx, 2);
+		expect(searches(api)).toHaveLength(2);
+		expect(emittedRows(ctx)[1]).toMatchObject({
+			metric: 'shareCount',
+			found: false,
+			lookup: `an earlier search did not find it (no request): ${note}`,
+		});
+		await trigger.close();
+		const saved = JSON.parse(JSON.stringify(ctx.staticData)) as IDataObject;
+		const next = new FakeStream();
+		const again = await startViral([next], store, { parameters, staticData: saved });
+		clock().now = T + 2 * MINUTE;
+		next.send(update('x', T + 2 * MINUTE, { likeCount: 1700, shareCount: 300, viewCount: 12_000 }));
+		await emitted(again.ctx, 1);
+		expect(emittedRows(again.ctx)[0]).toMatchObject({ metric: 'viewCount', found: false });
+		expect(searches(again.api)).toEqual([]);
 	});
 
 	test('the cap: past Look-Up Searches per Hour the alert comes without its link, saying until when; an hour later it looks up again', async () => {
