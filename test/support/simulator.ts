@@ -513,6 +513,24 @@ export async function startRealTimeSim(flags: string[] = []): Promise<Sim> {
 	return await startSim(['--now', safeRealNow(), ...flags]);
 }
 
+/**
+ * A real-time simulator for the whole file: started before its tests (handed to `use`), stopped
+ * after them, its state reset before each test.
+ */
+export function useRealTimeSim(flags: string[], use: (sim: Sim) => void): void {
+	let sim: Sim | undefined;
+	beforeAll(async () => {
+		sim = await startRealTimeSim(flags);
+		use(sim);
+	});
+	afterAll(async () => {
+		await sim?.stop();
+	});
+	beforeEach(async () => {
+		if (sim) await resetSim(sim);
+	});
+}
+
 /** Top of the next UTC hour after the simulator's clock, as its rate-limit headers report it. */
 export async function nextHourOf(sim: Sim): Promise<number> {
 	const { now } = await admin<{ now: string }>(sim, 'GET', '/health');

@@ -15,9 +15,8 @@ import {
 	type Sim,
 	nextHourOf,
 	requestLog,
-	resetSim,
 	script,
-	startRealTimeSim,
+	useRealTimeSim,
 } from '../../support/simulator';
 import { withExecuteContext, credentials } from '../../support/engine';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
@@ -33,19 +32,9 @@ import {
 import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 
 let sim: Sim;
+useRealTimeSim(['--mentions', '200'], (started) => (sim = started));
 
-beforeAll(async () => {
-	sim = await startRealTimeSim(['--mentions', '200']);
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
-
-beforeEach(async () => {
-	await resetSim(sim);
-});
-
+// written out (no endpoint name): the mapper's wording for a request the endpoint table does not name
 const getProjects: ApiRequest = {
 	method: 'GET',
 	path: PATHS.listProjects(),
