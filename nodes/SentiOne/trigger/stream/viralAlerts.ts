@@ -78,8 +78,6 @@ const MAX_WAITING = 10_000;
 const FIRST_ROUND_DELAY_MS = 5_000;
 /** Rounds are never closer than this. */
 const MIN_ROUND_SPACING_MS = MINUTE_MS;
-/** Longest mention id taken (an id longer than this is not a real one). */
-const MAX_ID_CHARS = 1024;
 /** Longest saved note read back. */
 const MAX_NOTE_CHARS = 1000;
 
@@ -120,7 +118,8 @@ function isObject(value: unknown): value is IDataObject {
 /** The mention id of an update, or undefined. */
 function updateId(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value !== '' && value.length <= MAX_ID_CHARS) return value;
+	if (typeof value === 'string' && value !== '' && value.length <= BOUNDS.maxMentionIdChars)
+		return value;
 	return undefined;
 }
 
@@ -157,7 +156,7 @@ function savedPairs(raw: unknown, max: number): Array<[string, unknown]> {
 				e.length === 2 &&
 				typeof e[0] === 'string' &&
 				e[0] !== '' &&
-				e[0].length <= MAX_ID_CHARS,
+				e[0].length <= BOUNDS.maxMentionIdChars,
 		)
 		.slice(-max);
 }
