@@ -30,6 +30,7 @@ import {
 	valueOf,
 } from '../../support/inNode';
 import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
+import { iso } from '../../support/time';
 
 let sim: Sim;
 useRealTimeSim(['--mentions', '200'], (started) => (sim = started));
@@ -68,7 +69,6 @@ function failing(
 	});
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 /** the workflow here has no time-zone setting, so messages use n8n's default zone */
 const shown = (ms: number) => shownAt(ms, N8N_DEFAULT_ZONE);
 

@@ -177,6 +177,7 @@ export class StreamSession implements SessionContext {
 				);
 			}
 		}
+		this.delivery.startRedelivery();
 		this.loop = this.run(
 			first.ok ? first.value : undefined,
 			first.ok ? resume?.gap : undefined,
@@ -226,6 +227,7 @@ export class StreamSession implements SessionContext {
 		this.current?.close();
 		await this.loop;
 		await this.viral?.close();
+		await this.delivery.close();
 		const s = this.stats;
 		this.hooks.log(
 			`SentiOne stream closed: ${s.connections} connection(s), ${s.drops} dropped, ${s.stalls} stalled, ${s.serverCloses} closed by the server, ${s.failedOpens} failed attempt(s), ${s.budgetWaits} budget wait(s); ${s.emitted} item(s) passed on, ${s.duplicates} repeat(s) dropped, ${s.malformed} malformed (${s.repaired} recovered), ${s.gapFills} gap search(es) with ${s.gapRequests} request(s)`,
