@@ -114,6 +114,8 @@ async function exchange<T>(
 	if ('broken' in read)
 		return { kind: 'transient', error: () => unusableAnswer(session.node, info, read.broken) };
 	const reply: Reply = { statusCode, rateLimit, contentType, text: read.text };
+	if (statusCode >= 200 && statusCode < 300 && req.answerUnused)
+		return { kind: 'done', value: { body: {} as T, statusCode, rateLimit } };
 	return statusCode >= 200 && statusCode < 300
 		? success<T>(session, info, reply)
 		: refusal(session, info, reply);
