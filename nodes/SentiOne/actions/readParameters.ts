@@ -16,7 +16,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../shared/parameters';
-import { clock } from '../shared/clock';
+import { serverClock } from '../shared/clock';
 import { MINUTE_MS } from '../shared/units';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
@@ -69,7 +69,8 @@ export function readSearchBody(
 		node,
 		itemIndex: i,
 		timezone: this.getTimezone(),
-		now: clock.now(),
+		// SentiOne judges the dates by its clock (the 7-day window, the future)
+		now: serverClock.now(),
 		scope,
 	});
 	const sortType = readChoice(
