@@ -25,7 +25,7 @@ import { widenCollectedAt } from '../../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../../nodes/SentiOne/shared/filters';
 import { admin, startSim, type Sim, clearLog, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
-import { NOW_MS, HOUR, DAY } from '../../support/time';
+import { NOW_MS, HOUR, DAY, iso } from '../../support/time';
 import { SimClock } from '../../support/simClock';
 import { writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
@@ -164,7 +164,6 @@ interface DateChoice {
 	collectedTo?: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 /** as the n8n date picker gives it (wall clock, no zone; the workflow is in UTC here) or as an ISO string with Z */
 const asInput = (ms: number) =>
 	fc.constantFrom(
