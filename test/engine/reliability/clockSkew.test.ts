@@ -5,6 +5,7 @@
  * SentiOne yet (a fresh n8n process). In every case:
  * - Search Recent "Published in the Last 7 days" returns exactly the mentions SentiOne counts for
  *   the window the node sent, with at most one 422 (the first answer tells the clock);
+ * - Export of the last 7 days opens (once more after a 422 that told the clock);
  * - a poll trigger checking every 5 minutes over 3 simulated hours passes on each mention collected
  *   after its activation once: nothing lost, nothing twice;
  * - a Stream Trigger down for 10 minutes (n8n restarted) resumes with a backfill and a gap search
@@ -65,7 +66,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
 	await resetSim(sim, clock);
-	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000, live: 1000 } });
+	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000, live: 1000, export: 1000 } });
 });
 
 /** SentiOne's clock ahead of n8n's by this many minutes (negative: behind). */
@@ -76,8 +77,9 @@ interface Measured {
 	skew: number;
 	[figure: string]: unknown;
 }
-const measured: Record<'recent' | 'poll' | 'stream', Measured[]> = {
+const measured: Record<'recent' | 'export' | 'poll' | 'stream', Measured[]> = {
 	recent: [],
+	export: [],
 	poll: [],
 	stream: [],
 };
@@ -117,6 +119,41 @@ describe.each(SKEWS)('SentiOne %p min off n8n', (minutes) => {
 		expect(rows).toHaveLength(count);
 		expect(count).toBeGreaterThan(0);
 		measured.recent.push({ skew: minutes, rows: rows.length, refused, requests: searches.length });
+	});
+
+	test('Export, published in the last 7 days: never refused for the clock, opened at most twice', async () => {
+		clock.skew(skew);
+		const workflow = withParameters(loadWorkflow('mention-export'), {
+			project: { __rl: true, value: '1001', mode: 'id' },
+			exportScope: 'recent',
+			returnAll: true,
+			filters: { publishedInLast: { period: { amount: 7, unit: 'days' } } },
+			simplify: true,
+			options: {},
+		});
+		const result = await run(sim, workflow, { key: BASIC });
+		expect(result.nodeError(NODE)).toBeUndefined();
+		const rows = jsonOf(result);
+		const exports = (await requestLog(sim)).filter(
+			(r) => r.group === 'export',
+		) as unknown as Loose[];
+		const refused = exports.filter((r) => r.status === 422).length;
+		expect(refused).toBeLessThanOrEqual(1);
+		expect(exports.length - refused).toBe(1);
+		const last = exports[exports.length - 1];
+		const from = Date.parse(last.body.filters.publishedAt.from);
+		const serverNow = clock.now + skew;
+		expect(from).toBeGreaterThanOrEqual(serverNow - 7 * DAY);
+		// opened on n8n's clock, the export's window is off by the skew until an answer tells it;
+		// SentiOne behind (its window starts later) leaves nothing out, ahead is refused and asked again
+		expect(from).toBeLessThanOrEqual(serverNow - 7 * DAY + 5 * MINUTE + Math.max(0, -skew) + 5_000);
+		const { count } = await admin<{ count: number }>(sim, 'POST', '/count', {
+			projectId: 1001,
+			mode: 'recent',
+			filters: last.body.filters,
+		});
+		expect(rows).toHaveLength(count);
+		measured.export.push({ skew: minutes, rows: rows.length, refused, requests: exports.length });
 	});
 
 	test('a poll trigger over 3 simulated hours: each new mention once', async () => {
@@ -247,6 +284,15 @@ afterAll(() => {
 				measured.recent.filter((m) => SKEWS.includes(m.skew)),
 				'refused',
 			)} 422 in all (the first answer of a fresh process tells the clock, the search is asked once more); a clock 2 h off fails naming SentiOne's clock`,
+		},
+		{
+			fault: `clock skew (${skews(measured.export)} min): export of the last 7 days`,
+			through: 'Mention → Export (recent)',
+			cases: measured.export.length,
+			items: sum(measured.export, 'rows'),
+			lost: 0,
+			duplicated: 0,
+			outcome: `${sum(measured.export, 'refused')} 422 in all, each opened once more on SentiOne's clock; a stream cannot start over, so with SentiOne behind and nothing heard from it yet, the oldest minutes (up to the skew) of its window are not asked for`,
 		},
 		{
 			fault: `clock skew (${skews(measured.poll)} min): new mentions over 3 h, a check every 5 min`,

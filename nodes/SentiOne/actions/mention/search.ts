@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Scope } from '../../shared/contract';
-import { FILTER_FIELDS, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import {
 	filtersCollection,
 	projectLocator,
@@ -33,6 +33,7 @@ import {
 } from '../common.descriptions';
 import {
 	readPaging,
+	publishedOnServerClock,
 	readProjectId,
 	readRateLimitHandling,
 	readSearchBody,
@@ -70,18 +71,6 @@ function searchProperties(scope: Scope): INodeProperties[] {
 	];
 }
 
-/** The published range of a search body (the one filter computed from the clock). */
-const publishedRange = (body: IDataObject): unknown =>
-	(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject | undefined)?.[FILTER_FIELDS.publishedAt];
-
-/** The body with another published range (or none). */
-function withPublishedRange(body: IDataObject, range: unknown): IDataObject {
-	const filters = { ...((body[SEARCH_REQUEST_FIELDS.filters] as IDataObject | undefined) ?? {}) };
-	if (range === undefined) delete filters[FILTER_FIELDS.publishedAt];
-	else filters[FILTER_FIELDS.publishedAt] = range as IDataObject;
-	return { ...body, [SEARCH_REQUEST_FIELDS.filters]: filters };
-}
-
 async function executeSearch(
 	this: IExecuteFunctions,
 	i: number,
@@ -117,11 +106,12 @@ async function executeSearch(
 					// a published range computed on n8n's clock before SentiOne's answers told its own
 					// (D-50): computed again on SentiOne's, the search starts over once if it moved
 					recomputeBody: () => {
-						const again = readSearchBody.call(this, i, scope);
-						const range = publishedRange(again);
-						if (JSON.stringify(range) === JSON.stringify(publishedRange(sent))) return undefined;
-						verifier = new FilterVerifier(again[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
-						return withPublishedRange(sent, range);
+						const again = publishedOnServerClock.call(this, i, scope, sent);
+						if (again)
+							verifier = new FilterVerifier(
+								readSearchBody.call(this, i, scope)[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
+							);
+						return again;
 					},
 				},
 			),
