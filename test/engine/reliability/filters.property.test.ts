@@ -80,9 +80,6 @@ afterAll(async () => {
 				outcome: 'refused locally, naming the filter',
 			},
 		],
-		notes: [
-			"Generated: Source Types, Mention Types, Sentiments (with repeats), Languages and Countries (any case, separated by commas, semicolons or spaces, with repeats), Content Query (terms, phrases, wildcards, AND / OR / NOT, parentheses, implicit AND), dates (ISO with Z or an offset, or the date picker's zone-less form) and Published in the Last.",
-		],
 	});
 });
 
