@@ -26,7 +26,7 @@ import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { formatLocal } from '../../shared/time';
 import { nextHourStart, SentiOneTransport } from '../../shared/transport';
 import { DAY_MS, HOUR_MS } from '../../shared/units';
@@ -48,6 +48,7 @@ import type { CheckShare } from './searchShare';
 import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
 import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
 import { addNotice, loadState, newState, saveState } from './pollState';
+import { isEndCursor } from '../../shared/pager';
 import type { ScanResult } from './scan';
 import { newestPage, requestedFrom, roundKey, Scan } from './scan';
 import type { Collected } from './watermark';
@@ -314,10 +315,13 @@ function advanceRound(c: Check, run: ScanRun, { result, body, done }: ScanResult
 	if (descending && done && state.round?.top !== undefined)
 		state.watermark = Math.max(state.watermark ?? state.round.top, state.round.top);
 	if (descending) {
-		if (done || !result.nextCursor) delete state.round;
+		if (done || isEndCursor(result.nextCursor)) delete state.round;
 	} else {
 		const cursor = result.nextCursor;
-		state.round = cursor ? { body: JSON.stringify(body), key: run.key, cursor } : undefined;
+		state.round =
+			cursor && !isEndCursor(cursor)
+				? { body: JSON.stringify(body), key: run.key, cursor }
+				: undefined;
 		if (!state.round) delete state.round;
 	}
 	const before = run.watermarkBefore;
@@ -359,7 +363,9 @@ export async function pollNewMentions(
 	if (this.getMode() === 'manual') return await sample(transport, settings, this.getTimezone());
 
 	const staticData = this.getWorkflowStaticData('node');
-	const now = clock.now();
+	// the watermark, the scan's start and "collected in the future" are SentiOne's instants: its
+	// clock, as its answers dated them (D-50)
+	const now = serverClock.now();
 	const loaded = loadState(staticData, settings.projectId, now);
 	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0)) {
 		const seeded = await seed(transport, settings, now, loaded.repairs);

@@ -13,7 +13,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../../shared/parameters';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { HOUR_MS, MINUTE_MS } from '../../shared/units';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
@@ -71,7 +71,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 	const filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
-		now: clock.now(),
+		now: serverClock.now(),
 		scope: source,
 	});
 	const simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);

@@ -23,6 +23,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS, plausibleInstant, plausibleReset } from '../../shared/bounds';
+import { isEndCursor } from '../../shared/pager';
 import { idKey } from '../../shared/text';
 import type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
@@ -190,7 +191,7 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 			typeof r.key === 'string' &&
 			r.key.length <= MAX_ROUND_TEXT &&
 			typeof r.cursor === 'string' &&
-			r.cursor !== '' &&
+			!isEndCursor(r.cursor) &&
 			r.cursor.length <= BOUNDS.maxCursorChars &&
 			(r.top === undefined || instant(r.top) !== undefined)
 		) {
