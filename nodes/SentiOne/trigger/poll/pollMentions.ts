@@ -47,7 +47,7 @@ import { alertCheck, alertEngine, seedAlerts } from './pollAlerts';
 import type { CheckShare } from './searchShare';
 import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
 import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
-import { addNotice, loadState, newState, saveState } from './pollState';
+import { addNotice, loadState, newState, saveState, waitingSeed } from './pollState';
 import type { ScanResult } from './scan';
 import { newestPage, requestedFrom, roundKey, Scan } from './scan';
 import type { Collected } from './watermark';
@@ -94,12 +94,24 @@ async function sample(transport: SentiOneTransport, settings: PollSettings, zone
  * other.
  */
 async function seed(
+	ctx: IPollFunctions,
 	transport: SentiOneTransport,
 	settings: PollSettings,
 	now: number,
 	repairs: string[],
 ): Promise<PollState> {
-	const { value: result, dropped, refusal } = await newestPage(transport, settings);
+	const { value: result, dropped, refusal } = await newestPage(transport, settings, 'stop');
+	if (result.stopped) {
+		// 429: still no position. Saved, so the checks until the reset send nothing (said once).
+		const seen = rememberBudget(transport, settings, undefined);
+		const budget = {
+			...seen,
+			remaining: 0,
+			resetAt: result.stopped.resetAt ?? nextHourStart(now),
+		};
+		waitingSeed(ctx.getWorkflowStaticData('node'), settings.projectId, budget, repairs);
+		throw budgetError(ctx, budget, true);
+	}
 	const state = newState(settings.projectId, null);
 	const unsent = dropped.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
 	if (unsent.length > 0) {
@@ -361,8 +373,13 @@ export async function pollNewMentions(
 	const staticData = this.getWorkflowStaticData('node');
 	const now = clock.now();
 	const loaded = loadState(staticData, settings.projectId, now);
-	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0)) {
-		const seeded = await seed(transport, settings, now, loaded.repairs);
+	if (
+		!loaded.state &&
+		(settings.startFrom === 'now' || loaded.repairs.length > 0 || loaded.seedWait)
+	) {
+		// a first check refused by a 429 waits quietly for the reset
+		if (loaded.seedWait && loaded.seedWait.resetAt > now) return null;
+		const seeded = await seed(this, transport, settings, now, loaded.repairs);
 		seedAlerts(this, settings, staticData, now);
 		return saveAndReport(this, staticData, seeded);
 	}

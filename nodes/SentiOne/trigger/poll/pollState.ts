@@ -56,6 +56,26 @@ export interface Loaded {
 	state?: PollState;
 	/** what was unreadable and how it was repaired, in words (empty when nothing was) */
 	repairs: string[];
+	/**
+	 * The first check (the seed) got a 429: no position yet, and no request before this reset
+	 * (`waitingSeed` saved it; `repairs` are those that made the seed necessary, still to report).
+	 */
+	seedWait?: PollBudget & { resetAt: number };
+}
+
+/**
+ * What a first check that got a 429 saves: no position, the reset it waits for, and the repairs it
+ * has yet to report (loadState gives them back), so later checks before the reset send nothing.
+ */
+export function waitingSeed(
+	staticData: IDataObject,
+	projectId: number,
+	budget: PollBudget & { resetAt: number },
+	repairs: string[],
+): void {
+	const seedWait: IDataObject = { resetAt: budget.resetAt, repairs };
+	if (budget.limit !== undefined) seedWait.limit = budget.limit;
+	staticData[STATE_KEY] = { v: STATE_VERSION, projectId, seedWait };
 }
 
 /**
@@ -74,6 +94,17 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 		};
 	}
 	if (typeof raw.projectId === 'number' && raw.projectId !== projectId) return { repairs };
+	if (raw.projectId === projectId && isObject(raw.seedWait) && raw.watermark === undefined) {
+		// a first check that got a 429: still no position; wait for a plausible reset
+		const wait = raw.seedWait;
+		const resetAt =
+			typeof wait.resetAt === 'number' ? plausibleReset(wait.resetAt, now, 'ms') : undefined;
+		const limit = wholeIn(wait.limit, 1, 10_000_000);
+		const loaded: Loaded = { repairs: shortStrings(wait.repairs, MAX_NOTICES) ?? [] };
+		if (resetAt !== undefined)
+			loaded.seedWait = limit === undefined ? { resetAt } : { resetAt, limit };
+		return loaded;
+	}
 	if (raw.projectId !== projectId)
 		repairs.push('the project of the saved state was unreadable; it was taken as this project');
 	if (raw.v !== 1 && raw.v !== STATE_VERSION)
