@@ -62,6 +62,19 @@ export function behindNotice(settings: PollSettings, share: number): string {
 	return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. Raise those options (Search Requests per Hour at most ${hourlyLimit('recentSearch')}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy.`;
 }
 
+/**
+ * Said once a day while other workflows on the key and this trigger's share together need more than
+ * SentiOne's search budget: before anyone gets a 429, not after.
+ */
+export function sharedKeyNotice(
+	settings: PollSettings,
+	limit: number,
+	others: number,
+	reserve: number,
+): string {
+	return `This API key's search budget is shared: other workflows or triggers using the key spend about ${Math.round(others)} searches an hour, and with this trigger's share (Options → Search Requests per Hour: ${settings.requestsPerHour}) they would need more than SentiOne's ${limit} an hour. So that none of them gets a 429, the trigger now takes only what the others leave, keeping ${reserve} free until each reset; its mentions may arrive later while the key is this busy, and none is lost. To give it more, lower the shares of the other triggers on this key or give them keys of their own.`;
+}
+
 /** Said once when the trigger stops relying on SentiOne's collectedAt filter. */
 export function descendingNotice(why: string): string {
 	return `SentiOne did not apply the collectedAt filter (${why}). The trigger now finds new mentions with SentiOne's newest-first order (CollectedAtDescending) down to the last mention it passed on, which relies only on what the API documents. Nothing is passed on twice, a check with nothing new still costs one request, and a backlog bigger than one check arrives newest first across checks.`;

@@ -22,7 +22,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { Outcome } from '../../shared/attempt';
-import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { ENDPOINTS, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
@@ -40,12 +40,24 @@ import {
 	noticeError,
 	noticesOf,
 	repairNotice,
+	sharedKeyNotice,
 } from './notices';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 import { alertCheck, alertEngine, seedAlerts } from './pollAlerts';
 import type { CheckShare } from './searchShare';
-import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
+import {
+	account,
+	hourOf,
+	KEY_RESERVE,
+	keyOversubscribed,
+	learnKeyUse,
+	othersPerHour,
+	paceToKey,
+	pagesThisPoll,
+	rememberBudget,
+	shareOfCheck,
+} from './searchShare';
 import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
 import { addNotice, loadState, newState, saveState, waitingSeed } from './pollState';
 import type { ScanResult } from './scan';
@@ -129,6 +141,7 @@ async function seed(
 	state.budget = rememberBudget(transport, settings, undefined);
 	if (repairs.length > 0) addNotice(state, '', repairNotice(repairs, true));
 	account(state, { hour: hourOf(now), spentBefore: 0 }, transport.requestsSent, now);
+	learnFromKey(state, transport, settings, transport.requestsSent, now);
 	return state;
 }
 
@@ -151,6 +164,8 @@ interface Check {
 	/** the hour the check falls in and what it may spend of the trigger's share */
 	share: CheckShare;
 	now: number;
+	/** what the key's budget says was learnt (once per check) */
+	learned?: boolean;
 }
 
 /** The scan a check ran, and what the steps after it need to know of it. */
@@ -167,9 +182,35 @@ interface ScanRun {
 	watermarkBefore: number | null;
 }
 
-/** Counts what the check sent against the trigger's share (before every save that follows a request). */
+/**
+ * Counts what the check sent against the trigger's share (before every save that follows a
+ * request), and learns from SentiOne's answer what the key has left and the others spend (once).
+ */
 function spend(c: Check): void {
-	account(c.state, c.share, c.transport.requestsSent, c.now);
+	const sent = c.transport.requestsSent;
+	account(c.state, c.share, sent, c.now);
+	if (c.learned) return;
+	c.learned = true;
+	learnFromKey(c.state, c.transport, c.settings, sent, c.now);
+}
+
+/** What the key's budget says after `sent` searches of this check; the shared-key notice when due. */
+function learnFromKey(
+	state: PollState,
+	transport: SentiOneTransport,
+	settings: PollSettings,
+	sent: number,
+	now: number,
+): void {
+	const group = ENDPOINTS[scopedEndpoint('search', settings.source)].group;
+	if (!learnKeyUse(state, transport.rateLimits[group], sent, now)) return;
+	if (keyOversubscribed(state, settings) && state.key) {
+		addNotice(
+			state,
+			`sharedKey:${Math.floor(now / DAY_MS)}`,
+			sharedKeyNotice(settings, state.key.limit, othersPerHour(state.key), KEY_RESERVE),
+		);
+	}
 }
 
 /** Keeps the search budget SentiOne stated in its answers. */
@@ -388,6 +429,7 @@ export async function pollNewMentions(
 	if (!share) return null;
 	const c: Check = { ctx: this, transport, settings, staticData, state, share, now };
 	if (gateOnBudget(c)) return null;
+	if (!paceToKey(share, state, settings, now)) return null;
 
 	const run = await runScan(c);
 	if (handleRefusal(c, run)) {

@@ -27,7 +27,7 @@ import { idKey } from '../../shared/text';
 import type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
 
-export type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
+export type { KeyUse, PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 
 export const STATE_KEY = 'sentiOneMentions';
 const STATE_VERSION = 2;
@@ -287,6 +287,39 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const checkedAt = instant(raw.checkedAt);
 	// a check time ahead of the clock would silence the trigger: dropped
 	if (checkedAt !== undefined && checkedAt <= now) state.checkedAt = checkedAt;
+	if (isObject(raw.key)) {
+		const k = raw.key;
+		const resetAt =
+			typeof k.resetAt === 'number' ? plausibleReset(k.resetAt, now, 'ms') : undefined;
+		const limit = wholeIn(k.limit, 1, 10_000_000);
+		const remaining = wholeIn(k.remaining, 0, 10_000_000);
+		const mine = wholeIn(k.mine, 0, 10_000_000);
+		const at = instant(k.at);
+		if (
+			resetAt !== undefined &&
+			limit !== undefined &&
+			remaining !== undefined &&
+			mine !== undefined &&
+			at !== undefined &&
+			at <= now
+		) {
+			state.key = {
+				resetAt,
+				limit,
+				remaining: Math.min(remaining, limit),
+				mine: Math.min(mine, limit),
+				at,
+			};
+			const before = k.othersBefore;
+			if (
+				typeof before === 'number' &&
+				Number.isFinite(before) &&
+				before >= 0 &&
+				before <= limit * 4
+			)
+				state.key.othersBefore = before;
+		}
+	}
 	const lastCost = wholeIn(raw.lastCost, 1, 100);
 	if (lastCost !== undefined) state.lastCost = lastCost;
 	const behindChecks = wholeIn(raw.behindChecks, 1, 10_000);

@@ -125,6 +125,8 @@ describe('first activation', () => {
 			spent: { hour: T - 30 * MINUTE, count: 1 },
 			checkedAt: T,
 			lastCost: 1,
+			// what the key had left after this trigger's request, to pace to other workflows
+			key: { resetAt: T + 30 * MINUTE, limit: 30, remaining: 29, mine: 1, at: T },
 		});
 	});
 
