@@ -37,11 +37,14 @@ import {
 	behindNotice,
 	budgetError,
 	descendingNotice,
+	catchUpRefusedNotice,
+	noIdNotice,
 	noticeError,
 	noticesOf,
 	repairNotice,
 	sharedKeyNotice,
 } from './notices';
+import { catchUpByExport, catchUpDue, fallingBehind } from './catchUp';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 import { alertCheck, alertEngine, seedAlerts } from './pollAlerts';
@@ -166,6 +169,8 @@ interface Check {
 	now: number;
 	/** what the key's budget says was learnt (once per check) */
 	learned?: boolean;
+	/** requests a catch-up export spent (not searches) */
+	exportRequests?: number;
 }
 
 /** The scan a check ran, and what the steps after it need to know of it. */
@@ -187,7 +192,8 @@ interface ScanRun {
  * request), and learns from SentiOne's answer what the key has left and the others spend (once).
  */
 function spend(c: Check): void {
-	const sent = c.transport.requestsSent;
+	// the searches of this check (a catch-up export spends the export budget, not the share)
+	const sent = c.transport.requestsSent - (c.exportRequests ?? 0);
 	account(c.state, c.share, sent, c.now);
 	if (c.learned) return;
 	c.learned = true;
@@ -386,22 +392,78 @@ function advanceRound(c: Check, run: ScanRun, { result, body, done }: ScanResult
 }
 
 /**
- * Check after check ends with more to read, and what waits was collected over an hour ago: a
- * project busier than the trigger's requests carry (not a backlog a few checks clear, as after a
- * wait for the budget). Said once a day while it lasts.
+ * Falling behind, told by the next check (whatever it is: at these rates a check with nothing to
+ * pass on never comes): this check ended with more to read while the mentions it read arrived
+ * faster than the trigger's searches carry (catchUp.ts, `fallingBehind`); or check after check
+ * ended with more to read and what waits was collected over an hour ago. Said once a day while it
+ * lasts; the next due check catches up by export when it may.
  */
-function trackBehind(c: Check): void {
+function trackBehind(c: Check, read: IDataObject[]): void {
 	const { state, settings, now } = c;
 	state.behindChecks = state.round ? Math.min((state.behindChecks ?? 0) + 1, 10_000) : 0;
 	if (state.behindChecks === 0) delete state.behindChecks;
-	if (
+	const behind = fallingBehind(settings, state, read, state.round !== undefined, now);
+	const slow =
 		(state.behindChecks ?? 0) >= BEHIND_CHECKS &&
 		state.watermark !== null &&
-		now - state.watermark > HOUR_MS
-	) {
-		const kind = `behind:${Math.floor(now / DAY_MS)}`;
-		addNotice(state, kind, behindNotice(settings, settings.requestsPerHour));
+		now - state.watermark > HOUR_MS;
+	if (behind || slow) state.behind = now;
+	else if (!state.round) delete state.behind;
+	if (!behind && !slow) return;
+	const kind = `behind:${Math.floor(now / DAY_MS)}`;
+	if (state.told?.includes(kind)) return;
+	const zone = c.ctx.getTimezone();
+	addNotice(state, kind, behindNotice(settings, settings.requestsPerHour, behind, zone, now));
+	state.urgent = true;
+}
+
+/**
+ * Passes on what the check brought (a search's or a catch-up's): through the alert engine for an
+ * alert event, else as rows; saves, and reports pending notices when there is nothing to pass on.
+ */
+function passOn(c: Check, loaded: Loaded, mentions: IDataObject[]): INodeExecutionData[][] | null {
+	const { ctx, settings, staticData, state, now } = c;
+	prune(state, settings.lateWindowMs);
+	// a fresh engine of a backfill sees from where the backfill starts
+	const seenFrom = loaded.state ? now : now - settings.backfillHours * HOUR_MS;
+	const engine = alertEngine(ctx, settings, staticData, now, seenFrom);
+	const items = engine
+		? alertCheck(c, engine, mentions)
+		: mentions.map((mention) => mentionRow(mention, settings.simplify));
+	spend(c);
+	if (items.length === 0) return saveAndReport(ctx, staticData, state);
+	saveState(staticData, state);
+	return [toItems(items)];
+}
+
+/**
+ * Falling behind: the backlog by one export (catchUp.ts). Undefined when it did not catch up (not
+ * allowed, refused, or a part it cannot trust): the check searches as usual.
+ */
+async function catchUp(
+	c: Check,
+	loaded: Loaded,
+): Promise<INodeExecutionData[][] | null | undefined> {
+	const { state, settings, now } = c;
+	const { caught, refusal, requests } = await catchUpByExport(c.transport, settings, state, now);
+	c.exportRequests = requests;
+	if (refusal) addNotice(state, 'catchUp:off', catchUpRefusedNotice(refusal));
+	if (!caught) return undefined;
+	const { collected, keptAt, noId } = collect(caught.mentions, state.watermark ?? now);
+	const admitted = admit(state, collected, now);
+	// the searches go on from the new watermark: an open round is behind it
+	delete state.round;
+	delete state.tail;
+	if (caught.complete) {
+		delete state.behind;
+		delete state.behindChecks;
 	}
+	if (noId > 0) addNotice(state, 'noId', noIdNotice(noId));
+	return passOn(
+		c,
+		loaded,
+		admitted.map((i) => caught.mentions[keptAt[i]]),
+	);
 }
 
 export async function pollNewMentions(
@@ -425,9 +487,18 @@ export async function pollNewMentions(
 		return saveAndReport(this, staticData, seeded);
 	}
 	const state = continuedState(loaded, settings, now);
+	if (state.urgent) {
+		// told now, whatever this check would have done (it sends nothing; the next goes on)
+		delete state.urgent;
+		if ((state.pending ?? []).length > 0) return saveAndReport(this, staticData, state);
+	}
 	const share = shareOfCheck(state, settings, now);
 	if (!share) return null;
 	const c: Check = { ctx: this, transport, settings, staticData, state, share, now };
+	if (catchUpDue(settings, state, now)) {
+		const caughtUp = await catchUp(c, loaded);
+		if (caughtUp !== undefined) return caughtUp;
+	}
 	if (gateOnBudget(c)) return null;
 	if (!paceToKey(share, state, settings, now)) return null;
 
@@ -442,16 +513,6 @@ export async function pollNewMentions(
 	const skipped = fetched.result.skipped;
 	for (const [kind, text] of noticesOf(state, run.verifier, noId, skipped))
 		addNotice(state, kind, text);
-	trackBehind(c);
-	prune(state, settings.lateWindowMs);
-	// a fresh engine of a backfill sees from where the backfill starts
-	const seenFrom = loaded.state ? now : now - settings.backfillHours * HOUR_MS;
-	const engine = alertEngine(this, settings, staticData, now, seenFrom);
-	const items = engine
-		? alertCheck(c, engine, mentions)
-		: mentions.map((mention) => mentionRow(mention, settings.simplify));
-	spend(c);
-	if (items.length === 0) return saveAndReport(this, staticData, state);
-	saveState(staticData, state);
-	return [toItems(items)];
+	trackBehind(c, fetched.result.items);
+	return passOn(c, loaded, mentions);
 }

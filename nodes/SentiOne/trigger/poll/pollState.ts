@@ -320,6 +320,21 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 				state.key.othersBefore = before;
 		}
 	}
+	const behind = instant(raw.behind);
+	if (behind !== undefined && behind <= ceiling) state.behind = behind;
+	if (isObject(raw.catchUp)) {
+		const c = raw.catchUp;
+		const catchUp: NonNullable<PollState['catchUp']> = {};
+		const at = instant(c.at);
+		// a time ahead of the clock would hold the catch-up back: dropped
+		if (at !== undefined && at <= now) catchUp.at = at;
+		const waitUntil =
+			typeof c.waitUntil === 'number' ? plausibleReset(c.waitUntil, now, 'ms') : undefined;
+		if (waitUntil !== undefined) catchUp.waitUntil = waitUntil;
+		if (c.off === 1) catchUp.off = 1;
+		if (Object.keys(catchUp).length > 0) state.catchUp = catchUp;
+	}
+	if (raw.urgent === true) state.urgent = true;
 	const lastCost = wholeIn(raw.lastCost, 1, 100);
 	if (lastCost !== undefined) state.lastCost = lastCost;
 	const behindChecks = wholeIn(raw.behindChecks, 1, 10_000);

@@ -66,6 +66,12 @@ export interface PollState {
 	lastCost?: number;
 	/** what the key's search budget showed after the last requests, to pace to the other workflows */
 	key?: KeyUse;
+	/** when a check last found mentions arriving faster than the trigger's searches carry (catchUp.ts) */
+	behind?: number;
+	/** the catch-up exports: when the last ran, a 429's reset to wait for, refused for good (catchUp.ts) */
+	catchUp?: { at?: number; waitUntil?: number; off?: 1 };
+	/** the pending notices are told by the next check, whatever it is (falling behind cannot wait for a quiet check) */
+	urgent?: boolean;
 	/** checks in a row that ended with more to read */
 	behindChecks?: number;
 	/** kinds of notice already reported (each is reported once) */

@@ -297,6 +297,7 @@ describe('a backlog bigger than one check', () => {
 					backfillHours: 0,
 					maxRequestsPerPoll: 2,
 					requestsPerHour: 12,
+					catchUp: true,
 					lateWindowMs: 10 * MINUTE,
 				},
 				'collectedAt',
@@ -341,7 +342,7 @@ describe('a backlog bigger than one check', () => {
 		expect(t.state().round).toBeUndefined();
 	});
 
-	test('"falling behind": checks in a row ending with more to read, over an hour behind, said once when a check has nothing to pass on', async () => {
+	test('"falling behind": checks in a row ending with more to read, over an hour behind, said once by the next check, before any request', async () => {
 		const t = trigger({
 			startFrom: 'backfill',
 			backfillHours: 24,
@@ -361,14 +362,18 @@ describe('a backlog bigger than one check', () => {
 			clock().advance(5 * MINUTE);
 		}
 		expect(passed).toEqual(['old1', 'old2', 'old3', 'old4', 'old5', 'old6']);
-		// no mention is held back for the notice: it waits for a check with nothing to pass on
+		// no mention is held back for the notice: the next check tells it, sending nothing
 		expect(t.state().pending).toEqual([expect.stringMatching(/^The trigger is falling behind/)]);
+		const requests = t.api.requests.length;
 		const error = await t.failure();
+		expect(t.api.requests).toHaveLength(requests);
 		expect(error.message).toMatch(
 			/^The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests \(Options → Search Requests per Hour: 12, at most 1 per check; each brings up to 25 mentions\)/,
 		);
 		expect(error.description).toMatch(/This is reported once; the trigger goes on\./);
 		expect(t.state().pending).toBeUndefined();
+		clock().advance(5 * MINUTE);
+		expect(await t.poll()).toBeNull();
 		expect(t.state().behindChecks).toBeUndefined();
 		clock().advance(5 * MINUTE);
 		expect(await t.poll()).toBeNull();

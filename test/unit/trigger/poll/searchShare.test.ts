@@ -37,6 +37,7 @@ const settings = (requestsPerHour = 12, maxRequestsPerPoll = 2): PollSettings =>
 	backfillHours: 0,
 	maxRequestsPerPoll,
 	requestsPerHour,
+	catchUp: true,
 	lateWindowMs: 0,
 });
 
