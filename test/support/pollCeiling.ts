@@ -33,7 +33,7 @@ export interface CeilingRun extends CeilingOptions {
 	lagMinutesAtHour: number[];
 	/** longest minutes from a mention's collection to the check that passed it on (during the hours) */
 	maxDelayMinutes: number;
-	/** mentions still waiting when the drain ended (not lost: collected after the last passed on) */
+	/** mentions still waiting when the drain ended (not lost: collected at or after the last passed on) */
 	waitingAtEnd: number;
 	lost: number;
 	duplicated: number;
@@ -168,9 +168,10 @@ export async function runCeiling(
 		emitted: emittedIds.length,
 		lagMinutesAtHour,
 		maxDelayMinutes: Math.round(maxDelay / MINUTE),
-		// a mention not passed on at or below the watermark would be lost; above it, it waits
-		waitingAtEnd: waiting.filter((m) => m.collectedAt > watermark).length,
-		lost: waiting.filter((m) => m.collectedAt <= watermark).length,
+		// a mention not passed on below the watermark would be lost; at or above it, it waits (the
+		// next scan reads the watermark's instant again)
+		waitingAtEnd: waiting.filter((m) => m.collectedAt >= watermark).length,
+		lost: waiting.filter((m) => m.collectedAt < watermark).length,
 		duplicated: [...counts.values()].filter((n) => n > 1).length,
 		unexpected: [...counts.keys()].filter((id) => !known.has(id)).length,
 		searches: requests.filter((r) => r.group === 'search').length,
