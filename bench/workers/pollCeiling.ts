@@ -73,7 +73,9 @@ async function main(): Promise<void> {
 			? `${text.trimEnd()}\n\n${part}\n`
 			: `${text.slice(0, at)}${part}${text.slice(text.indexOf(END) + END.length)}`;
 	writeFileSync(file, next);
-	process.stdout.write(`${JSON.stringify(runs.map(({ notice: _, ...r }) => r))}\n`);
+	process.stdout.write(
+		`${JSON.stringify(runs, (key, value: unknown) => (key === 'notice' ? undefined : value))}\n`,
+	);
 }
 
 main().catch((error: unknown) => {
