@@ -144,7 +144,7 @@ async function seed(
 	state.budget = rememberBudget(transport, settings, undefined);
 	if (repairs.length > 0) addNotice(state, '', repairNotice(repairs, true));
 	account(state, { hour: hourOf(now), spentBefore: 0 }, transport.requestsSent, now);
-	learnFromKey(state, transport, settings, transport.requestsSent, now);
+	learnFromKey(state, transport, settings, transport.requestsSent, now, false);
 	return state;
 }
 
@@ -200,17 +200,21 @@ function spend(c: Check): void {
 	learnFromKey(c.state, c.transport, c.settings, sent, c.now);
 }
 
-/** What the key's budget says after `sent` searches of this check; the shared-key notice when due. */
+/**
+ * What the key's budget says after `sent` searches of this check; the shared-key notice when due
+ * (`tell`: not on the first check, which n8n runs at activation).
+ */
 function learnFromKey(
 	state: PollState,
 	transport: SentiOneTransport,
 	settings: PollSettings,
 	sent: number,
 	now: number,
+	tell = true,
 ): void {
 	const group = ENDPOINTS[scopedEndpoint('search', settings.source)].group;
 	if (!learnKeyUse(state, transport.rateLimits[group], sent, now)) return;
-	if (keyOversubscribed(state, settings) && state.key) {
+	if (tell && keyOversubscribed(state, settings) && state.key) {
 		addNotice(
 			state,
 			`sharedKey:${Math.floor(now / DAY_MS)}`,
