@@ -53,6 +53,8 @@ export interface PollSettings {
 	maxRequestsPerPoll: number;
 	/** the share of the key's hourly search budget this trigger may spend; 0: none of its own */
 	requestsPerHour: number;
+	/** falling behind, read the backlog with one export (catchUp.ts) */
+	catchUp: boolean;
 	lateWindowMs: number;
 }
 
@@ -108,6 +110,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		0,
 		MAX_REQUESTS_PER_HOUR,
 	);
+	const catchUp = readBoolean(options.catchUp, node, 'Options → Catch Up by Export', true);
 	const lateWindowMinutes = option(
 		'lateWindowMinutes',
 		'Late Mention Window (Minutes)',
@@ -135,6 +138,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		backfillHours,
 		maxRequestsPerPoll,
 		requestsPerHour,
+		catchUp,
 		lateWindowMs: lateWindowMinutes * MINUTE_MS,
 	};
 }
