@@ -21,8 +21,19 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { series } = require('gulp');
 
-const host = require('./scripts/n8n-host');
-const { startInbox, demoVariant } = require('./scripts/demo-inbox');
+const { startInbox } = require('./scripts/demo-inbox');
+const {
+	ACTIVE_TEMPLATES,
+	CHAT_MODEL_CREDENTIAL,
+	DEMO_CREDENTIALS,
+	demoWorkflow,
+	templates,
+	withDemoCredential,
+} = require('./scripts/demo-workflows');
+const { N8N_VERSION } = require('./scripts/n8n/lines');
+const { ensureN8n, installPackage, newUserFolder } = require('./scripts/n8n/install');
+const { n8nEnv, runN8n, startN8n } = require('./scripts/n8n/run');
+const rest = require('./scripts/n8n/rest');
 
 const ROOT = __dirname;
 const DEMO_DIR = path.resolve(process.env.DEMO_DIR || path.join(ROOT, '.demo'));
@@ -37,53 +48,6 @@ const OWNER = {
 };
 const LIVE_RATE = 4;
 const MENTIONS = 3000;
-
-/** The demo's SentiOne credentials, pointing at the simulator. */
-const DEMO_CREDENTIALS = [
-	{
-		id: 'sentioneDemoEnterprise',
-		name: 'SentiOne (simulator, Enterprise key)',
-		key: 'SENTIONE-APIKEY-enterprise-demo',
-	},
-	{
-		id: 'sentioneDemoBasic',
-		name: 'SentiOne (simulator, Basic key)',
-		key: 'SENTIONE-APIKEY-basic-demo',
-	},
-];
-const credentialRef = (id) => {
-	const { name } = DEMO_CREDENTIALS.find((c) => c.id === id);
-	return { id, name };
-};
-const ENTERPRISE_CREDENTIAL = credentialRef('sentioneDemoEnterprise');
-const BASIC_CREDENTIAL = credentialRef('sentioneDemoBasic');
-/**
- * The credential the demo chooses for each template's SentiOne nodes: the tier the template needs
- * (docs/templates.md, "Key tier"). The templates themselves name none, so a user's n8n asks for
- * theirs. A template not listed gets the Enterprise key, which can do everything.
- */
-const TEMPLATE_CREDENTIALS = {
-	'ai-agent-sentione-tool.json': BASIC_CREDENTIAL,
-	'negative-mention-slack-alert.json': BASIC_CREDENTIAL,
-	'negative-mentions-live-slack-alert.json': BASIC_CREDENTIAL,
-	'new-mentions-google-sheets.json': ENTERPRISE_CREDENTIAL,
-	'weekly-export-csv.json': ENTERPRISE_CREDENTIAL,
-};
-/** The OpenAI credential of the demo variant of the AI agent template: its Base URL is the inbox. */
-const CHAT_MODEL_CREDENTIAL = {
-	id: 'sentioneDemoChatModel',
-	name: 'Scripted chat model (local inbox)',
-};
-/**
- * Demo variants activated at start: the two poll triggers check every 5 minutes (12 of the 30
- * searches an hour of their key), the Stream Trigger holds 1 of the 2 live-stream connections of
- * the Basic key.
- */
-const ACTIVE_TEMPLATES = [
-	'negative-mention-slack-alert.json',
-	'negative-mentions-live-slack-alert.json',
-	'new-mentions-google-sheets.json',
-];
 
 /** What the demo started, newest last: `stop()` (async, graceful) and `kill()` (sync, last resort). */
 const children = [];
@@ -171,71 +135,8 @@ function build(done) {
 }
 
 function n8nInstall(done) {
-	host.ensureN8n();
+	ensureN8n();
 	done();
-}
-
-/** The templates of examples/, by file name. */
-function templates() {
-	const dir = path.join(ROOT, 'examples');
-	if (!fs.existsSync(dir)) return [];
-	return fs
-		.readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
-}
-
-/** A template as the demo imports it: its SentiOne nodes on the demo's credential for it. */
-function withDemoCredential(file, template) {
-	const workflow = structuredClone(template);
-	const credential = TEMPLATE_CREDENTIALS[file] ?? ENTERPRISE_CREDENTIAL;
-	for (const node of workflow.nodes) {
-		if (node.type.startsWith('n8n-nodes-sentione.'))
-			node.credentials = { sentiOneApi: { ...credential } };
-	}
-	return workflow;
-}
-
-/**
- * The runnable demo variant of a template; the active ones pass on what came before their start:
- * a poll trigger the last hour, the Stream Trigger the last 5 minutes (the most it can ask for).
- */
-function demoWorkflow(file, workflow, inboxBase, filesDir) {
-	const inRepo = !path.relative(ROOT, filesDir).startsWith('..');
-	const filesLabel = inRepo ? path.relative(ROOT, filesDir) : filesDir;
-	const variant = demoVariant(workflow, {
-		inbox: inboxBase,
-		filesDir,
-		filesLabel,
-		openAiCredential: CHAT_MODEL_CREDENTIAL,
-	});
-	if (ACTIVE_TEMPLATES.includes(file)) {
-		for (const node of variant.nodes) {
-			if (node.type === 'n8n-nodes-sentione.sentiOneTrigger') {
-				node.parameters = { ...node.parameters, startFrom: 'backfill', backfillHours: 1 };
-			}
-			if (node.type === 'n8n-nodes-sentione.sentiOneStreamTrigger') {
-				node.parameters = {
-					...node.parameters,
-					options: { ...node.parameters.options, backfillMinutes: 5 },
-				};
-			}
-		}
-	}
-	return variant;
-}
-
-async function rest(base, cookie, method, route, body) {
-	const res = await fetch(`${base}/rest${route}`, {
-		method,
-		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'demo' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	if (res.status !== 200)
-		throw new Error(`${method} ${route} → ${res.status}: ${text.slice(0, 500)}`);
-	return JSON.parse(text);
 }
 
 async function demo() {
@@ -243,19 +144,20 @@ async function demo() {
 	if (!keep) fs.rmSync(DEMO_DIR, { recursive: true, force: true });
 	const userFolder = path.join(DEMO_DIR, 'n8n');
 	const filesDir = path.join(DEMO_DIR, 'files');
-	fs.mkdirSync(userFolder, { recursive: true });
+	// a fresh demo (no database yet) starts from one n8n has migrated already
+	const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+	if (fresh) newUserFolder(userFolder);
 	fs.mkdirSync(filesDir, { recursive: true });
-	host.installPackage(userFolder);
+	installPackage(userFolder);
 	try {
 		const inbox = await startInbox({ port: INBOX_PORT, filesDir });
 		children.push({ name: 'inbox', stop: () => inbox.stop(), kill: () => {} });
 		const sim = await startSimulator();
-		const env = host.n8nEnv(userFolder, N8N_PORT, {
+		const env = n8nEnv(userFolder, N8N_PORT, {
 			N8N_RUNNERS_BROKER_PORT: process.env.N8N_RUNNERS_BROKER_PORT || String(N8N_PORT + 1),
 			// the weekly export writes its CSV files here (n8n's default is ~/.n8n-files)
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 		});
-		const fresh = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
 		const all = templates().map(({ file, workflow }) => ({
 			file,
 			workflow: withDemoCredential(file, workflow),
@@ -283,7 +185,7 @@ async function demo() {
 					},
 				]),
 			);
-			const imported = await host.runN8n(['import:credentials', `--input=${credentialsFile}`], env);
+			const imported = await runN8n(['import:credentials', `--input=${credentialsFile}`], env);
 			if (imported.code !== 0) throw new Error(`credential import failed:\n${imported.stderr}`);
 			fs.rmSync(credentialsFile);
 			const workflowsDir = path.join(DEMO_DIR, 'workflows');
@@ -294,32 +196,28 @@ async function demo() {
 					JSON.stringify(workflow, null, 2),
 				);
 			}
-			const r = await host.runN8n(
-				['import:workflow', '--separate', `--input=${workflowsDir}`],
-				env,
-			);
+			const r = await runN8n(['import:workflow', '--separate', `--input=${workflowsDir}`], env);
 			if (r.code !== 0) throw new Error(`workflow import failed:\n${r.stderr}`);
 		}
-		const n8n = await host.startN8n(env);
+		const n8n = await startN8n(env);
 		children.push({
 			name: 'n8n',
 			stop: () => n8n.stop(),
 			kill: () => process.kill(-n8n.child.pid, 'SIGKILL'),
 		});
 		if (fresh) {
-			const cookie = ((await host.setupOwner(n8n.base, OWNER)) ?? '').split(';')[0];
+			const owner = rest.client(n8n.base, await rest.setupOwner(n8n.base, OWNER));
 			for (const { file, workflow } of variants) {
 				if (!ACTIVE_TEMPLATES.includes(file)) continue;
-				const current = await rest(n8n.base, cookie, 'GET', `/workflows/${workflow.id}`);
-				await rest(n8n.base, cookie, 'POST', `/workflows/${workflow.id}/activate`, {
-					versionId: current.data.versionId,
-				});
+				const activated = await owner.activate(workflow.id);
+				if (activated.status !== 200)
+					throw new Error(`activating ${workflow.name}: ${JSON.stringify(activated.json)}`);
 			}
 		}
 		const line = (label, value) => console.log(`  ${label.padEnd(30)} ${value}`);
 		console.log('');
 		console.log('The SentiOne demo is running.');
-		line('n8n with n8n-nodes-sentione:', `${n8n.base}   (n8n ${host.N8N_VERSION})`);
+		line('n8n with n8n-nodes-sentione:', `${n8n.base}   (n8n ${N8N_VERSION})`);
 		line('  log in as', `${OWNER.email} / ${OWNER.password}`);
 		line('SentiOne simulator:', `${sim.base}/api/public/v2`);
 		line('', `3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mentions a minute per project`);

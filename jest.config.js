@@ -66,6 +66,14 @@ module.exports = {
 	projects: selecting ? TIERS : TIERS.filter((t) => DEFAULT_TIERS.includes(t.displayName)),
 	// slowest first, so the long files do not start last; e2e after the rest, while n8n installs
 	testSequencer: '<rootDir>/test/setup/sequencer.js',
-	reporters: ['default', '<rootDir>/test/setup/secretsReporter.js'],
+	// the one n8n the end-to-end files that only need its REST API share (test/support/n8n/host.ts)
+	globalSetup: '<rootDir>/test/setup/globalSetup.js',
+	globalTeardown: '<rootDir>/test/setup/globalTeardown.js',
+	reporters: [
+		'default',
+		'<rootDir>/test/setup/secretsReporter.js',
+		// where the time went: a table at the end, test/.results/timings.json
+		'<rootDir>/test/setup/timingsReporter.js',
+	],
 	testTimeout: 30_000,
 };

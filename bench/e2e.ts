@@ -37,14 +37,19 @@ import {
 	type Stat,
 } from './lib';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const n8nHost = require('../scripts/n8n-host.js') as {
-	N8N_VERSION: string;
-	ensureN8n(): { dir: string; bin: string; installed: boolean };
-	installPackage(userFolder: string): string;
-	freePort(): Promise<number>;
-	n8nEnv(userFolder: string, port: number, extra?: Record<string, string>): NodeJS.ProcessEnv;
+/* eslint-disable @typescript-eslint/no-require-imports */
+const n8nHost = {
+	...(require('../scripts/n8n/lines.js') as { N8N_VERSION: string }),
+	...(require('../scripts/n8n/install.js') as {
+		ensureN8n(): { dir: string; bin: string; installed: boolean };
+		installPackage(userFolder: string): string;
+	}),
+	...(require('../scripts/n8n/run.js') as {
+		freePort(): Promise<number>;
+		n8nEnv(userFolder: string, port: number, extra?: Record<string, string>): NodeJS.ProcessEnv;
+	}),
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export const N8N_VERSION = n8nHost.N8N_VERSION;
 

@@ -23,11 +23,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const browser = require('../test/support/n8n/chromium');
-const host = require('./n8n-host');
+const { freePort } = require('./n8n/run');
+const rest = require('./n8n/rest');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, '.github', 'images');
-const LOGIN = { emailOrLdapLoginId: 'demo@example.com', password: 'Demo-pass-1234' };
+const LOGIN = { email: 'demo@example.com', password: 'Demo-pass-1234' };
 const { VIEWPORT, closeToasts, dismissPopups } = browser;
 
 function log(message) {
@@ -37,7 +38,7 @@ function log(message) {
 /** Starts `gulp demo` in its own process group on free ports; resolves once it printed its banner. */
 async function startDemo() {
 	// the demo's usual ports when they are free, so the pictures show the URLs a user sees
-	const port = async (usual) => ((await isFree(usual)) ? usual : await host.freePort());
+	const port = async (usual) => ((await isFree(usual)) ? usual : await freePort());
 	const ports = {
 		SIMULATOR_PORT: await port(4010),
 		INBOX_PORT: await port(4011),
@@ -91,26 +92,10 @@ function isFree(port) {
 	});
 }
 
+/** The demo owner's session: its cookie for the browser, and the REST client (scripts/n8n/rest.js) on it. */
 async function session(base) {
-	const res = await fetch(`${base}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(LOGIN),
-	});
-	if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
-	const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
-	const rest = async (method, route, body) => {
-		const r = await fetch(`${base}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', cookie, 'browser-id': 'screenshots' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await r.text();
-		if (r.status !== 200)
-			throw new Error(`${method} ${route} → ${r.status}: ${text.slice(0, 300)}`);
-		return JSON.parse(text).data;
-	};
-	return { cookie, rest };
+	const cookie = await rest.login(base, LOGIN);
+	return { cookie, rest: rest.client(base, cookie).data };
 }
 
 /** A search a user builds in the editor: recent negative mentions with several filters. */

@@ -11,6 +11,9 @@ const { existsSync, readdirSync, readFileSync, writeFileSync } = require('node:f
 const { join } = require('node:path');
 
 const ORDER = [
+	'stops',
+	'stalls',
+	'instants',
 	'redirects',
 	'deadlines',
 	'deadlines-soak',
@@ -98,8 +101,8 @@ function serverBounds(parts) {
 		[
 			'5. Servers that never finish',
 			'A JSON page dripping a byte at a time; headers then silence; an export dripping; a stream with one endless line, only comments, only heartbeats, or bytes without events.',
-			'A JSON answer has 3 minutes from headers to last byte (and 60 s of silence per attempt, 2 retries for a read); an export has Options → Timeout (Minutes), default 30, and is judged stalled after 120 s without a complete event; a live stream after its Stall Timeout without a complete event — liveness is counted in events and heartbeats, never bytes.',
-			`longest hold through the nodes: Search Recent ${hold('deadlines-soak', 'action node (Mention → Search Recent)')}, poll trigger ${hold('deadlines-soak', 'SentiOne Trigger')}, Project → Create ${hold('deadlines-soak', 'action node (Project → Create)')}, export with Timeout 1 min ${hold('deadlines-soak', 'action node (Mention → Export)')}; a stream trigger connection without events ${hold('deadlines', 'stream trigger connection without a complete event (stall 0.3 s)')} with Stall Timeout 0.3 s.`,
+			'Bytes are not progress (see "Stalls"). A JSON answer is one event: it must arrive whole within 60 s, its stall limit (a read that got nothing at all is tried 3 times; a trickle is not retried); an export fails after 120 s without a complete event and at Options → Timeout (Minutes), default 30; a live stream is replaced after its Stall Timeout without a complete event.',
+			`longest hold through the nodes: Search Recent ${hold('deadlines-soak', 'action node (Mention → Search Recent)')}, poll trigger ${hold('deadlines-soak', 'SentiOne Trigger')}, Project → Create ${hold('deadlines-soak', 'action node (Project → Create)')}, export with Timeout 1 min ${hold('deadlines-soak', 'action node (Mention → Export)')}, export with Timeout 3 min (its stall limit) ${hold('deadlines-soak', 'action node (Mention → Export), stall limit')}; a stream trigger connection without events ${hold('deadlines', 'stream trigger connection without a complete event (stall 0.3 s)')} with Stall Timeout 0.3 s.`,
 		],
 		[
 			'6. Unbounded memory and requests',
@@ -144,6 +147,34 @@ function serverBounds(parts) {
 			`${group('Base URL: an endpoint beyond the API root') ?? '—'} + ${group('Base URL: no scheme at a plain-http server') ?? '—'} cases.`,
 		],
 	];
+	const seconds = (record) =>
+		Object.entries(record ?? {})
+			.map(([kind, s]) => `${kind} ${Number(s).toFixed(2)} s`)
+			.join('; ') || '—';
+	const stops = fig('stops');
+	const closes = fig('shutdown').secondsFromCloseToEnd;
+	const stalls = fig('stalls');
+	const after = Object.values(stops.requestsAfterCancel ?? {}).reduce((a, b) => a + b, 0);
+	classes.push(
+		[
+			'13. A stopped execution stops',
+			'The user stops an execution (or its workflow timeout passes) while the node waits: for an hourly rate-limit reset (On Rate Limit = Wait), for the budget between pages, in a backoff after 503s, on pages that come slowly, on an export that never ends; a trigger closed while it waits to reconnect, for its budget, or in a gap or repair search.',
+			'One wait for the whole package (shared/transport/cancel.ts, `SentiOneTransport.wait`): n8n\'s execution-cancel signal, or a trigger\'s own close, ends every wait at once; no request is sent after it; a body being read is dropped. The run ends with "The execution was stopped while …" (never an item error under Continue On Fail). Before, On Rate Limit = Wait ran on until the reset, up to Max Wait (an hour).',
+			`seconds from the cancel to the end of the run: ${seconds(stops.secondsFromCancelToEnd)}; requests after the cancel: ${stops.requestsAfterCancel ? after : '—'}. A trigger's close to its end: ${seconds(closes)}.`,
+		],
+		[
+			'14. Stalls: bytes are not progress',
+			'Export, live and engagement streams (SSE and JSON lines) that drip bytes of an event that never completes, send an endless line, comments, blank lines, events of unknown kinds or unreadable ones; JSON answers (searches, the project list) trickling a byte at a time.',
+			"Progress is a complete event — a mention, a heartbeat, an engagement update — never bytes. The stall limits: 120 s for an export (the action's and a trigger's catch-up), Options → Stall Timeout for a live stream (default 45 s, three heartbeats), 60 s for a JSON answer, which is one event and must arrive whole within it. The error names the limit and what had arrived (mentions, engagement updates, a pager's earlier items).",
+			`seconds to the stall error with a 1 s limit: ${seconds(stalls.secondsToStallError)}. With the real limits through the nodes: export ${hold('deadlines-soak', 'action node (Mention → Export), stall limit')} (120 s limit), Search Recent ${hold('deadlines-soak', 'action node (Mention → Search Recent)')} (60 s limit).`,
+		],
+		[
+			'15. Every computed instant is checked before it is sent',
+			"Published in the Last with 1e308, 1e15, -1, NaN, Infinity, text, fractions, a period reaching before 1990, a unit no one offers; the poll trigger's Backfill (Hours) and Late Mention Window; the Stream Trigger's Backfill at Start and Stall Timeout — through expressions.",
+			'One constructor of request dates (shared/time.ts toIso) refuses an instant outside 1990–2100 or not finite, so no request can carry "an invalid instant"; the fields a node computes a date or a window from are checked first and refused naming the field, before any request.',
+			`${fig('instants').refused ?? '—'} absurd expressions through n8n's engine (one per node) refused naming the field; ${fig('instants').requestsReceived ?? '—'} requests reached the server. The unit tier tries every such field with 8–10 amounts each: all refused, 0 requests.`,
+		],
+	);
 	const out = [
 		'## Bounds on what the server controls',
 		'',
@@ -163,8 +194,11 @@ function serverBounds(parts) {
 	return out;
 }
 
+/** Where the tests leave their figures (test/support/paths.ts RESULTS_DIR). */
+const resultsDir = (repoRoot) => join(repoRoot, 'test', '.results');
+
 function render(repoRoot) {
-	const dir = join(repoRoot, 'test', 'reliability', '.results');
+	const dir = resultsDir(repoRoot);
 	const parts = existsSync(dir)
 		? readdirSync(dir)
 				.filter((name) => /^part-.*\.json$/.test(name))
@@ -276,7 +310,7 @@ function render(repoRoot) {
 module.exports = { render };
 
 if (require.main === module) {
-	const dir = join(__dirname, '.results');
+	const dir = resultsDir(join(__dirname, '..', '..'));
 	const parts = existsSync(dir)
 		? readdirSync(dir).filter((name) => /^part-.*\.json$/.test(name))
 		: [];

@@ -1,8 +1,9 @@
 /**
- * Three workflows a user builds with the SentiOne node, run the way n8n runs them: imported into a
- * real n8n (the package installed as a community package), executed with `n8n execute --id`, and
- * their outputs compared with the simulator's own ground truth (`/__admin/mentions`,
- * `/__admin/count`, the request log):
+ * Three workflows a user builds with the SentiOne node, run the way n8n runs them: created in a
+ * real n8n (the package installed as a community package; the n8n this run's end-to-end files
+ * share) and run with "Execute workflow" (the editor's REST call: n8n's CLI `execute` is the smoke
+ * set's, test/e2e/smoke.test.ts), and their outputs compared with the simulator's own ground truth
+ * (`/__admin/mentions`, `/__admin/count`, the request log):
  *
  * - bulk export of a large historical range through one export stream (thousands of mentions);
  * - project create → list → update → delete;
@@ -10,15 +11,10 @@
  */
 import { admin, api, startSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import {
-	createHost,
-	ensureN8n,
-	nodeOutput,
-	type ExecuteResult,
-	type Host,
-} from '../support/n8n/host';
+import { nodeOutput, sharedN8n, type Execution, type N8nSession } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	MANUAL,
 	project,
 	sentiOne,
 	sentiOneCredentials,
@@ -31,7 +27,7 @@ const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 let sim: Sim;
-let host: Host;
+let n8n: N8nSession;
 
 interface Logged {
 	method: string;
@@ -178,7 +174,6 @@ const searchWorkflow = workflow(
 // ---------------------------------------------------------------- setup
 
 beforeAll(async () => {
-	ensureN8n();
 	sim = await startSim([
 		'--clock',
 		'running',
@@ -189,30 +184,30 @@ beforeAll(async () => {
 		'--seed',
 		'5',
 	]);
-	host = await createHost();
-	await host.importCredentials(sentiOneCredentials(sim.base));
-	await host.importWorkflows([exportWorkflow, lifecycleWorkflow, searchWorkflow]);
+	n8n = await sharedN8n();
+	await n8n.createCredentials(sentiOneCredentials(sim.base));
+	await n8n.createWorkflows([exportWorkflow, lifecycleWorkflow, searchWorkflow]);
 }, 15 * 60_000);
 
 afterAll(async () => {
 	await sim?.stop();
-	host?.dispose();
 });
 
-function expectSuccess(result: ExecuteResult): void {
-	if (result.code !== 0 || result.run?.data.resultData.error) {
+/** "Execute workflow": a manual run from the workflow's trigger; it must succeed. */
+async function execute(workflowId: string): Promise<Execution> {
+	const execution = await n8n.run(workflowId, MANUAL);
+	if (execution.status !== 'success' || execution.data.resultData.error)
 		throw new Error(
-			`the workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+			`the workflow failed (${execution.status}): ${JSON.stringify(execution.data.resultData.error)}`,
 		);
-	}
+	return execution;
 }
 
 // ---------------------------------------------------------------- the tests
 
 test('bulk export: a year of history arrives through one export stream, exactly the ground truth in order', async () => {
 	await admin(sim, 'DELETE', '/requests');
-	const result = await host.execute(exportWorkflow.id);
-	expectSuccess(result);
+	const result = await execute(exportWorkflow.id);
 	const rows = nodeOutput(result, 'Export history');
 
 	// ground truth: every mention of project 1002 published in [from, to), in PublishedAtAscending
@@ -252,8 +247,7 @@ test('bulk export: a year of history arrives through one export stream, exactly 
 
 test('project create → list → update → delete, each step seeing the one before', async () => {
 	await admin(sim, 'DELETE', '/requests');
-	const result = await host.execute(lifecycleWorkflow.id);
-	expectSuccess(result);
+	const result = await execute(lifecycleWorkflow.id);
 
 	const [created] = nodeOutput(result, 'Create project');
 	expect(created).toEqual({
@@ -299,9 +293,8 @@ test('project create → list → update → delete, each step seeing the one be
 test('Search Recent with every filter and Return All returns exactly what the simulator counts', async () => {
 	await admin(sim, 'DELETE', '/requests');
 	const before = Date.now();
-	const result = await host.execute(searchWorkflow.id);
+	const result = await execute(searchWorkflow.id);
 	const after = Date.now();
-	expectSuccess(result);
 	const searches = (await requestLog()).filter((r) => r.path.startsWith('/api/'));
 
 	// --- every filter

@@ -196,16 +196,23 @@ beforeAll(async () => {
 		env: { ...process.env, ...lapseEnv },
 	});
 	host = await createHost();
-	await host.importCredentials(sentiOneCredentials(sim.base));
-	const all = Object.values(WORKFLOWS);
-	await host.importWorkflows(all);
-	for (const w of all) await host.publish(w.id);
 	await admin(sim, 'DELETE', '/requests');
 	n8n = await host.start(lapseEnv);
-	if (!/\[time-lapse\] clock ×30/.test(n8n.output()))
+	if (!n8n.output().includes(`[time-lapse] clock ×${FACTOR}`))
 		throw new Error(
 			`n8n did not start with test/support/n8n/timeLapse.js:\n${n8n.output().slice(-2000)}`,
 		);
+	// created and published as in the editor
+	await n8n.createCredentials(sentiOneCredentials(sim.base));
+	const all = Object.values(WORKFLOWS);
+	await n8n.createWorkflows(all);
+	for (const w of all) {
+		const published = await n8n.activate(w.id);
+		if (published.status !== 200)
+			throw new Error(
+				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+			);
+	}
 
 	// activation: each trigger's first check notes where it starts
 	for (;;) {

@@ -7,23 +7,19 @@
 import { createServer, type Server } from 'node:http';
 
 import { startSim, type Sim } from '../support/simulator';
-import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
+import { sharedN8n, type N8nSession } from '../support/n8n/host';
 
 let sim: Sim;
-let host: Host;
-let n8n: RunningN8n;
+let n8n: N8nSession;
 
 beforeAll(async () => {
-	ensureN8n();
 	sim = await startSim(['--clock', 'running', '--now', new Date().toISOString()]);
-	host = await createHost();
-	n8n = await host.start();
+	// the n8n this run's end-to-end files share: only its REST API is used here
+	n8n = await sharedN8n();
 }, 15 * 60_000);
 
 afterAll(async () => {
-	await n8n?.stop();
 	await sim?.stop();
-	host?.dispose();
 });
 
 async function credentialTest(apiKey: string, baseUrl: string) {

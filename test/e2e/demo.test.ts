@@ -16,31 +16,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { N8N_VERSION, ensureN8n, freePort } from '../support/n8n/host';
+import {
+	N8N_VERSION,
+	ensureN8n,
+	freePort,
+	nodeOutput,
+	session,
+	type N8nSession,
+	type RestClient,
+} from '../support/n8n/host';
 import { ROOT } from '../support/n8n/workflows';
 import { DAY } from '../support/time';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const n8nHost = require('../../scripts/n8n-host.js') as {
-	parseExecutionData(data: unknown): RunData;
+const restApi = require('../../scripts/n8n/rest.js') as {
+	login(base: string, user: { email: string; password: string }): Promise<string>;
+	client(base: string, cookie: string): RestClient;
 };
-
-interface RunData {
-	resultData: {
-		runData: Record<
-			string,
-			Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
-		>;
-		error?: { message: string };
-	};
-}
 
 let demo: ChildProcess;
 let output = '';
 let demoDir: string;
 const ports = { sim: 0, inbox: 0, n8n: 0, broker: 0 };
-let cookie = '';
 let base = '';
+/** the demo's owner, signed in (the first test signs in) */
+let n8n: N8nSession;
 
 /** Every process below `pid`, from /proc (the demo's n8n runs in its own process group). */
 function descendants(pid: number): number[] {
@@ -69,20 +69,6 @@ const alive = (pid: number) => {
 	}
 };
 
-async function rest<T = Record<string, unknown>>(
-	method: string,
-	path: string,
-	body?: unknown,
-): Promise<{ status: number; json: T }> {
-	const res = await fetch(`${base}/rest${path}`, {
-		method,
-		headers: { 'content-type': 'application/json', cookie, 'browser-id': 'demo-test' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
-}
-
 const admin = async <T>(path: string, body?: unknown): Promise<T> =>
 	(await (
 		await fetch(
@@ -106,35 +92,6 @@ const inbox = async () =>
 		};
 		llm: unknown[];
 	};
-
-/** "Execute workflow" from a trigger (or, with `only`, "Execute step" / "Fetch test event" of that node). */
-async function run(
-	workflowId: string,
-	trigger: string,
-	data?: unknown,
-	only = false,
-): Promise<{ status: string; data: RunData }> {
-	const body = only
-		? { destinationNode: { nodeName: trigger, mode: 'inclusive' } }
-		: { triggerToStartFrom: { name: trigger, ...(data ? { data } : {}) } };
-	const started = await rest<{ data: { executionId: string } }>(
-		'POST',
-		`/workflows/${workflowId}/run`,
-		body,
-	);
-	expect(started).toMatchObject({ status: 200 });
-	const id = started.json.data.executionId;
-	const deadline = Date.now() + 120_000;
-	for (;;) {
-		const r = await rest<{ data: { status: string; data: string } }>('GET', `/executions/${id}`);
-		if (!['new', 'running', 'waiting'].includes(r.json.data.status))
-			return { status: r.json.data.status, data: n8nHost.parseExecutionData(r.json.data.data) };
-		if (Date.now() > deadline) throw new Error(`execution ${id} did not finish`);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-	}
-}
-const outputOf = (data: RunData, node: string) =>
-	(data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 
 beforeAll(async () => {
 	ensureN8n();
@@ -186,19 +143,20 @@ test('it prints where n8n runs and how to log in; the login works', async () => 
 	expect(output).toMatch(/log in as\s+demo@example\.com \/ Demo-pass-1234/);
 	expect(output).toContain(`http://127.0.0.1:${ports.sim}/api/public/v2`);
 	expect(output).toContain(`Local inbox:                   http://127.0.0.1:${ports.inbox}`);
-	const login = await fetch(`${base}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: 'demo@example.com', password: 'Demo-pass-1234' }),
+	const cookie = await restApi.login(base, {
+		email: 'demo@example.com',
+		password: 'Demo-pass-1234',
 	});
-	expect(login.status).toBe(200);
-	cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 	expect(cookie).toMatch(/^n8n-auth=/);
+	n8n = session(restApi.client(base, cookie));
 });
 
 test('n8n has the package, the credentials point at the simulator, the templates and their demo variants are imported', async () => {
 	const workflows = (
-		await rest<{ data: Array<{ id: string; name: string; active: boolean }> }>('GET', '/workflows')
+		await n8n.rest<{ data: Array<{ id: string; name: string; active: boolean }> }>(
+			'GET',
+			'/workflows',
+		)
 	).json.data;
 	const templates = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 	const ids = templates.map(
@@ -214,7 +172,10 @@ test('n8n has the package, the credentials point at the simulator, the templates
 			.sort(),
 	).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo', 'sentioneStream01Demo']);
 	const credentials = (
-		await rest<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials')
+		await n8n.rest<{ data: Array<{ id: string; name: string; type: string }> }>(
+			'GET',
+			'/credentials',
+		)
 	).json.data;
 	expect(credentials.map((c) => `${c.id} ${c.type}`).sort()).toEqual([
 		'sentioneDemoBasic sentiOneApi',
@@ -232,7 +193,7 @@ test('n8n has the package, the credentials point at the simulator, the templates
 	expect(ids.sort()).toEqual(Object.keys(tiers).sort());
 	for (const id of [...ids, ...ids.map((i) => `${i}Demo`)]) {
 		const w = (
-			await rest<{
+			await n8n.rest<{
 				data: { nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> };
 			}>('GET', `/workflows/${id}`)
 		).json.data;
@@ -326,9 +287,9 @@ test('the live alert demo (Stream Trigger) posts a negative mention to the inbox
 });
 
 test('the templates\' SentiOne parts run too (on the credential the demo chose): "Fetch test event" on the Slack template\'s trigger', async () => {
-	const execution = await run('sentioneSlack001', 'Negative mention', undefined, true);
+	const execution = await n8n.run('sentioneSlack001', 'Negative mention', { only: true });
 	expect(execution.data.resultData.error).toBeUndefined();
-	const sample = outputOf(execution.data, 'Negative mention');
+	const sample = nodeOutput(execution, 'Negative mention');
 	expect(sample.length).toBeGreaterThan(0);
 	expect(sample.length).toBeLessThanOrEqual(25);
 	expect(sample.every((m) => m.sentiment === 'Negative')).toBe(true);
@@ -338,10 +299,10 @@ test('the templates\' SentiOne parts run too (on the credential the demo chose):
 });
 
 test("the weekly export demo writes last week's mentions as a CSV file with the Simplify columns", async () => {
-	const execution = await run('sentioneExport01Demo', 'Every Monday at 07:00');
+	const execution = await n8n.run('sentioneExport01Demo', 'Every Monday at 07:00');
 	expect(execution.data.resultData.error).toBeUndefined();
 	expect(execution.status).toBe('success');
-	const rows = outputOf(execution.data, "Export last week's mentions");
+	const rows = nodeOutput(execution, "Export last week's mentions");
 	// last week in the workflow's time zone (UTC): Monday 00:00 to Monday 00:00
 	const now = new Date();
 	const monday =
@@ -377,15 +338,17 @@ test("the AI agent demo answers through the real SentiOne tool (the chat model i
 		action: 'sendMessage',
 		chatInput: 'What are people complaining about at Acme Mobile this week?',
 	};
-	const execution = await run('sentioneAgent001Demo', 'When chat message received', {
-		startTime: Date.now(),
-		executionTime: 0,
-		executionIndex: 0,
-		source: [],
-		data: { main: [[{ json: chat }]] },
+	const execution = await n8n.run('sentioneAgent001Demo', 'When chat message received', {
+		data: {
+			startTime: Date.now(),
+			executionTime: 0,
+			executionIndex: 0,
+			source: [],
+			data: { main: [[{ json: chat }]] },
+		},
 	});
 	expect(execution.data.resultData.error).toBeUndefined();
-	const [answer] = outputOf(execution.data, 'AI Agent');
+	const [answer] = nodeOutput(execution, 'AI Agent');
 	expect(String(answer.output)).toMatch(
 		/^Acme Mobile \(project 1001\): the \d+ newest negative mentions/,
 	);

@@ -1,6 +1,6 @@
 /**
- * The editor as a new user meets the package: a real n8n (test/support/n8n/host.ts) with the package
- * installed as a community package, in headless Chromium (Debian's chromium, installed with
+ * The editor as a new user meets the package: a real n8n (test/support/n8n/host.ts: the one this
+ * run's end-to-end files share) with the package installed as a community package, in headless Chromium (Debian's chromium, installed with
  * apt-get when missing: test/support/n8n/chromium.js), signed in as the owner.
  *
  * How n8n 2.x's nodes panel works (editor-ui, features/shared/nodeCreator):
@@ -13,22 +13,29 @@
  * - a trigger's events are its actions, named "On " + the option name in lower case.
  *
  * So: searching "SentiOne", "mentions" and "social listening" finds the SentiOne entry, with the
- * action node's description, holding the actions and SentiOne Trigger's "On new mention", and the
- * SentiOne Stream Trigger entry with "On new mention" and "On engagement update"; both in the panel
+ * action node's description, holding the actions and SentiOne Trigger's events ("On new mention",
+ * "On digest", …), and the SentiOne Stream Trigger entry with its events; both in the panel
  * of a workflow under way ("What happens next?") and of a new one ("What triggers this
  * workflow?"). On the canvas, the action node's subtitle reads like its operation.
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
-import { OWNER, createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
+import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
+import { OWNER, sharedN8n, type N8nSession } from '../support/n8n/host';
 import { node } from '../support/n8n/workflows';
 import { type SavedWorkflowJson } from '../support/workflowJson';
+import type { INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const browser = require('../support/n8n/chromium.js') as {
 	ensureChromium(): string;
 	launch(base: string, cookie: string): Promise<{ page: Page; close(): Promise<void> }>;
 	dismissPopups(page: Page, settleMs?: number): Promise<void>;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const restApi = require('../../scripts/n8n/rest.js') as {
+	login(base: string, user: { email: string; password: string }): Promise<string>;
 };
 
 /** The part of playwright-core's Page this test uses (and of the DOM, in the page: no DOM lib here). */
@@ -69,6 +76,16 @@ const STREAM = `${PKG}.sentiOneStreamTrigger`;
 const ACTION_DESCRIPTION = new SentiOne().description.description;
 const STREAM_DESCRIPTION = new SentiOneStreamTrigger().description.description;
 
+/** A trigger's events as the panel lists them: "On " + each Event option's name in lower case. */
+function panelEvents(description: INodeTypeDescription): string[] {
+	const event = description.properties.find((p) => p.name === 'event');
+	return ((event?.options ?? []) as INodePropertyOptions[]).map(
+		(o) => `On ${o.name.toLowerCase()}`,
+	);
+}
+const POLL_EVENTS = panelEvents(new SentiOneTrigger().description);
+const STREAM_EVENTS = panelEvents(new SentiOneStreamTrigger().description);
+
 /** An entry of the panel: its node type (the keyboard-navigation id is `<node type>-<uuid>`), name and description. */
 interface Entry {
 	type: string;
@@ -78,17 +95,15 @@ interface Entry {
 
 const ITEMS = '[data-test-id="item-iterator-item"]';
 
-let host: Host;
-let n8n: RunningN8n;
+let n8n: N8nSession;
 let session: { page: Page; close(): Promise<void> } | undefined;
 let page: Page;
 let workflowId = '';
 
 beforeAll(async () => {
-	ensureN8n();
 	browser.ensureChromium();
-	host = await createHost();
-	n8n = await host.start();
+	// the n8n this run's end-to-end files share
+	n8n = await sharedN8n();
 	const wf = await n8n.rest<{ data: { id: string } }>('POST', '/workflows', editorWorkflow());
 	expect(wf.status).toBe(200);
 	workflowId = wf.json.data.id;
@@ -98,8 +113,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await session?.close();
-	await n8n?.stop();
-	host?.dispose();
 });
 
 /** A workflow a user has begun: the Stream Trigger, a search and the tag list, laid out in a row. */
@@ -129,13 +142,9 @@ function editorWorkflow(): Omit<SavedWorkflowJson, 'id'> {
  * session to the browser id it was created with, and the browser sends its own.
  */
 async function signIn(): Promise<string> {
-	const res = await fetch(`${n8n.base}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-	});
-	expect(res.status).toBe(200);
-	return (res.headers.get('set-cookie') ?? '').split(';')[0];
+	const cookie = await restApi.login(n8n.base, OWNER);
+	expect(cookie).toMatch(/^n8n-auth=/);
+	return cookie;
 }
 
 async function openEditor(route: string): Promise<void> {
@@ -240,7 +249,7 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 		60_000,
 	);
 
-	test('the SentiOne entry holds the action node\'s operations and SentiOne Trigger\'s "On new mention"', async () => {
+	test("the SentiOne entry holds the action node's operations and every event of SentiOne Trigger", async () => {
 		await search('SentiOne');
 		const actions = await open(ACTION);
 		expect(actions.filter((a) => a.type === ACTION).map((a) => a.name)).toEqual([
@@ -255,17 +264,17 @@ describe('the nodes panel of a workflow under way ("What happens next?")', () =>
 			'Get many tags',
 			'Remove tags from a mention',
 		]);
-		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(['On new mention']);
+		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(POLL_EVENTS);
 		await page.keyboard.press('Escape');
 	}, 60_000);
 
-	test('the Stream Trigger entry offers "On new mention" and "On engagement update"', async () => {
+	test('the Stream Trigger entry offers every event of the Stream Trigger, "On new mention" first', async () => {
 		await search('social listening');
 		const actions = await open(STREAM);
-		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual([
-			`${STREAM} On new mention`,
-			`${STREAM} On engagement update`,
-		]);
+		expect(STREAM_EVENTS[0]).toBe('On new mention');
+		expect(actions.map((a) => `${a.type} ${a.name}`)).toEqual(
+			STREAM_EVENTS.map((e) => `${STREAM} ${e}`),
+		);
 		await page.keyboard.press('Escape');
 	}, 60_000);
 
@@ -313,9 +322,10 @@ describe('the nodes panel of a new workflow ("What triggers this workflow?")', (
 		60_000,
 	);
 
-	test('the SentiOne entry starts with SentiOne Trigger\'s "On new mention"', async () => {
+	test('the SentiOne entry holds every event of SentiOne Trigger, "On new mention" first', async () => {
 		await search('mentions');
 		const actions = await open(ACTION);
-		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(['On new mention']);
+		expect(POLL_EVENTS[0]).toBe('On new mention');
+		expect(actions.filter((a) => a.type === POLL).map((a) => a.name)).toEqual(POLL_EVENTS);
 	}, 60_000);
 });

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
- * A user's mistakes inside a real n8n, as the editor meets them: the workflow is run with
+ * A user's mistakes inside a real n8n, as the editor meets them (the workflows created, run and
+ * published over n8n's REST API in the n8n this run's end-to-end files share): the workflow is run with
  * "Execute workflow" (n8n's REST API, the call the editor makes) and the execution is read back the
  * way the editor shows it. Each must fail with the node's own worded error (message and
  * description naming the cause and the fix), never a stack trace or a bare HTTP status:
@@ -13,12 +14,10 @@
 import { admin, startSim, type Sim } from '../support/simulator';
 import {
 	STACK_FRAME,
-	createHost,
-	ensureN8n,
+	sharedN8n,
 	type Execution,
-	type Host,
+	type N8nSession,
 	type NodeErrorJson,
-	type RunningN8n,
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
@@ -31,8 +30,7 @@ import {
 } from '../support/n8n/workflows';
 
 let sim: Sim;
-let host: Host;
-let n8n: RunningN8n;
+let n8n: N8nSession;
 
 const wrongKey = workflow('e2eMistakeKey001', 'Mistake: mistyped API key', [
 	sentiOne(
@@ -94,7 +92,6 @@ const historicalTrigger = {
 };
 
 beforeAll(async () => {
-	ensureN8n();
 	sim = await startSim([
 		'--clock',
 		'running',
@@ -103,16 +100,15 @@ beforeAll(async () => {
 		'--mentions',
 		'300',
 	]);
-	host = await createHost();
-	await host.importCredentials(sentiOneCredentials(sim.base));
-	await host.importWorkflows([wrongKey, basicOnEnterprise, tooFarBack, historicalTrigger]);
-	n8n = await host.start();
+	// the n8n this run's end-to-end files share; the credentials and workflows go in as the editor
+	// creates them
+	n8n = await sharedN8n();
+	await n8n.createCredentials(sentiOneCredentials(sim.base));
+	await n8n.createWorkflows([wrongKey, basicOnEnterprise, tooFarBack, historicalTrigger]);
 }, 15 * 60_000);
 
 afterAll(async () => {
-	await n8n?.stop();
 	await sim?.stop();
-	host?.dispose();
 });
 
 /** The execution failed in the SentiOne node, with a worded message and description and no stack. */

@@ -86,17 +86,22 @@ beforeAll(async () => {
 		'17',
 	]);
 	host = await createHost();
-	await host.importCredentials(sentiOneCredentials(sim.base));
 	live = templateForTest(
 		'negative-mentions-live-slack-alert.json',
 		'e2eRestartLive01',
 		CREDENTIALS.basic,
 		inbox.base,
 	);
-	await host.importWorkflow(live);
-	await host.publish(live.id);
 	startedAt = await simNow();
+	// created and published as in the editor; it stays published across the restarts below
 	n8n = await host.start();
+	await n8n.createCredentials(sentiOneCredentials(sim.base));
+	await n8n.createWorkflows([live]);
+	const published = await n8n.activate(live.id);
+	if (published.status !== 200)
+		throw new Error(
+			`publishing ${live.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+		);
 	await until(async () => (await openLive()) === 1, {
 		what: 'the live stream to open',
 		timeoutMs: 90_000,

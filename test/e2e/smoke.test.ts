@@ -9,16 +9,20 @@
  *    simulator counts, ⌈N/25⌉ pages;
  * 2. an export: a historical range through one export stream, exactly the ground truth in order;
  * 3. the credential test: n8n's own tester over REST passes a good key and words a wrong one;
- * 4. the triggers: the poll trigger's "Fetch test event" (a manual run); the Stream Trigger
+ * 4. a failing search run as the editor runs it: it ends with the node's own words, and the cause
+ *    the error declares for n8n 2.x's scheduler (`failure`, shared/errors/failure.ts) changes
+ *    nothing on either line — n8n 1.x's errors have no such field, and it is an extra one there;
+ * 5. the triggers: the poll trigger's "Fetch test event" (a manual run); the Stream Trigger
  *    published with n8n's CLI before the start (1.x: `update:workflow --active=true`), the poll
  *    trigger activated over REST while n8n runs (the editor's call): every new negative mention
  *    emitted once by each.
  */
 import { execFileSync } from 'node:child_process';
 
-import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, script, startSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
+	N8N_MAJOR,
 	N8N_VERSION,
 	TARGET,
 	createHost,
@@ -30,6 +34,7 @@ import {
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	MANUAL,
 	node,
 	project,
 	sentiOne,
@@ -37,7 +42,7 @@ import {
 	workflow,
 } from '../support/n8n/workflows';
 import { sleep, until } from '../support/wait';
-import { DAY } from '../support/time';
+import { DAY, MINUTE } from '../support/time';
 import { type SavedWorkflowJson } from '../support/workflowJson';
 
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
@@ -290,6 +295,40 @@ describe('under n8n start', () => {
 		expect(wrong.message).not.toContain('nobody-knows-me');
 		const shape = await credentialTest('my-secret-key');
 		expect(shape.message).toMatch(/does not have the shape of a SentiOne key/);
+	});
+
+	test('a failing search ends with the node’s own words; its declared cause breaks nothing', async () => {
+		await admin(sim, 'DELETE', '/requests');
+		const resetAt = Math.ceil((Date.now() + 20 * MINUTE) / 1000) * 1000;
+		await script(sim, '/mentions/recent/search$', {
+			kind: 'json',
+			status: 429,
+			body: {
+				message: `Rate limit of requests for this endpoint has been reached. Maximum number of requests for this endpoint is 30. Limits will reset at ${iso(resetAt)}.`,
+			},
+			headers: {
+				'x-rate-limit-limit': 30,
+				'x-rate-limit-remaining': 0,
+				'x-rate-limit-reset': resetAt / 1000,
+			},
+		});
+		const execution = await n8n.run(searchWorkflow.id, MANUAL);
+		expect(execution.status).toBe('error');
+		const { error, runData } = execution.data.resultData;
+		expect(error?.message).toMatch(
+			/^SentiOne's search budget is used up \(429\): at most 30 requests an hour for this key\. It resets at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC \(in (19|20) min\)\.$/,
+		);
+		expect(error?.description).toMatch(
+			/^Recent search and historical search share one budget of 30 requests an hour per API key/,
+		);
+		expect(runData.Search[0].error?.message).toBe(error?.message);
+		// n8n 2.x keeps the declared cause with the error; on n8n 1.x it is a plain extra field
+		const declared = { cause: 'quota-exhausted', resetsAtEpochMs: resetAt };
+		if (N8N_MAJOR >= 2) expect(error?.failure).toEqual(declared);
+		for (const shown of [error, runData.Search[0].error])
+			if (shown && 'failure' in shown) expect(shown.failure).toEqual(declared);
+		const searches = (await requests()).filter((r) => r.path.endsWith('/search'));
+		expect(searches.map((r) => r.status)).toEqual([429]);
 	});
 
 	test('the poll trigger: Fetch test event returns the latest negative mentions with one search', async () => {

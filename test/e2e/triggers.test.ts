@@ -1,5 +1,6 @@
 /**
- * The two polling templates, ACTIVE in a real `n8n start` on loopback while the simulator collects
+ * The two polling templates, ACTIVE in a real `n8n start` on loopback (created and published over
+ * its REST API, as in the editor) while the simulator collects
  * new mentions (live collection plus injected ones: negative and not, a batch sharing one
  * collectedAt, one collected late behind the newest, one about another project, an old post
  * collected today):
@@ -92,7 +93,6 @@ beforeAll(async () => {
 		CREDENTIALS.enterprise,
 		inbox.base,
 	);
-	await host.importCredentials(sentiOneCredentials(sim.base));
 	liveWorkflow = withStreamTrigger(
 		templateForTest(
 			'negative-mention-slack-alert.json',
@@ -101,9 +101,18 @@ beforeAll(async () => {
 			inbox.base,
 		),
 	);
-	await host.importWorkflows([slackWorkflow, sheetsWorkflow, liveWorkflow]);
-	for (const w of [slackWorkflow, sheetsWorkflow, liveWorkflow]) await host.publish(w.id);
+	// created and published the way the editor does it (n8n's CLI import and publish before a start
+	// are the smoke set's and the restart test's)
 	n8n = await host.start();
+	await n8n.createCredentials(sentiOneCredentials(sim.base));
+	await n8n.createWorkflows([slackWorkflow, sheetsWorkflow, liveWorkflow]);
+	for (const w of [slackWorkflow, sheetsWorkflow, liveWorkflow]) {
+		const published = await n8n.activate(w.id);
+		if (published.status !== 200)
+			throw new Error(
+				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+			);
+	}
 }, 15 * 60_000);
 
 afterAll(async () => {

@@ -9,7 +9,7 @@
  * Then what the files must do: publish.yml publishes only from a version tag, through the
  * node-cli's release flow, with provenance and the least privilege; ci.yml runs on pull requests
  * and pushes on the Node.js n8n needs, runs every step of .ci/run, and caches the real n8n of each
- * tested line under the key of the versions scripts/n8n-host.js pins.
+ * tested line under the key of the versions scripts/n8n/lines.js pins.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ const ROOT = REPO_ROOT;
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { LINES } = require('../../scripts/n8n-host.js') as {
+const { LINES } = require('../../scripts/n8n/lines.js') as {
 	LINES: Record<string, { version: string; node: number }>;
 };
 
@@ -220,8 +220,8 @@ describe('ci.yml', () => {
 			expect(runs.some((run) => run === command || run.endsWith(` ${command}`))).toBe(true);
 	});
 
-	test('caches each real n8n under the versions scripts/n8n-host.js pins', () => {
-		const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'n8n-host.js'), 'lines'], {
+	test('caches each real n8n under the versions scripts/n8n/lines.js pins', () => {
+		const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'n8n', 'lines.js')], {
 			encoding: 'utf8',
 		});
 		const outputs = Object.fromEntries(
@@ -253,8 +253,8 @@ describe('ci.yml', () => {
 		]);
 		expect(one.key).toContain('${{ steps.lines.outputs.n8n1 }}');
 		expect(one.key).toContain('${{ steps.lines.outputs.node1 }}');
-		expect(
-			runs.filter((r) => r === 'node scripts/n8n-host.js lines >> "$GITHUB_OUTPUT"'),
-		).toHaveLength(3);
+		expect(runs.filter((r) => r === 'node scripts/n8n/lines.js >> "$GITHUB_OUTPUT"')).toHaveLength(
+			3,
+		);
 	});
 });

@@ -17,7 +17,7 @@
  *   `n8n-node build`'s copy of every `**\/*.{png,svg}` does not reach).
  *
  * The build writes nothing that is not shipped, so the end-to-end tier, which installs dist/ and
- * package.json into a real n8n (scripts/n8n-host.js), installs exactly the published file set.
+ * package.json into a real n8n (scripts/n8n/install.js), installs exactly the published file set.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -136,18 +136,19 @@ test('every shipped module is loaded from an entry point, and every module an en
 		}
 	}
 	expect(missing).toEqual([]);
-	// a module of types only compiles to an empty module that nothing loads (actions/node.type.ts,
-	// trigger/poll/pollState.types.ts)
+	// only a module of types (actions/node.type.ts, shared/transport/types.ts, …) may be left
+	// unreached: it compiles to an empty module that nothing loads
 	const unreached = packed.filter((p) => p.endsWith('.js') && !reached.has(p));
 	for (const file of unreached) {
-		expect(readFileSync(join(ROOT, file), 'utf8').trim()).toBe(
-			'"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });',
-		);
+		expect({
+			file,
+			code: readFileSync(join(ROOT, file), 'utf8').trim(),
+		}).toEqual({
+			file,
+			code: '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });',
+		});
 	}
-	expect(unreached.sort()).toEqual([
-		'dist/nodes/SentiOne/actions/node.type.js',
-		'dist/nodes/SentiOne/trigger/poll/pollState.types.js',
-	]);
+	expect(unreached.length).toBeLessThan(packed.filter((p) => p.endsWith('.js')).length / 4);
 });
 
 test('every icon a node or the credential names (file:…) is in the tarball', () => {
@@ -187,9 +188,9 @@ test('package.json points npm, the provenance check and the scanner at one GitHu
 	expect(changelogLinks.length).toBeGreaterThan(0);
 	for (const link of changelogLinks)
 		expect(link.startsWith(`https://github.com/${repo}/`)).toBe(true);
-	// the oldest Node.js of a tested n8n line (scripts/n8n-host.js LINES)
+	// the oldest Node.js of a tested n8n line (scripts/n8n/lines.js LINES)
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { LINES } = require('../../scripts/n8n-host.js') as {
+	const { LINES } = require('../../scripts/n8n/lines.js') as {
 		LINES: Record<string, { node: number }>;
 	};
 	expect(pkg.engines.node).toBe(`>=${Math.min(...Object.values(LINES).map((l) => l.node))}`);

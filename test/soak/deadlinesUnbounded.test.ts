@@ -5,9 +5,12 @@
  * - Export with Options → Timeout (Minutes) = 1 (the smallest): bytes dripping, heartbeats only,
  *   comments only, a line that never ends, mentions that never end, headers then silence — each
  *   ends at the 1-minute timeout with an error, nothing partial returned.
- * - A JSON page dripping a byte every 100 ms (Search Recent, Project → Get Many, the poll
- *   trigger): ended by the 3-minute answer deadline; a page whose headers come and then nothing:
- *   60 s of silence per attempt, three attempts for a read.
+ * - Export with Options → Timeout (Minutes) = 3: bytes dripping, mentions then comments only, a
+ *   line that never ends — each stalls at the export's 120 s stall limit (bytes are not progress),
+ *   naming what had arrived.
+ * - A JSON page dripping a byte every 100 ms (Search Recent, the poll trigger): one event, refused
+ *   at its 60 s stall limit however it trickles; a page whose headers come and then nothing: 60 s
+ *   per attempt, three attempts for a read.
  * Every case runs at once (≈ 3 minutes in all); `npm run test:soak` runs this file.
  */
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
@@ -51,7 +54,7 @@ afterAll(async () => {
 		rows,
 		figures: { longestHoldMs: held },
 		notes: [
-			"Every case runs at the same time against one hostile server (test/support/servers/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest; the JSON answers with the node's fixed bounds (3 minutes per answer, 60 s of silence per attempt, 2 retries for a read).",
+			"Every case runs at the same time against one hostile server (test/support/servers/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest, and = 3 for the stall cases (its stall limit is 120 s); the JSON answers with the node's fixed bounds (a 60 s stall limit per answer, bytes not counting; 2 retries for a read that sent nothing).",
 		],
 	});
 });
@@ -110,8 +113,37 @@ const exportCase = (
 	requests: 1,
 });
 
-const DRIP_DEADLINE =
-	/^SentiOne's answer could not be used: the answer was still arriving after 3 min \(\d+ kB received\), far longer than one answer takes$/;
+/** A JSON answer is one event: whole within its stall limit (60 s), however its bytes trickle in. */
+const DRIP_STALL =
+	/^SentiOne's answer could not be used: the answer did not arrive whole within 1 min, the stall limit \(\d+ (bytes|kB) had arrived; bytes trickling in do not extend the limit\); 0 items had arrived$/;
+
+/** An export with a Timeout beyond its stall limit (120 s): stalled at the limit. */
+const exportStallCase = (
+	name: string,
+	projectId: number,
+	format: 'sse' | 'jsonLines',
+	behaviour: Behaviour,
+): Case => ({
+	name: `export, Timeout 3 min: ${name}`,
+	through: 'action node (Mention → Export), stall limit',
+	projectId,
+	behaviour,
+	run: async (id) =>
+		await workflow(
+			withParameters(loadWorkflow('mention-export'), {
+				project: { __rl: true, value: String(id), mode: 'id' },
+				exportScope: 'historical',
+				returnAll: true,
+				filters: {},
+				options: { timeoutMinutes: 3, streamFormat: format },
+			}),
+		),
+	message:
+		/^The export stream stalled after [02] mentions?, so the export is incomplete: The SentiOne stream went silent: no complete event \(a mention or a heartbeat\) for 2 min, the stall limit \(bytes alone do not count\); [02] mentions? had arrived$/,
+	minMs: 120_000,
+	maxMs: 120_000 + 3000,
+	requests: 1,
+});
 
 const cases: Case[] = [
 	exportCase(
@@ -153,6 +185,31 @@ const cases: Case[] = [
 		}),
 	),
 	exportCase('headers, then silence', 16, 'sse', silence(200, { 'content-type': SSE })),
+	exportStallCase(
+		'bytes dripping (one every 100 ms, no event completes)',
+		17,
+		'sse',
+		drip({ everyMs: 100, prefix: 'event: mention\ndata: {', headers: { 'content-type': SSE } }),
+	),
+	exportStallCase(
+		'two mentions, then comments only',
+		18,
+		'sse',
+		stream({
+			frame: (i) => (i < 2 ? sse.mention(mention(`before-${i}`)) : sse.comment()),
+			everyMs: 200,
+		}),
+	),
+	exportStallCase(
+		'a JSON line that never ends, a byte every 100 ms',
+		19,
+		'jsonLines',
+		stream({
+			frame: (i) => (i === 0 ? '{"event":"mention","data":{"id":"' : 'x'),
+			everyMs: 100,
+			contentType: NDJSON,
+		}),
+	),
 	{
 		name: 'Search Recent: a JSON page dripping a byte every 100 ms',
 		through: 'action node (Mention → Search Recent)',
@@ -165,9 +222,9 @@ const cases: Case[] = [
 					returnAll: true,
 				}),
 			),
-		message: DRIP_DEADLINE,
-		minMs: 180_000,
-		maxMs: 180_000 + 3000,
+		message: DRIP_STALL,
+		minMs: 60_000,
+		maxMs: 60_000 + 3000,
 		requests: 1,
 	},
 	{
@@ -182,9 +239,9 @@ const cases: Case[] = [
 			}).poll('activate');
 			return { message: polled.error?.message, output: polled.items?.length ?? 0 };
 		},
-		message: DRIP_DEADLINE,
-		minMs: 180_000,
-		maxMs: 180_000 + 3000,
+		message: DRIP_STALL,
+		minMs: 60_000,
+		maxMs: 60_000 + 3000,
 		requests: 1,
 	},
 	{
@@ -199,7 +256,7 @@ const cases: Case[] = [
 				}),
 			),
 		message:
-			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+			/^SentiOne's answer could not be used: the server sent nothing of the answer for 1 min, the stall limit; 0 items had arrived$/,
 		minMs: 180_000,
 		maxMs: 180_000 + 5000,
 		requests: 3,
@@ -211,7 +268,7 @@ const cases: Case[] = [
 		behaviour: silence(),
 		run: async () => await workflow(loadWorkflow('project-create')),
 		message:
-			/^SentiOne's answer could not be used: the server stopped sending the answer \(no data for 60 s\)$/,
+			/^SentiOne's answer could not be used: the server sent nothing of the answer for 1 min, the stall limit$/,
 		minMs: 60_000,
 		maxMs: 60_000 + 3000,
 		requests: 1,

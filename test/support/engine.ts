@@ -26,6 +26,7 @@ import { ICredentialsHelper, NodeHelpers, sleep, Workflow } from 'n8n-workflow';
 
 import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
 import { type Sim } from './simulator';
+import { realNow } from './time';
 import type { WorkflowJson } from './workflowJson';
 import { BASIC } from './keys';
 
@@ -174,9 +175,12 @@ export interface RunOptions {
 	nodeTypes?: Record<string, INodeType>;
 	/**
 	 * Cancels the execution after this many ms, as n8n does when a workflow's timeout
-	 * (settings → Timeout Workflow) passes: the engine aborts the execution's cancel signal.
+	 * (settings → Timeout Workflow) passes or the user presses Stop: the engine aborts the
+	 * execution's cancel signal. `RunResult.cancelledAt` says when.
 	 */
 	cancelAfterMs?: number;
+	/** Called right after the cancel (a test notes what the server had received by then). */
+	onCancel?: () => void;
 }
 
 export interface RunResult {
@@ -187,6 +191,10 @@ export interface RunResult {
 	error: (Error & { description?: string; httpCode?: string; context?: IDataObject }) | undefined;
 	/** The error of a node's last run, if any. */
 	nodeError(nodeName: string): (Error & { description?: string; httpCode?: string }) | undefined;
+	/** When the execution was cancelled (real time, `realNow`), if `cancelAfterMs` cancelled it. */
+	cancelledAt?: number;
+	/** When the run ended (real time, `realNow`). */
+	endedAt: number;
 }
 
 let executionCounter = 0;
@@ -283,9 +291,14 @@ export async function runWorkflow(
 		startNode: workflow.getNode(start.name)!,
 	});
 	const timer = new AbortController();
+	let cancelledAt: number | undefined;
 	if (options.cancelAfterMs !== undefined) {
 		void sleep(options.cancelAfterMs, timer.signal).then(
-			() => execution.cancel(),
+			() => {
+				cancelledAt = realNow();
+				execution.cancel();
+				options.onCancel?.();
+			},
 			() => undefined,
 		);
 	}
@@ -295,6 +308,7 @@ export async function runWorkflow(
 	} finally {
 		timer.abort();
 	}
+	const endedAt = realNow();
 	const runData = run.data.resultData.runData;
 	return {
 		run,
@@ -309,6 +323,8 @@ export async function runWorkflow(
 			const runs = runData[nodeName];
 			return runs?.[runs.length - 1]?.error as RunResult['error'];
 		},
+		cancelledAt,
+		endedAt,
 	};
 }
 

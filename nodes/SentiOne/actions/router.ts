@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { asNodeError } from '../shared/errors';
 import { toItems } from '../shared/items';
-import { SentiOneTransport } from '../shared/transport';
+import { isStopped, SentiOneTransport } from '../shared/transport';
 import * as mention from './mention/Mention.resource';
 import type { SentiOneType } from './node.type';
 import { ExecutionHints } from './executionHints';
@@ -65,7 +65,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			returnData.push(...this.helpers.constructExecutionMetaData(rows, { itemData: { item: i } }));
 		} catch (error) {
 			const nodeError = asNodeError(this.getNode(), error, i);
-			if (this.continueOnFail()) {
+			// a stopped execution is not an item's failure: no item after it runs
+			if (this.continueOnFail() && !isStopped(error)) {
 				const json: IDataObject = { error: nodeError.message };
 				if (typeof nodeError.description === 'string' && nodeError.description !== '') {
 					json.description = nodeError.description;

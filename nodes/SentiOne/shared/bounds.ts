@@ -38,6 +38,18 @@ export const BOUNDS = {
 	maxPagesWithoutProgress: 3,
 	/** Longest a whole JSON answer (one page) may take to arrive, headers to last byte. */
 	requestDeadlineMs: 3 * MINUTE_MS,
+	/**
+	 * The stall limit of a JSON answer: it is one event, so it must arrive whole within this of its
+	 * headers; bytes trickling in do not extend it (transport/bodyGuard.ts).
+	 */
+	answerStallMs: MINUTE_MS,
+	/**
+	 * The stall limit of an export stream (the action's and a trigger's catch-up): it fails after
+	 * this long without a complete event (a mention or a heartbeat, sent every 15 s); bytes,
+	 * comments, unknown or unreadable events do not count. The live streams have their own (the
+	 * Stream Trigger's Options → Stall Timeout).
+	 */
+	exportStallMs: 2 * MINUTE_MS,
 	/** A Location header is quoted at most this long in an error. */
 	maxQuotedChars: 200,
 } as const;

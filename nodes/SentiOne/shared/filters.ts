@@ -19,7 +19,7 @@ import {
 } from './contract';
 import { invalidParameter, readChoice, readNumber, readText } from './parameters';
 import { checkQuery } from './queryLanguage';
-import { DATE_FORMS, formatLocal, readDate, showValue, toIso } from './time';
+import { DATE_FORMS, formatLocal, instantProblem, readDate, showValue, toIso } from './time';
 import { DAY_MS, HOUR_MS } from './units';
 import { recentWindowDays, recentWindowText, tierOf } from './wording';
 
@@ -110,10 +110,13 @@ function checkOrder(
 function range(from: number | undefined, to: number | undefined): IDataObject | undefined {
 	if (from === undefined && to === undefined) return undefined;
 	const out: IDataObject = {};
-	if (from !== undefined) out[F.from] = toIso(from);
-	if (to !== undefined) out[F.to] = toIso(to);
+	if (from !== undefined) out[F.from] = toIso(from, 'the start of the published date range');
+	if (to !== undefined) out[F.to] = toIso(to, 'the end of the published date range');
 	return out;
 }
+
+/** Published in the Last → Unit */
+const PERIOD_UNITS = ['hours', 'days'] as const;
 
 /**
  * Turns the Filters collection into the API's `filters` object, applying every local rule
@@ -147,7 +150,17 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 				{ min: 1, whole: false },
 				ctx.itemIndex,
 			);
-			const unit = period.unit === 'days' ? 'days' : 'hours';
+			const unit =
+				period.unit === undefined || period.unit === null || period.unit === ''
+					? 'hours'
+					: readChoice(
+							period.unit,
+							PERIOD_UNITS,
+							ctx.node,
+							label('Published in the Last → Unit'),
+							ctx.itemIndex,
+							'a unit',
+						);
 			const span = amount * (unit === 'days' ? DAY_MS : HOUR_MS);
 			if (ctx.scope === 'recent' && span > RECENT_WINDOW_MS) {
 				throw invalidParameter(
@@ -160,6 +173,16 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 			// "the last 7 days" means the whole recent window: keep the safety margin (D-18)
 			publishedFrom =
 				ctx.scope === 'recent' ? Math.max(ctx.now - span, earliestRecent) : ctx.now - span;
+			// the computed start is checked before anything is sent (never "an invalid instant")
+			const problem = instantProblem(publishedFrom);
+			if (problem !== undefined) {
+				throw invalidParameter(
+					ctx.node,
+					label('Published in the Last'),
+					`${amount} ${unit} back from now (${formatLocal(ctx.now, ctx.timezone)}) reaches a start that cannot be sent: ${problem}. Give a period that starts in 1990 or later.`,
+					ctx.itemIndex,
+				);
+			}
 		} else if (
 			publishedFrom !== undefined &&
 			ctx.scope === 'recent' &&
@@ -205,8 +228,8 @@ export function buildFilters(raw: IDataObject | undefined, ctx: FilterContext): 
 		checkOrder(collectedFrom, collectedTo, 'Collected Before', ctx);
 		if (collectedFrom !== undefined || collectedTo !== undefined) {
 			filters[F.collectedAt] = FILTER_SHAPES.collectedAt(
-				collectedFrom === undefined ? undefined : toIso(collectedFrom),
-				collectedTo === undefined ? undefined : toIso(collectedTo),
+				collectedFrom === undefined ? undefined : toIso(collectedFrom, label('Collected After')),
+				collectedTo === undefined ? undefined : toIso(collectedTo, label('Collected Before')),
 			);
 		}
 	}

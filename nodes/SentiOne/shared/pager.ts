@@ -16,7 +16,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BOUNDS } from './bounds';
 import { QUERY_PARAMS } from './contract';
-import { asNodeError, errorDetails, unusableAnswer } from './errors';
+import { asNodeError, declareFailure, errorDetails, FAILURES, unusableAnswer } from './errors';
 import { idKey } from './text';
 import { clock } from './clock';
 import { formatInstant } from './time';
@@ -149,22 +149,27 @@ export async function paginate<T = IDataObject>(
 	});
 
 	const serverFault = (message: string) =>
-		new NodeOperationError(node, message, {
-			itemIndex: request.itemIndex,
-			description:
-				'This is a fault of the server. Nothing partial is returned. Try again later, or set a Limit.',
-		});
+		declareFailure(
+			new NodeOperationError(node, message, {
+				itemIndex: request.itemIndex,
+				description:
+					'This is a fault of the server. Nothing partial is returned. Try again later, or set a Limit.',
+			}),
+			FAILURES.temporarilyUnavailable(),
+		);
+	/** A cap of the run (pages, items) was reached: a Limit or narrower filters are needed. */
+	const capReached = (message: string, description: string) =>
+		declareFailure(
+			new NodeOperationError(node, message, { itemIndex: request.itemIndex, description }),
+			FAILURES.configurationInvalid(),
+		);
 
 	while (items.length < limit) {
 		if (options.pageBudget !== undefined && pages >= options.pageBudget) return result(false);
 		if (pages >= maxPages) {
-			throw new NodeOperationError(
-				node,
+			throw capReached(
 				`Stopped paging after ${maxPages} pages without reaching the end.`,
-				{
-					itemIndex: request.itemIndex,
-					description: 'Set a Limit, or narrow the filters.',
-				},
+				'Set a Limit, or narrow the filters.',
 			);
 		}
 
@@ -174,20 +179,28 @@ export async function paginate<T = IDataObject>(
 			const wait = rateLimitWait(known.resetAt, clock.now(), budgetWaits);
 			if (choice === 'stop') return result(false, stopNotice(known.resetAt));
 			if (choice === 'wait' && waitedMs + wait <= maxWaitMs) {
-				await clock.sleep(wait);
+				// the transport's one wait: a stopped execution ends it at once, and no page follows
+				await transport.wait(
+					wait,
+					`while it waited for SentiOne's ${request.group} budget to reset, after ${items.length} item${items.length === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`,
+					{ signal: request.signal, itemIndex: request.itemIndex },
+				);
 				waitedMs += wait;
 				budgetWaits++;
 			} else {
-				throw new NodeOperationError(
-					node,
-					`SentiOne's ${request.group} budget is used up (${known.limit ?? '?'} requests an hour); it resets at ${formatInstant(known.resetAt, clock.now(), transport.zone)}.`,
-					{
-						itemIndex: request.itemIndex,
-						description:
-							choice === 'wait'
-								? `Waiting for the reset would exceed the longest wait you allowed. ${items.length} item(s) had been fetched; nothing is returned. Raise the maximum wait, or choose to stop and return what was fetched.`
-								: `No request was sent, so no budget was wasted. ${items.length} item(s) had been fetched; nothing is returned. Choose to wait for the reset or to stop and return what was fetched.`,
-					},
+				throw declareFailure(
+					new NodeOperationError(
+						node,
+						`SentiOne's ${request.group} budget is used up (${known.limit ?? '?'} requests an hour); it resets at ${formatInstant(known.resetAt, clock.now(), transport.zone)}.`,
+						{
+							itemIndex: request.itemIndex,
+							description:
+								choice === 'wait'
+									? `Waiting for the reset would exceed the longest wait you allowed. ${items.length} item(s) had been fetched; nothing is returned. Raise the maximum wait, or choose to stop and return what was fetched.`
+									: `No request was sent, so no budget was wasted. ${items.length} item(s) had been fetched; nothing is returned. Choose to wait for the reset or to stop and return what was fetched.`,
+						},
+					),
+					FAILURES.hourlyBudgetSpent(known.resetAt),
 				);
 			}
 		}
@@ -200,6 +213,8 @@ export async function paginate<T = IDataObject>(
 				...request,
 				qs,
 				retry: { ...(request.retry ?? {}), maxRateLimitWaitMs: Math.max(0, maxWaitMs - waitedMs) },
+				// a page that stalls says what had arrived before it
+				arrived: `${items.length} item${items.length === 1 ? '' : 's'} had arrived${pages > 0 ? ` on ${pages} earlier page${pages === 1 ? '' : 's'}` : ''}`,
 			});
 			waitedMs += response.waitedMs;
 			page = response.body;
@@ -240,13 +255,9 @@ export async function paginate<T = IDataObject>(
 				continue;
 			}
 			if (items.length >= maxItems) {
-				throw new NodeOperationError(
-					node,
+				throw capReached(
 					`Stopped at ${maxItems.toLocaleString('en-US')} items, the most one run holds.`,
-					{
-						itemIndex: request.itemIndex,
-						description: `${options.maxItemsHint ?? 'Set a Limit, or narrow the filters.'} Nothing is returned, so a partial result is never taken for the whole.`,
-					},
+					`${options.maxItemsHint ?? 'Set a Limit, or narrow the filters.'} Nothing is returned, so a partial result is never taken for the whole.`,
 				);
 			}
 			items.push(entry as unknown as T);

@@ -7,19 +7,23 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { redact } from './errors';
+import { declareFailure, FAILURES, redact } from './errors';
 
-/** Bad input found before any request was sent: names the parameter and what was expected. */
+/**
+ * Bad input found before any request was sent: names the parameter and what was expected, and
+ * declares the configuration the cause (someone has to correct it).
+ */
 export function invalidParameter(
 	node: INode,
 	parameter: string,
 	problem: string,
 	itemIndex?: number,
 ): NodeOperationError {
-	return new NodeOperationError(node, `${parameter}: ${redact(problem)}`, {
+	const error = new NodeOperationError(node, `${parameter}: ${redact(problem)}`, {
 		itemIndex,
 		description: 'Nothing was sent to SentiOne, so no request budget was used.',
 	});
+	return declareFailure(error, FAILURES.configurationInvalid());
 }
 
 /** A value as a refusal quotes it: short, one line. */

@@ -165,11 +165,29 @@ export function toEpochMs(value: unknown, timezone = 'UTC'): number | undefined 
 	return 'ms' in reading ? reading.ms : NaN;
 }
 
-/** UTC ISO 8601 with milliseconds; a value no Date can hold reads "an invalid instant" instead of throwing. */
-export function toIso(epochMs: number): string {
-	return Number.isFinite(epochMs) && Math.abs(epochMs) <= 8.64e15
-		? new Date(epochMs).toISOString()
-		: 'an invalid instant';
+/**
+ * Why an instant cannot go into a request, or undefined when it can: it must be finite and within
+ * the years 1990 to 2100 (BOUNDS), the years SentiOne's data and any sensible input lie in.
+ */
+export function instantProblem(epochMs: number): string | undefined {
+	if (typeof epochMs !== 'number' || !Number.isFinite(epochMs)) return 'it is not a finite instant';
+	return plausible(epochMs) ? undefined : outOfRange(epochMs);
+}
+
+/**
+ * UTC ISO 8601 with milliseconds: the one constructor of the dates a request carries. An instant
+ * outside 1990–2100 (or not finite) throws a RangeError naming `what` instead of becoming text, so
+ * no request can carry "an invalid instant" or a year no one meant. Code that computes an instant
+ * from user input checks it first with `instantProblem`, to refuse it naming the field.
+ */
+export function toIso(epochMs: number, what = 'a date the node computed'): string {
+	const problem = instantProblem(epochMs);
+	if (problem !== undefined) {
+		throw new RangeError(
+			`${what[0].toUpperCase()}${what.slice(1)} cannot be sent to SentiOne: ${problem}. Nothing was sent.`,
+		);
+	}
+	return new Date(epochMs).toISOString();
 }
 
 /**

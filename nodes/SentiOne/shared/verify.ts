@@ -22,6 +22,7 @@ import {
 	UNCONFIRMED_FILTERS,
 } from './contract';
 import { asNodeError, errorDetails } from './errors';
+import { BOUNDS } from './bounds';
 import { readServerInstant, toIso } from './time';
 
 /** The filter names as the user sees them (the Filters collection), keyed by what was checked. */
@@ -275,9 +276,14 @@ export function widenCollectedAt(body: IDataObject): IDataObject {
 	const range = filters[F.collectedAt] as IDataObject;
 	const from = typeof range[F.from] === 'string' ? readServerInstant(range[F.from]) : undefined;
 	const to = typeof range[F.to] === 'string' ? readServerInstant(range[F.to]) : undefined;
+	// widened within the years a request may carry (time.ts toIso): nothing lies beyond them
 	const wide = FILTER_SHAPES.collectedAt(
-		from === undefined ? undefined : toIso(Math.floor(from / 1000) * 1000 - 1000),
-		to === undefined ? undefined : toIso(Math.ceil(to / 1000) * 1000 + 1000),
+		from === undefined
+			? undefined
+			: toIso(Math.max(BOUNDS.earliestPlausibleMs, Math.floor(from / 1000) * 1000 - 1000)),
+		to === undefined
+			? undefined
+			: toIso(Math.min(BOUNDS.latestPlausibleMs, Math.ceil(to / 1000) * 1000 + 1000)),
 	);
 	return { ...body, [SEARCH_REQUEST_FIELDS.filters]: { ...filters, [F.collectedAt]: wide } };
 }

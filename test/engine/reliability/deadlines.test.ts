@@ -5,10 +5,11 @@
  * of one line that never ends (fast or dripping), a stream of unreadable lines, an event dripped
  * so slowly it never completes in time, a stream of heartbeats (or mentions) that never ends.
  *
- * - The transport (small deadlines so this runs in seconds): a JSON answer ends at its deadline
- *   however it trickles (bytes count as progress there), or at its idle guard when silent; a
- *   stream ends at its idle guard when no complete event arrives (bytes, comments, unreadable
- *   lines and a line that never ends do not count), and at its deadline when it never ends.
+ * - The transport (small limits so this runs in seconds): bytes are never progress. A JSON answer
+ *   is one event: it ends at its stall limit however it trickles (not retried), or when it went
+ *   silent (retried for reads); a stream ends at its stall limit when no complete event arrives
+ *   (bytes, comments, unreadable lines and a line that never ends do not count), and at its
+ *   deadline when it never ends.
  * - The stream trigger (Options → Stall Timeout 0.3 s): every connection that carries no complete
  *   event is judged stalled and reconnected; heartbeats (or mentions) keep one connection alive.
  * The export through the node (Timeout ≥ 1 minute) and a dripping page under the default
@@ -71,8 +72,8 @@ afterAll(async () => {
 		rows,
 		figures: { ...figures, longestHoldMs: held },
 		notes: [
-			"A hostile server of the test (test/support/servers/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, idle guard 0.5–0.7 s) so every case ends in seconds; the node's real bounds are 3 minutes per JSON answer, 60 s of silence, 120 s without a complete event on an export and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.",
-			'"Longest hold" is the real time one call was held by the server, per kind of bound: it stays within the bound plus one watchdog step (at most 1 s, a quarter of the idle guard).',
+			"A hostile server of the test (test/support/servers/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, stall limit 0.5–0.7 s) so every case ends in seconds; the node's real bounds are a stall limit of 60 s per JSON answer (it must arrive whole within it, bytes or not), 120 s without a complete event on an export, the Stream Trigger's Stall Timeout on a live stream, and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.",
+			'"Longest hold" is the real time one call was held by the server, per kind of bound: it stays within the bound plus one watchdog step (at most 1 s, a quarter of the stall limit).',
 		],
 	});
 });
@@ -131,13 +132,13 @@ async function requestFailure(
 	return { ...error, sent };
 }
 
-describe('a JSON answer that trickles in: ended by its deadline, never retried', () => {
+describe('a JSON answer that trickles in: ended by its stall limit, never retried', () => {
 	test.each([
 		{ name: 'one byte every 20 ms (GET /projects)', everyMs: 20, request: getProjects },
 		{ name: 'one byte every 150 ms (GET /projects)', everyMs: 150, request: getProjects },
 		{
-			name: 'one byte every 400 ms, just inside the idle guard (GET /projects)',
-			everyMs: 400,
+			name: 'one byte every 200 ms, well inside the stall limit (GET /projects)',
+			everyMs: 200,
 			request: getProjects,
 		},
 		{
@@ -147,31 +148,50 @@ describe('a JSON answer that trickles in: ended by its deadline, never retried',
 		},
 	])('$name', async ({ name, everyMs, request }) => {
 		server.any(drip({ everyMs, prefix: '{"data":[' }));
-		const error = await requestFailure(request, BOUNDS);
+		// a deadline well beyond the stall limit, so only the stall limit can end it
+		const error = await requestFailure(request, { ...BOUNDS, deadlineMs: 5000 });
 		expect(error.message).toMatch(
-			/^SentiOne's answer could not be used: the answer was still arriving after 1 s \(\d+ kB received\), far longer than one answer takes$/,
+			/^SentiOne's answer could not be used: the answer did not arrive whole within 0\.7 s, the stall limit \(\d+ (bytes|kB) had arrived; bytes trickling in do not extend the limit\)$/,
+		);
+		expect(error.ms).toBeGreaterThanOrEqual(650);
+		expect(error.ms).toBeLessThan(700 + 1500);
+		expect(server.requests).toHaveLength(1);
+		expect(error.sent).toBe(1);
+		hold('JSON answer, transport (stall limit 0.7 s)', error.ms);
+		rows.push({
+			fault: `JSON answer dripping: ${name}`,
+			through: 'transport',
+			cases: 1,
+			outcome: `stall limit after ${(error.ms / 1000).toFixed(1)} s, 1 request (not retried)`,
+		});
+	});
+
+	test('a deadline shorter than the stall limit ends a trickle first', async () => {
+		server.any(drip({ everyMs: 20, prefix: '{"data":[' }));
+		const error = await requestFailure(getProjects, { ...BOUNDS, idleTimeoutMs: 5000 });
+		expect(error.message).toMatch(
+			/^SentiOne's answer could not be used: the answer was still arriving after 1 s \(\d+ (bytes|kB) received\), far longer than one answer takes$/,
 		);
 		expect(error.ms).toBeGreaterThanOrEqual(950);
 		expect(error.ms).toBeLessThan(1000 + 1500);
-		expect(server.requests).toHaveLength(1);
 		expect(error.sent).toBe(1);
 		hold('JSON answer, transport (deadline 1 s)', error.ms);
 		rows.push({
-			fault: `JSON answer dripping: ${name}`,
+			fault: 'JSON answer dripping, deadline 1 s under a stall limit of 5 s',
 			through: 'transport',
 			cases: 1,
 			outcome: `deadline after ${(error.ms / 1000).toFixed(1)} s, 1 request (not retried)`,
 		});
 	});
 
-	test('a second page that drips (Return All): the pager ends at the page deadline with nothing partial', async () => {
+	test('a second page that drips (Return All): the pager ends at the stall limit with nothing partial', async () => {
 		server.route('POST', /\/mentions\/search$/, [
 			pages(() => ({ data: [mention('p1-a'), mention('p1-b')], cursor: 'next-1' })),
 			drip({ everyMs: 30, prefix: '{"data":[' }),
 		]);
 		const started = realNow();
 		const error = await failureOf(credentials(), async function () {
-			const transport = new SentiOneTransport(this, BOUNDS);
+			const transport = new SentiOneTransport(this, { ...BOUNDS, deadlineMs: 5000 });
 			return await paginate(
 				transport,
 				{
@@ -186,20 +206,23 @@ describe('a JSON answer that trickles in: ended by its deadline, never retried',
 			);
 		});
 		const ms = realNow() - started;
-		expect(error.message).toMatch(/the answer was still arriving after 1 s/);
+		expect(error.message).toMatch(
+			/the answer did not arrive whole within 0\.7 s, the stall limit .*; 2 items had arrived on 1 earlier page$/,
+		);
 		expect(server.requests.map((r) => r.query.cursor ?? null)).toEqual([null, 'next-1']);
-		expect(ms).toBeLessThan(1000 + 2500);
-		hold('JSON answer, transport (deadline 1 s)', ms);
+		expect(ms).toBeLessThan(700 + 2500);
+		hold('JSON answer, transport (stall limit 0.7 s)', ms);
 		rows.push({
 			fault: 'the second page of a Return All search drips',
 			through: 'pager',
 			cases: 1,
-			outcome: 'deadline on page 2, an error (nothing partial), 2 requests',
+			outcome:
+				'stall limit on page 2, an error naming the 2 items before it (nothing partial), 2 requests',
 		});
 	});
 });
 
-describe('a JSON answer that goes silent: ended by the idle guard, retried for reads only', () => {
+describe('a JSON answer that goes silent: ended by its stall limit, retried for reads only', () => {
 	const idle: TransportOptions = {
 		deadlineMs: 10_000,
 		idleTimeoutMs: 600,
@@ -234,19 +257,19 @@ describe('a JSON answer that goes silent: ended by the idle guard, retried for r
 	])('$name', async ({ name, behaviour, request, sent }) => {
 		server.any(behaviour);
 		const error = await requestFailure(request, idle);
-		expect(error.message).toBe(
-			"SentiOne's answer could not be used: the server stopped sending the answer (no data for 1 s)",
+		expect(error.message).toMatch(
+			/^SentiOne's answer could not be used: the server (sent nothing of the answer for 0\.6 s, the stall limit|stopped sending the answer: it was not whole within 0\.6 s, the stall limit \(\d+ bytes? had arrived, then nothing for [\d.]+ s\))$/,
 		);
 		expect(error.sent).toBe(sent);
 		expect(server.requests).toHaveLength(sent);
 		expect(error.ms).toBeGreaterThanOrEqual(sent * 550);
 		expect(error.ms).toBeLessThan(sent * (600 + 400) + 1500);
-		hold('JSON answer, transport (idle guard 0.6 s, per attempt)', error.ms / sent);
+		hold('JSON answer, transport (stall limit 0.6 s, per attempt)', error.ms / sent);
 		rows.push({
 			fault: `JSON answer silent: ${name}`,
 			through: 'transport',
 			cases: 1,
-			outcome: `idle guard, ${sent} request${sent === 1 ? '' : 's'} in ${(error.ms / 1000).toFixed(1)} s`,
+			outcome: `stall limit, ${sent} request${sent === 1 ? '' : 's'} in ${(error.ms / 1000).toFixed(1)} s`,
 		});
 	});
 
@@ -333,7 +356,7 @@ interface StreamCase {
 	maxEventBytes?: number;
 }
 
-/** No complete event ever arrives: judged stalled by the idle guard (0.5 s). */
+/** No complete event ever arrives: judged stalled at the stall limit (0.5 s). */
 const stalls: StreamCase[] = [
 	{
 		name: 'headers, then silence',
@@ -399,7 +422,7 @@ const stalls: StreamCase[] = [
 	},
 ];
 
-describe('a stream without a complete event: judged stalled by the idle guard', () => {
+describe('a stream without a complete event: judged stalled at its stall limit', () => {
 	test.each(stalls)('$name', async ({ name, format, behaviour, maxEventBytes }) => {
 		server.any(behaviour);
 		const outcome = await readStream(format, {
@@ -408,14 +431,14 @@ describe('a stream without a complete event: judged stalled by the idle guard', 
 			maxEventBytes,
 		});
 		expect(outcome.error?.message).toBe(
-			'The SentiOne stream went silent: no complete event for 1 s',
+			'The SentiOne stream went silent: no complete event (a mention or a heartbeat) for 0.5 s, the stall limit (bytes alone do not count); 0 mentions had arrived',
 		);
 		expect(outcome.error?.details?.streamInterrupted).toBe('stalled');
 		expect(outcome.items.mention ?? 0).toBe(0);
 		expect(outcome.ms).toBeGreaterThanOrEqual(480);
 		expect(outcome.ms).toBeLessThan(500 + 1500);
 		if (maxEventBytes) expect(outcome.heapDelta).toBeLessThan(64 * 1024 * 1024);
-		hold('stream without a complete event, transport (idle guard 0.5 s)', outcome.ms);
+		hold('stream without a complete event, transport (stall limit 0.5 s)', outcome.ms);
 		if (maxEventBytes)
 			figures[`heapPeakDeltaMb: ${name}`] = Math.round(outcome.heapDelta / 1e5) / 10;
 		if (maxEventBytes) figures[`bytesSentMb: ${name}`] = Math.round(server.bytesSent / 1e5) / 10;

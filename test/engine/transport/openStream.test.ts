@@ -261,7 +261,9 @@ describe('broken streams', () => {
 		const s = valueOf(outcome);
 		expect(s.mentions).toEqual(all.slice(0, 5));
 		expect(s.error!.details).toEqual({ streamInterrupted: 'stalled' });
-		expect(s.error!.message).toBe('The SentiOne stream went silent: no complete event for 1 s');
+		expect(s.error!.message).toBe(
+			'The SentiOne stream went silent: no complete event (a mention or a heartbeat) for 0.8 s, the stall limit (bytes alone do not count); 5 mentions had arrived',
+		);
 		expect(outcome.ms).toBeGreaterThanOrEqual(700);
 		expect(outcome.ms).toBeLessThan(5000);
 	});

@@ -4,18 +4,20 @@
  * devDependency; it downloads no browser of its own).
  *
  * - `ensureChromium()` installs the `chromium` package with apt-get when /usr/bin/chromium (or
- *   `$CHROMIUM`) is missing: as root, or through sudo; `apt-get update` first when the package
- *   lists are empty or stale. About a minute on a fresh machine.
+ *   `$CHROMIUM`) is missing (scripts/n8n/install.js `aptInstall`: as root, or through sudo; one
+ *   apt at a time, so it waits for the install ./dev starts in the background for the commands
+ *   that run the editor test). About a minute on a fresh machine.
  * - `launch(cookie)` starts a browser with the flags that work in containers and CI, signs it in
  *   with an n8n session cookie (`n8n-auth=…`) and returns `{ context, page, close() }`.
  * - `dismissPopups(page)` / `closeToasts(page)` clear what n8n shows over the canvas.
  *
  * Plain CommonJS so the script and the jest suites can both require it.
  */
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+
+const { aptInstall } = require('../../../scripts/n8n/install');
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const VIEWPORT = { width: 1440, height: 900 };
@@ -31,38 +33,11 @@ const ARGS = [
 	'--disable-sync',
 ];
 
-function log(message) {
-	process.stderr.write(`[chromium] ${message}\n`);
-}
-
 function ensureChromium() {
 	if (fs.existsSync(CHROMIUM)) return CHROMIUM;
-	const root = typeof process.getuid !== 'function' || process.getuid() === 0;
-	const sudo =
-		!root && spawnSync('sh', ['-c', 'command -v sudo'], { stdio: 'ignore' }).status === 0;
-	if (!root && !sudo)
-		throw new Error(
-			`${CHROMIUM} is missing: install Debian's chromium package first (apt-get install -y chromium, as root)`,
-		);
-	log(`${CHROMIUM} is missing: installing Debian's chromium package (apt-get) ...`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const apt = (...args) => {
-		const [cmd, argv] = root ? ['apt-get', args] : ['sudo', ['-E', 'apt-get', ...args]];
-		return spawnSync(cmd, argv, {
-			stdio: ['ignore', 'inherit', 'inherit'],
-			env,
-			timeout: 15 * 60_000,
-		}).status;
-	};
-	const started = Date.now();
-	if (apt('install', '-y', 'chromium') !== 0) {
-		// a fresh machine (or container) has no package lists yet
-		if (apt('update') !== 0) throw new Error('apt-get update failed');
-		if (apt('install', '-y', 'chromium') !== 0)
-			throw new Error('could not install chromium (apt-get install -y chromium)');
-	}
+	// one apt at a time: ./dev may have started this very install in the background
+	aptInstall(['chromium']);
 	if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium installed, but ${CHROMIUM} is not there`);
-	log(`chromium installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	return CHROMIUM;
 }
 

@@ -5,7 +5,7 @@
  * checks and the live streams) and `n8n worker` processes (the executions). Every instance has
  * its own user folder with this package installed as a community package, the same encryption
  * key, its own task-runner broker port; workers have a health server. Built on
- * scripts/n8n-host.js (the one host helper) and test/support/n8n/host.ts (CLI imports, the REST client).
+ * ./queueBackends.js (Redis, PostgreSQL, `n8n worker`) and ./host.ts (CLI imports, the REST client).
  *
  * Also: which instance ran which execution (main's "Enqueued execution N", a worker's "Worker
  * started execution N", Postgres' execution_entity) and the resident memory of every process.
@@ -44,8 +44,9 @@ interface Postgres extends Backend {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const n8nHost = require('../../../scripts/n8n-host.js') as {
-	freePort(): Promise<number>;
+const { freePort } = require('../../../scripts/n8n/run.js') as { freePort(): Promise<number> };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const backends = require('./queueBackends.js') as {
 	ensureQueueBackends(): { pgBin: string; installed: string[]; seconds: number };
 	startRedis(options?: { port?: number }): Promise<Backend & { output(): string }>;
 	startPostgres(options?: {
@@ -121,7 +122,7 @@ export async function createCluster(o: {
 	concurrency: number;
 	logLevel?: string;
 }): Promise<Cluster> {
-	const setup = n8nHost.ensureQueueBackends();
+	const setup = backends.ensureQueueBackends();
 	const cleanups: Array<() => Promise<void>> = [];
 	// When the test process ends without afterAll (a crash, a timeout), nothing may stay behind:
 	// n8n runs in process groups of its own and Postgres as a daemon, so they would.
@@ -140,15 +141,15 @@ export async function createCluster(o: {
 		if (pid) process.kill(-pid, 'SIGKILL');
 	};
 	try {
-		const redis = await n8nHost.startRedis();
+		const redis = await backends.startRedis();
 		cleanups.push(() => redis.stop());
 		emergency.push(() => redis.stopSync());
-		const postgres = await n8nHost.startPostgres();
+		const postgres = await backends.startPostgres();
 		cleanups.push(() => postgres.stop());
 		emergency.push(() => postgres.stopSync());
 		const encryptionKey = randomBytes(24).toString('hex');
 		const shared = {
-			...n8nHost.queueEnv({ redis, postgres, encryptionKey }),
+			...backends.queueEnv({ redis, postgres, encryptionKey }),
 			N8N_LOG_LEVEL: o.logLevel ?? 'info',
 		};
 
@@ -187,8 +188,8 @@ export async function createCluster(o: {
 
 		const workers: Worker[] = [];
 		const addWorker = async (name: string): Promise<Worker> => {
-			const healthPort = await n8nHost.freePort();
-			const host = await createHost({ ...shared, ...n8nHost.workerEnv(healthPort) });
+			const healthPort = await freePort();
+			const host = await createHost({ ...shared, ...backends.workerEnv(healthPort) });
 			cleanups.push(async () => host.dispose());
 			const logs = keepLogs();
 			let proc: Started | undefined;
@@ -201,7 +202,7 @@ export async function createCluster(o: {
 				log: () => logs.all(proc?.output),
 				async start() {
 					const t = Date.now();
-					proc = await n8nHost.startWorker(host.env, { concurrency: o.concurrency });
+					proc = await backends.startWorker(host.env, { concurrency: o.concurrency });
 					return { seconds: since(t) };
 				},
 				async stop(options = {}) {

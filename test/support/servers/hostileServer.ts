@@ -297,6 +297,21 @@ export function silence(
 	};
 }
 
+/** `behaviour`, after `ms` of silence (a slow server: each page taking its time). */
+export function later(ms: number, behaviour: Behaviour): Behaviour {
+	return async (req, res, server) => {
+		await new Promise<void>((resolve) => {
+			const timer = setTimeout(resolve, ms);
+			res.on('close', () => {
+				clearTimeout(timer);
+				resolve();
+			});
+		});
+		if (res.destroyed || res.writableEnded) return;
+		await behaviour(req, res, server);
+	};
+}
+
 /** No answer at all: the request is read and the socket left waiting. */
 export function hang(): Behaviour {
 	return () => undefined;

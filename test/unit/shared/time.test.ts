@@ -19,6 +19,7 @@ import { clock, setClock } from '../../../nodes/SentiOne/shared/clock';
 import {
 	DATE_FORMS,
 	formatLocal,
+	instantProblem,
 	readDate,
 	readServerInstant,
 	showValue,
@@ -348,13 +349,33 @@ describe('toEpochMs, toIso, showValue', () => {
 		expect(toEpochMs(42)).toBeNaN();
 	});
 
-	test('toIso: UTC with milliseconds and Z; never throws', () => {
+	test('toIso: UTC with milliseconds and Z, for the years 1990 to 2100 only', () => {
 		expect(toIso(Date.UTC(2026, 10, 21, 10))).toBe('2026-11-21T10:00:00.000Z');
 		expect(toIso(Date.UTC(2026, 10, 21, 10, 0, 0, 7))).toBe('2026-11-21T10:00:00.007Z');
-		expect(toIso(0)).toBe('1970-01-01T00:00:00.000Z');
-		expect(toIso(8.64e15)).toBe('+275760-09-13T00:00:00.000Z');
-		for (const bad of [NaN, Infinity, -Infinity, 8.64e15 + 1, -8.64e15 - 1])
-			expect(toIso(bad)).toBe('an invalid instant');
+		expect(toIso(Date.UTC(1990, 0, 1))).toBe('1990-01-01T00:00:00.000Z');
+		expect(toIso(Date.UTC(2100, 0, 1))).toBe('2100-01-01T00:00:00.000Z');
+	});
+
+	test('toIso refuses what a request must never carry: it throws, naming what was computed', () => {
+		const cases: Array<[number, string]> = [
+			[NaN, 'it is not a finite instant'],
+			[Infinity, 'it is not a finite instant'],
+			[-Infinity, 'it is not a finite instant'],
+			[8.64e15 + 1, 'it is outside the years 1990 to 2100'],
+			[-1e308, 'it is outside the years 1990 to 2100'],
+			[0, '1970-01-01 is outside the years 1990 to 2100'],
+			[Date.UTC(1990, 0, 1) - 1, '1989-12-31 is outside the years 1990 to 2100'],
+			[Date.UTC(2100, 0, 1) + 1, '2100-01-01 is outside the years 1990 to 2100'],
+		];
+		for (const [bad, problem] of cases) {
+			expect(instantProblem(bad)).toBe(problem);
+			expect(() => toIso(bad, 'the start of the gap search')).toThrow(
+				new RangeError(
+					`The start of the gap search cannot be sent to SentiOne: ${problem}. Nothing was sent.`,
+				),
+			);
+		}
+		expect(instantProblem(Date.UTC(2026, 10, 21))).toBeUndefined();
 	});
 
 	test('showValue: one short line', () => {

@@ -7,8 +7,15 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
+import { BOUNDS } from '../../shared/bounds';
 import type { Scope } from '../../shared/contract';
-import { QUERY_PARAMS, route, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import {
+	HEARTBEAT_INTERVAL_MS,
+	QUERY_PARAMS,
+	route,
+	scopedEndpoint,
+	SEARCH_REQUEST_FIELDS,
+} from '../../shared/contract';
 import {
 	filtersCollection,
 	optionsCollection,
@@ -16,7 +23,13 @@ import {
 	simplifyProperty,
 	sortProperty,
 } from '../../shared/descriptions';
-import { asNodeError, errorDetails } from '../../shared/errors';
+import {
+	asNodeError,
+	declareFailure,
+	errorDetails,
+	failureOf,
+	FAILURES,
+} from '../../shared/errors';
 import { readChoice, readNumberOption } from '../../shared/parameters';
 import { mentionRow } from '../../shared/simplify';
 import {
@@ -46,8 +59,8 @@ export const EXPORT_CAPS = {
 	maxMentions: { default: 100_000, max: 10_000_000 },
 	maxSizeMb: { default: 256, max: 4096 },
 	timeoutMinutes: { default: 30, max: 1440 },
-	/** an export with no complete event (heartbeats count) for this long has stalled */
-	idleMs: 120_000,
+	/** the stall limit: an export with no complete event (a mention or a heartbeat) for this long has stalled */
+	idleMs: BOUNDS.exportStallMs,
 } as const;
 
 /** Mentions From: each scope with the tier its endpoint needs. */
@@ -199,8 +212,12 @@ export async function execute(
 	const rows: IDataObject[] = [];
 	let malformed = 0;
 	let stripped = 0;
+	// each stop is the user's to lift (an option, a Limit, narrower filters)
 	const stop = (message: string, description: string) =>
-		new NodeOperationError(node, message, { itemIndex: i, description });
+		declareFailure(
+			new NodeOperationError(node, message, { itemIndex: i, description }),
+			FAILURES.configurationInvalid(),
+		);
 	try {
 		for await (const item of stream.items) {
 			if (item.type === 'mention') {
@@ -238,17 +255,27 @@ export async function execute(
 			);
 		}
 		if (interrupted) {
-			throw new NodeOperationError(
+			const how =
+				interrupted === 'deadline'
+					? 'took longer than its timeout'
+					: interrupted === 'stalled'
+						? 'stalled'
+						: 'broke off';
+			const broken = new NodeOperationError(
 				node,
-				`The export stream ${interrupted === 'deadline' ? 'took longer than its timeout' : 'broke off'} after ${rows.length} mention${rows.length === 1 ? '' : 's'}, so the export is incomplete: ${(error as Error).message}`,
+				`The export stream ${how} after ${rows.length} mention${rows.length === 1 ? '' : 's'}, so the export is incomplete: ${(error as Error).message}`,
 				{
 					itemIndex: i,
 					description:
 						interrupted === 'deadline'
 							? `Nothing is returned for an incomplete export. Raise Options → Timeout (Minutes), set a Limit, or narrow the filters (each run costs ${costText(target)}).`
-							: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${costText(target)}), or narrow the filters or set a Limit.`,
+							: interrupted === 'stalled'
+								? `SentiOne sent no complete event (a mention or a heartbeat; it sends a heartbeat every ${HEARTBEAT_INTERVAL_MS / 1000} s) for ${EXPORT_CAPS.idleMs / 1000} s, the export's stall limit; bytes alone do not count. Nothing is returned for an incomplete export. Run again (each run costs ${costText(target)}), or narrow the filters or set a Limit.`
+								: `Nothing is returned for an incomplete export, so a partial result is never taken for the whole. Run again (each run costs ${costText(target)}), or narrow the filters or set a Limit.`,
 				},
 			);
+			// the cause of the break (a silent or dropped stream may pass)
+			throw declareFailure(broken, failureOf(error));
 		}
 		throw asNodeError(node, error, i);
 	} finally {

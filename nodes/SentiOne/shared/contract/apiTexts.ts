@@ -49,6 +49,16 @@ const MAXIMUM_IN_MESSAGE =
 /** D-21, D-22: a 404 that names what it did not find: a missing resource, not an absent route. */
 export const NAMES_A_RESOURCE = /\b(project|mention|tag)\b/i;
 
+/**
+ * D-34: SentiOne's answer, word for word, for a route it does not have (404 `{"message": "Not
+ * found."}`): whatever the route, the server does not offer it. Told apart from a missing project
+ * or mention, which SentiOne names (D-21, D-22).
+ */
+export const UNKNOWN_ROUTE_TEXT = 'Not found.';
+
+/** D-08: the words of the hourly 429, which states the budget it spent ("Rate limit of requests …"). */
+const HOURLY_BUDGET_TEXT = /\brate limit of requests\b/i;
+
 /** D-18: a 422 that refuses a date for being in the future refuses a value, not a filter's shape. */
 export const REFUSES_A_FUTURE_DATE = /\bfuture\b/i;
 
@@ -63,6 +73,11 @@ export function rateLimitKind(message: string | undefined): RateLimitKind {
 	if (message && RATE_LIMIT_KINDS.monthlyCap.test(message)) return 'monthlyCap';
 	if (message && RATE_LIMIT_KINDS.concurrent.test(message)) return 'concurrent';
 	return 'hourly';
+}
+
+/** Whether a 429 message states an hourly budget in SentiOne's words (D-08). */
+export function statesHourlyBudget(message: string | undefined): boolean {
+	return message !== undefined && HOURLY_BUDGET_TEXT.test(message);
 }
 
 /** The reset instant (epoch ms) a 429 message states, as written; undefined when it states none. */

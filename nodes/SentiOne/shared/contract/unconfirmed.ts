@@ -28,7 +28,7 @@ export const UNCONFIRMED = {
 		guess:
 			'project create/update/delete, the tag routes, the recent export and the engagement stream at the paths in PATHS',
 		whenWrong:
-			'A 404 or 405 that names no project or mention says the operation is not available on this SentiOne API (ENDPOINTS.confirmed = false).',
+			'A 404 or 405 that names no project or mention says the operation is not available on this SentiOne API (ENDPOINTS.confirmed = false). Every route, a confirmed one too (the live stream, the historical export), says the same for a 405 or for SentiOne\'s own answer to a route it does not have (D-34, 404 "Not found.").',
 	},
 	heartbeats: {
 		decision: 'D-28, D-29',

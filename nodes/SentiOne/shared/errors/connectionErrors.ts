@@ -1,7 +1,11 @@
 /**
  * Failures without an answer to map: a request that never got one (network, TLS), an answer that
  * cannot be used (not JSON, too large, stalled), a stream that broke off, a redirect the node
- * refuses to follow, and the credential's own refusals before anything was sent.
+ * refuses to follow, and the credential's own refusals before anything was sent. Each declares why
+ * it failed (failure.ts): no answer, a broken one or a silent stream may pass
+ * (`temporarily-unavailable`); a Base URL without TLS, a redirect and a cap the user set need
+ * someone to act (`configuration-invalid`); the credential's refusals are the key's
+ * (`credential-invalid`).
  */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -10,13 +14,19 @@ import { quoted } from '../text';
 import { CREDENTIAL_ERROR_PREFIX } from '../contract';
 import type { RequestInfo } from './details';
 import { attach, redact } from './details';
+import { declareFailure, FAILURES } from './failure';
+
+/** A TLS failure that says the server at the Base URL speaks plain http: the Base URL needs http://. */
+function plainHttpServer(code: string, text: string): boolean {
+	return (
+		code === 'EPROTO' ||
+		/wrong version number|packet length too long|unknown protocol|http request/i.test(text)
+	);
+}
 
 /** TLS failures in words: what the user has to type or fix, not the library's text. */
 function tlsProblem(code: string, text: string): string | undefined {
-	if (
-		code === 'EPROTO' ||
-		/wrong version number|packet length too long|unknown protocol|http request/i.test(text)
-	) {
+	if (plainHttpServer(code, text)) {
 		return 'the server at the Base URL does not speak https (TLS). If it is a plain-http server (a local one), type http:// in front of the Base URL; the node adds https:// only when no scheme is typed';
 	}
 	if (
@@ -64,6 +74,13 @@ export function mapNetworkError(
 		description: `${request.method} ${request.path} did not complete. Check the credential's Base URL and the network between n8n and SentiOne.`,
 		itemIndex: request.itemIndex,
 	});
+	// no answer may come next time; a Base URL that needs http:// will not change by itself
+	declareFailure(
+		error,
+		plainHttpServer(code, text)
+			? FAILURES.configurationInvalid()
+			: FAILURES.temporarilyUnavailable(),
+	);
 	return attach(error, {});
 }
 
@@ -75,14 +92,12 @@ export function unusableAnswer(
 	itemIndex?: number,
 ): NodeApiError {
 	const message = `SentiOne's answer could not be used: ${redact(problem)}`;
-	return attach(
-		new NodeApiError(node, { message } as JsonObject, {
-			message,
-			description: `${request.method} ${request.path}. The answer was not the JSON the API documents; nothing from it was used.`,
-			itemIndex: itemIndex ?? request.itemIndex,
-		}),
-		{},
-	);
+	const error = new NodeApiError(node, { message } as JsonObject, {
+		message,
+		description: `${request.method} ${request.path}. The answer was not the JSON the API documents; nothing from it was used.`,
+		itemIndex: itemIndex ?? request.itemIndex,
+	});
+	return attach(declareFailure(error, FAILURES.temporarilyUnavailable()), {});
 }
 
 /** Errors raised by the credential before any request (missing or ill-shaped key, bad Base URL). */
@@ -95,10 +110,11 @@ export function credentialProblem(
 	if (typeof message !== 'string') return undefined;
 	const at = message.indexOf(CREDENTIAL_ERROR_PREFIX);
 	if (at < 0) return undefined;
-	return new NodeOperationError(node, redact(message.slice(at)), {
+	const refused = new NodeOperationError(node, redact(message.slice(at)), {
 		itemIndex,
 		description: 'Open the SentiOne credential and correct it. Nothing was sent to SentiOne.',
 	});
+	return declareFailure(refused, FAILURES.credentialInvalid());
 }
 
 /** A stream that ended other than by a normal close: dropped or silent. */
@@ -122,6 +138,11 @@ export function streamInterrupted(
 			description:
 				'The connection was closed. Mentions received before the break were kept; nothing was invented for what was not received.',
 		},
+	);
+	// more data than the cap allows comes again next time; a break or a silence may not
+	declareFailure(
+		error,
+		reason === 'oversize' ? FAILURES.configurationInvalid() : FAILURES.temporarilyUnavailable(),
 	);
 	return attach(error, { streamInterrupted: reason });
 }
@@ -165,5 +186,6 @@ export function redirectRefused(
 		httpCode: String(statusCode),
 		itemIndex: request.itemIndex,
 	});
+	declareFailure(error, FAILURES.configurationInvalid());
 	return attach(error, { statusCode });
 }

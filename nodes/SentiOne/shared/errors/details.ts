@@ -9,6 +9,7 @@ import type { INode } from 'n8n-workflow';
 
 import type { EndpointGroup, EndpointName, RateLimitKind, Tier } from '../contract';
 import { KEY_IN_TEXT } from '../contract';
+import { declareFailure, failureOf } from './failure';
 
 /** Removes anything shaped like an API key from a text that came from outside. */
 export function redact(text: string): string {
@@ -76,7 +77,10 @@ export function attach<T extends object>(error: T, details: SentiOneErrorDetails
 	return error;
 }
 
-/** Passes node errors through unchanged and wraps anything else, so nothing raw reaches n8n. */
+/**
+ * Passes node errors through unchanged and wraps anything else, so nothing raw reaches n8n; a
+ * wrapped error keeps the failure it declared (failure.ts), and declares none of its own.
+ */
 export function asNodeError(
 	node: INode,
 	error: unknown,
@@ -84,5 +88,5 @@ export function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const message = redact(String((error as { message?: unknown })?.message ?? error));
-	return new NodeOperationError(node, message, { itemIndex });
+	return declareFailure(new NodeOperationError(node, message, { itemIndex }), failureOf(error));
 }

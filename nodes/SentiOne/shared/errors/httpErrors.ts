@@ -1,8 +1,9 @@
 /**
  * The one mapper of SentiOne's answers that are not a success: every status becomes a NodeApiError
- * whose message says what happened and whose description says what to do. The words SentiOne's
- * texts are read by live in contract/apiTexts.ts; tiers and budgets are named from the contract's endpoint
- * table (wording.ts); texts taken from a response are redacted.
+ * whose message says what happened, whose description says what to do, and which declares why it
+ * failed for n8n (failure.ts). The words SentiOne's texts are read by live in contract/apiTexts.ts;
+ * tiers and budgets are named from the contract's endpoint table (wording.ts); texts taken from a
+ * response are redacted.
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -18,13 +19,17 @@ import {
 	PAGE_SIZES,
 	rateLimitKind,
 	resetFromMessage,
+	statesHourlyBudget,
 	unauthorizedCause,
+	UNKNOWN_ROUTE_TEXT,
 } from '../contract';
 import { clock } from '../clock';
 import { formatInstant } from '../time';
 import { anyTier, GROUP_NAMES, lowestTier, plural, recentWindowText, tierBelow } from '../wording';
 import type { RequestInfo, ResponseInfo, SentiOneErrorDetails } from './details';
 import { attach, redact } from './details';
+import type { Failure } from './failure';
+import { declareFailure, FAILURES } from './failure';
 
 function serverMessage(body: unknown): string | undefined {
 	if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -59,11 +64,12 @@ function fieldErrorsOf(body: unknown): Record<string, string[]> | undefined {
 	return out;
 }
 
-/** What an error says: its headline, what to do, and the facts a caller reads back. */
+/** What an error says: its headline, what to do, the facts a caller reads back, and why it failed. */
 interface Wording {
 	message: string;
 	description: string;
 	details?: SentiOneErrorDetails;
+	failure: Failure;
 }
 
 function apiError(
@@ -79,6 +85,7 @@ function apiError(
 		httpCode: String(statusCode),
 		itemIndex: request.itemIndex,
 	});
+	declareFailure(error, wording.failure);
 	return attach(error, { statusCode, ...(wording.details ?? {}) });
 }
 
@@ -100,6 +107,7 @@ function tierRefusal(def: EndpointDef, said: string): Wording {
 		message,
 		description: `${advice} Later operations of this run that need the same tier are refused without a request. (SentiOne: ${said})`,
 		details: { tierRefused: def.tier },
+		failure: FAILURES.configurationInvalid(),
 	};
 }
 
@@ -141,6 +149,49 @@ function unauthorized(
 	return {
 		message: `SentiOne refused the API key (401): ${cause ? unauthorizedAdvice(cause, request) : saidOrBody}`,
 		description: `SentiOne gives 401 when the key is missing, is not shaped like <PREFIX>-APIKEY-<key>, is not recognised, or lacks the tier of the endpoint (${where} needs ${request.tier}). Server message: ${saidOrBody}`,
+		// a tier the key lacks is the configuration's; any other 401 is the key's
+		failure: cause === 'tier' ? FAILURES.configurationInvalid() : FAILURES.credentialInvalid(),
+	};
+}
+
+/** What a route's IDs are, by how many it takes (D-21, D-22): none, a project, or a project and a mention. */
+function idsOf(def: EndpointDef): string | undefined {
+	const count = def.path.length;
+	return count === 0 ? undefined : count === 1 ? 'project' : 'mention or project';
+}
+
+/**
+ * Whether a 404 or 405 says the server has no such route, told the same way for every route (the
+ * live stream, the engagement stream and the exports included): a 405 always (the path is there
+ * for other methods, or not at all); a 404 that names a project, mention or tag never (that one is
+ * missing, D-21, D-22); a 404 in SentiOne's own words for a route it does not have always (D-34);
+ * and any other 404 naming nothing on a route SentiOne only announced (D-11, D-22, D-23), where it
+ * cannot be told apart from a missing resource. On a confirmed route such a 404 (an HTML page, a
+ * generic "Not Found") blames the IDs or the Base URL.
+ */
+function routeAbsent(def: EndpointDef, statusCode: number, said: string | undefined): boolean {
+	if (statusCode === 405) return true;
+	if (said !== undefined && NAMES_A_RESOURCE.test(said)) return false;
+	if (said === UNKNOWN_ROUTE_TEXT) return true;
+	return !def.confirmed;
+}
+
+/** A route the server does not offer: one answer for every route, naming the operation. */
+function notOffered(
+	def: EndpointDef,
+	statusCode: number,
+	saidOrBody: string,
+	where: string,
+): Wording {
+	const ids = idsOf(def);
+	const answered = `the server answered ${statusCode}${ids !== undefined ? ` without naming a missing ${ids}` : ''}, the way it answers a route it does not offer`;
+	return {
+		message: `${def.operation} is not available on this SentiOne API (${statusCode}): ${saidOrBody}`,
+		description: def.confirmed
+			? `${where} is a route SentiOne's reference documents, and ${answered}. The server at the credential's Base URL may not be SentiOne's Listen API v2 (or not all of it): check the Base URL.`
+			: `${where} is an endpoint SentiOne has announced but its specification does not confirm, and ${answered}. Check that your SentiOne deployment offers this operation; if it should, check the credential's Base URL.`,
+		details: { routeMaybeAbsent: true },
+		failure: FAILURES.configurationInvalid(),
 	};
 }
 
@@ -152,23 +203,19 @@ function notFound(
 	where: string,
 ): Wording {
 	const def = request.endpoint ? ENDPOINTS[request.endpoint] : undefined;
-	const namesResource = said !== undefined && NAMES_A_RESOURCE.test(said);
-	if (def && !def.confirmed && (statusCode === 405 || !namesResource)) {
-		return {
-			message: `${def.operation} is not available on this SentiOne API (${statusCode}): ${saidOrBody}`,
-			description: `${where} is an endpoint SentiOne has announced but its specification does not confirm, and the server answered ${statusCode} without naming a missing ${request.path.includes('/mentions/') && request.endpoint !== 'recentExport' ? 'mention or project' : 'project'}, the way it answers a route it does not offer. Check that your SentiOne deployment offers this operation; if it should, check the credential's Base URL.`,
-			details: { routeMaybeAbsent: true },
-		};
-	}
+	if (def && routeAbsent(def, statusCode, said))
+		return notOffered(def, statusCode, saidOrBody, where);
 	if (statusCode === 405) {
 		return {
 			message: `SentiOne does not accept ${request.method} here (405): ${saidOrBody}`,
 			description: `The server does not offer ${where}. Check the credential's Base URL points at the SentiOne API.`,
+			failure: FAILURES.configurationInvalid(),
 		};
 	}
 	return {
 		message: `SentiOne could not find what the request names (404): ${saidOrBody}`,
 		description: `Check the project ID or mention ID (${where}); a project must be visible to this API key. If every request gives 404, check the credential's Base URL.`,
+		failure: FAILURES.configurationInvalid(),
 	};
 }
 
@@ -182,6 +229,7 @@ function rejectedValues(body: unknown, saidOrBody: string, where: string): Wordi
 				: `SentiOne rejected a value (422): ${saidOrBody}`,
 		description: `Correct the parameter behind each field above and run again. (${where})`,
 		details: { fieldErrors: fields },
+		failure: FAILURES.configurationInvalid(),
 	};
 }
 
@@ -213,6 +261,7 @@ function rateLimited(
 			description:
 				'The cap covers every endpoint that returns mentions (search, export, live streams) and resets on the 1st of the month. Ask SentiOne about a higher cap.',
 			details,
+			failure: FAILURES.monthlyCapReached(resetAt, now),
 		};
 	}
 	if (kind === 'concurrent') {
@@ -221,8 +270,13 @@ function rateLimited(
 			description:
 				'Another workflow (or another n8n instance) holds the stream connections of this key open. Close one, or wait and retry.',
 			details,
+			// a connection of the key frees up when another closes: no time is known
+			failure: FAILURES.rateLimited(),
 		};
 	}
+	// the hourly budget, when SentiOne says so (its words, or no request left); any other 429 is a
+	// throttle whose wait is the reset when one is known
+	const budgetSpent = statesHourlyBudget(said) || response.rateLimit?.remaining === 0;
 	return {
 		message: `SentiOne's ${group} budget is used up (429): at most ${plural(maximum, 'request')} an hour for this key.${resetText}`,
 		description:
@@ -230,6 +284,9 @@ function rateLimited(
 				? `Recent search and historical search share one budget of ${budget} requests an hour per API key, across every workflow using the key. Each page of ${PAGE_SIZES.search} mentions is one request. Lower the limit, use Export for bulk extraction, or set the rate-limit option to wait for the reset.`
 				: `The ${group} allows ${plural(budget, 'request')} an hour per API key, shared by every workflow using it.`,
 		details,
+		failure: budgetSpent
+			? FAILURES.hourlyBudgetSpent(resetAt, now)
+			: FAILURES.rateLimited(resetAt !== undefined ? resetAt - now : undefined),
 	};
 }
 
@@ -243,6 +300,7 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 			return {
 				message: `SentiOne rejected the request as malformed (400): ${saidOrBody}`,
 				description: `A field has the wrong format (${where}). Dates must be ISO 8601 in UTC (e.g. 2026-11-21T10:00:00Z); lists must be lists. Correct the field named above and run again.`,
+				failure: FAILURES.configurationInvalid(),
 			};
 		case 401:
 			return unauthorized(request, said, saidOrBody, where);
@@ -253,12 +311,14 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 			return {
 				message: `SentiOne refused the requested stream format (406): ${saidOrBody}`,
 				description: 'Choose Server-Sent Events or JSON Lines as the stream format.',
+				failure: FAILURES.configurationInvalid(),
 			};
 		case 415:
 			return {
 				message: `SentiOne refused the request's content type (415): ${saidOrBody}`,
 				description:
 					'Every request must carry Content-Type: application/json. The node sends it; a proxy between n8n and SentiOne may be stripping it.',
+				failure: FAILURES.configurationInvalid(),
 			};
 		case 422:
 			return rejectedValues(body, saidOrBody, where);
@@ -269,10 +329,16 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 				? {
 						message: `SentiOne had a server error (${statusCode}): ${saidOrBody}`,
 						description: `The service failed to handle ${where}. Reads are retried automatically; if this persists, try again later or enable Retry On Fail in the node settings.`,
+						failure: FAILURES.temporarilyUnavailable(),
 					}
 				: {
 						message: `SentiOne answered with an unexpected status ${statusCode}: ${saidOrBody}`,
 						description: `The node does not expect status ${statusCode} from ${where}. Check the credential's Base URL points at the SentiOne API.`,
+						// a request timeout (408) may pass; any other status points at the wrong server
+						failure:
+							statusCode === 408
+								? FAILURES.temporarilyUnavailable()
+								: FAILURES.configurationInvalid(),
 					};
 	}
 }

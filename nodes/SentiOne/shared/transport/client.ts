@@ -7,12 +7,15 @@
  * - request.ts: one call with the retry rules (retry.ts): a wait for an hourly rate-limit reset
  *   when the caller allows it, a few retries of reads after transient failures;
  * - openStream.ts: a stream, its items through the one stream reader (streamBody.ts);
- * - every failure through the one error mapper (../errors).
+ * - every failure through the one error mapper (../errors);
+ * - cancel.ts: a stopped run (n8n's execution-cancel signal, or the caller's) ends every wait at
+ *   once and lets no request be sent after it; `wait()` is the one wait of the package.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { EndpointGroup } from '../contract';
 import type { RateLimitState } from '../errors';
+import type { WaitClock } from './cancel';
 import { openStream } from './openStream';
 import { request } from './request';
 import { Session } from './session';
@@ -42,6 +45,29 @@ export class SentiOneTransport {
 	/** The workflow's time zone, in which messages show instants. */
 	get zone(): string {
 		return this.session.zone;
+	}
+
+	/** n8n's execution-cancel signal (an action's; undefined for polls and triggers). */
+	get signal(): AbortSignal | undefined {
+		return this.session.cancel;
+	}
+
+	/** True once the execution was stopped (or `signal`, the caller's own, aborted). */
+	stopped(signal?: AbortSignal): boolean {
+		return this.session.stopped(signal);
+	}
+
+	/**
+	 * The one wait of the package (cancel.ts): `ms` on the node's clock (`on: 'real'`: real time),
+	 * ended at once when the execution is stopped or `signal` aborts — then it throws the error of a
+	 * stopped run (`The execution was stopped <doing>`), and no request follows.
+	 */
+	async wait(
+		ms: number,
+		doing: string,
+		options: { signal?: AbortSignal; itemIndex?: number; on?: WaitClock } = {},
+	): Promise<void> {
+		await this.session.wait(ms, doing, options);
 	}
 
 	/** One API call with the retry policy; resolves with the parsed JSON body. */

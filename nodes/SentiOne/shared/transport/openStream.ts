@@ -47,7 +47,7 @@ export async function openStream(session: Session, req: StreamRequest): Promise<
 	);
 	if (!sent.ok) {
 		release();
-		throw failure(session, sent.error, info, 1);
+		throw failure(session, sent.error, info, 1, req.signal);
 	}
 	const { raw } = sent.value;
 	const statusCode = Number(raw.statusCode);
@@ -60,7 +60,7 @@ export async function openStream(session: Session, req: StreamRequest): Promise<
 	const rateLimit = session.rateLimitOf(headers, req.group);
 	const contentType = headerValue(headers, 'content-type');
 	const answer = { raw, statusCode, contentType, rateLimit };
-	await refuseNonStream(session, info, answer, abort, release);
+	await refuseNonStream(session, info, answer, abort, release, req.signal);
 	return streamOf(session, info, req, answer, { connection, release }, openedAt);
 }
 
@@ -82,8 +82,10 @@ async function refuseNonStream(
 	{ raw, statusCode, contentType, rateLimit }: StreamAnswer,
 	abort: () => void,
 	release: () => void,
+	signal: AbortSignal | undefined,
 ): Promise<void> {
-	const shortRead = async () => await readBody(session, raw.body, info, abort, Date.now() + 30_000);
+	const shortRead = async () =>
+		await readBody(session, raw.body, info, abort, { deadlineAt: Date.now() + 30_000, signal });
 	if (statusCode < 200 || statusCode >= 300) {
 		release();
 		const read = await shortRead();
@@ -105,10 +107,10 @@ async function refuseNonStream(
 /** The stream's guard: its idle limit, and its deadline counted from the open. */
 function guardOf(session: Session, req: StreamRequest, openedAt: number): Guard {
 	return {
-		idleMs: req.idleTimeoutMs ?? session.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+		stallMs: req.idleTimeoutMs ?? session.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
 		deadlineAt: req.deadlineMs === undefined ? undefined : openedAt + req.deadlineMs,
-		progress: 'events',
 		liveness: { at: Date.now() },
+		signal: session.signalFor(req.signal),
 	};
 }
 
@@ -144,7 +146,12 @@ function streamOf(
 		close,
 		ended,
 	};
-	const limits = { maxBytes: req.maxBytes, deadlineMs: req.deadlineMs, itemIndex: req.itemIndex };
+	const limits = {
+		maxBytes: req.maxBytes,
+		deadlineMs: req.deadlineMs,
+		itemIndex: req.itemIndex,
+		stopped: () => session.stoppedError('while the stream was being read', req.itemIndex),
+	};
 	const items = streamItems(session.node, info, source, reader, guard, stream, limits);
 	return {
 		format,

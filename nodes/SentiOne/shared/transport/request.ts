@@ -4,7 +4,6 @@
  * read again after a transient failure, or throw the error the user sees.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { attempt } from '../attempt';
 import { JSON_MEDIA_TYPE } from '../contract';
@@ -12,6 +11,7 @@ import type { RateLimitState, RequestInfo } from '../errors';
 import { credentialProblem, errorDetails, unusableAnswer } from '../errors';
 import { clock } from '../clock';
 import { parseJsonOrText } from './bodyGuard';
+import { isStopped } from './cancel';
 import { headerValue } from './rateLimitHeaders';
 import type { RetryPolicy } from './retry';
 import {
@@ -72,12 +72,12 @@ export async function request<T = IDataObject>(
 			case 'done':
 				return { ...answer.value, attempts: tally.attempts, waitedMs: tally.waitedMs };
 			case 'hourlyLimit':
-				if (await waitedForReset(answer.resetAt, policy, tally, req.signal)) continue;
+				if (await waitedForReset(session, answer.resetAt, policy, tally, req)) continue;
 				throw answer.error;
 			case 'transient':
 				// a read may be sent again after a transient failure, a few times
 				if (req.read && tally.transientFailures < policy.transientRetries) {
-					await backOff(policy, tally, req.signal);
+					await backOff(session, policy, tally, req);
 					continue;
 				}
 				throw answer.error();
@@ -99,14 +99,18 @@ async function exchange<T>(
 	const sent = await attempt(
 		async () => await send(session, method, path, qs, body, JSON_MEDIA_TYPE, signal),
 	);
-	if (!sent.ok) return noAnswer(session, sent.error, info, attempts);
+	if (!sent.ok) return noAnswer(session, sent.error, info, attempts, signal);
 	const { raw, abort } = sent.value;
 	const statusCode = Number(raw.statusCode);
 	const headers = raw.headers as IDataObject;
 	if (statusCode >= 300 && statusCode < 400) await refuseRedirect(session, raw, info, abort);
 	const rateLimit = session.rateLimitOf(headers, req.group);
 	const contentType = headerValue(headers, 'content-type');
-	const read = await readBody(session, raw.body, info, abort, deadlineAt);
+	const read = await readBody(session, raw.body, info, abort, {
+		deadlineAt,
+		signal,
+		arrived: req.arrived,
+	});
 	if ('broken' in read)
 		return { kind: 'transient', error: () => unusableAnswer(session.node, info, read.broken) };
 	const reply: Reply = { statusCode, rateLimit, contentType, text: read.text };
@@ -115,16 +119,21 @@ async function exchange<T>(
 		: refusal(session, info, reply);
 }
 
-/** A request that got no answer: a broken connection may not happen again; a cancel, a credential problem … will. */
+/** A request that got no answer: a broken connection may not happen again; a stop, a cancel, a credential problem … will. */
 function noAnswer(
 	session: Session,
 	error: unknown,
 	info: RequestInfo,
 	attempts: number,
+	signal: AbortSignal | undefined,
 ): Answer<never> {
 	const transient =
-		!isCancelled(error) && !credentialProblem(session.node, error) && isTransientNetwork(error);
-	const mapped = () => failure(session, error, info, attempts);
+		!session.stopped(signal) &&
+		!isStopped(error) &&
+		!isCancelled(error) &&
+		!credentialProblem(session.node, error) &&
+		isTransientNetwork(error);
+	const mapped = () => failure(session, error, info, attempts, signal);
 	return transient ? { kind: 'transient', error: mapped } : { kind: 'final', error: mapped() };
 }
 
@@ -158,30 +167,39 @@ function refusal(session: Session, info: RequestInfo, reply: Reply): Answer<neve
 	return { kind: 'final', error };
 }
 
-/** Waits for an hourly reset if the policy allows a wait that long in all; false: it does not. */
+/** Waits for an hourly reset if the policy allows a wait that long in all; false: it does not. A stop ends the wait and throws. */
 async function waitedForReset(
+	session: Session,
 	resetAt: number | undefined,
 	policy: RetryPolicy,
 	tally: Tally,
-	signal: AbortSignal | undefined,
+	req: ApiRequest,
 ): Promise<boolean> {
 	if (!(policy.maxRateLimitWaitMs > 0)) return false;
 	// bounded whatever the server says: a reset far ahead, in the past, or missing (retry.ts)
 	const wait = rateLimitWait(resetAt, clock.now(), tally.rateLimitWaits);
 	if (!(tally.waitedMs + wait <= policy.maxRateLimitWaitMs)) return false;
-	await clock.sleep(wait, signal);
+	await session.wait(wait, "while it waited for SentiOne's hourly rate limit to reset", {
+		signal: req.signal,
+		itemIndex: req.itemIndex,
+	});
 	tally.waitedMs += wait;
 	tally.rateLimitWaits++;
 	return true;
 }
 
-/** The pause before a read is sent again: doubles with every transient failure. */
+/** The pause before a read is sent again: doubles with every transient failure (real time). A stop ends it and throws. */
 async function backOff(
+	session: Session,
 	policy: RetryPolicy,
 	tally: Tally,
-	signal: AbortSignal | undefined,
+	req: ApiRequest,
 ): Promise<void> {
 	const delay = policy.transientBackoffMs * 2 ** tally.transientFailures;
 	tally.transientFailures++;
-	await sleep(delay, signal);
+	await session.wait(delay, 'while it waited to ask SentiOne again after a temporary failure', {
+		signal: req.signal,
+		itemIndex: req.itemIndex,
+		on: 'real',
+	});
 }

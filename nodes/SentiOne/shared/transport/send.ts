@@ -9,12 +9,12 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, JSON_MEDIA_TYPE, resolveApiRoot } from '../contract';
 import type { RequestInfo } from '../errors';
 import { credentialProblem, mapNetworkError, redirectRefused, unusableAnswer } from '../errors';
 import { readWholeBody } from './bodyGuard';
+import { anySignal, isStopped } from './cancel';
 import { headerValue } from './rateLimitHeaders';
 import { isCancelled } from './retry';
 import type { Session } from './session';
@@ -42,14 +42,10 @@ export async function send(
 	signal?: AbortSignal,
 ): Promise<{ raw: IN8nHttpFullResponse; abort: () => void }> {
 	const { ctx } = session;
+	// nothing is sent once the run was stopped (cancel.ts)
+	session.throwIfStopped(signal, 'before a request was sent');
 	const own = new AbortController();
-	const executionCancel = (
-		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
-	).getExecutionCancelSignal?.();
-	const signals = [own.signal, executionCancel, signal].filter(
-		(s): s is AbortSignal => s !== undefined,
-	);
-	const combined = signals.length === 1 ? own.signal : AbortSignal.any(signals);
+	const combined = anySignal(own.signal, session.cancel, signal) as AbortSignal;
 	const options: IHttpRequestOptions = {
 		method,
 		url: path,
@@ -77,30 +73,48 @@ export async function send(
 	return { raw, abort: () => own.abort() };
 }
 
+/** How one answer's body is read. */
+export interface BodyReading {
+	/** absolute deadline (Date.now() ms) */
+	deadlineAt: number;
+	/** largest body accepted (the transport's cap unless given) */
+	maxBytes?: number;
+	/** the caller's signal: it and the execution's stop end the read at once */
+	signal?: AbortSignal;
+	/** what had arrived before this answer (a pager's earlier pages), for a stall's message */
+	arrived?: string;
+}
+
 /**
- * Reads a whole (non-stream) body within the size cap, the stall guard and the deadline. A
- * broken or silent connection is reported as `broken` so the caller can retry a read; a body
- * still trickling in at the deadline is an unusable answer (a retry would only repeat it).
+ * Reads a whole (non-stream) body within the size cap, the stall limit and the deadline. The answer
+ * is one event: it must arrive whole within the stall limit, however its bytes trickle in. A broken
+ * connection, or one that sent nothing of the answer, is reported as `broken` so the caller can
+ * retry a read; an answer that started but did not arrive whole is unusable (a retry would only
+ * repeat it).
  */
 export async function readBody(
 	session: Session,
 	stream: unknown,
 	request: RequestInfo,
 	abort: () => void,
-	deadlineAt: number,
-	maxBytes = session.options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+	how: BodyReading,
 ): Promise<{ text: string } | { broken: string }> {
 	const read = await readWholeBody(
 		stream,
 		{
-			idleMs: session.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
-			deadlineAt,
+			stallMs: session.options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+			deadlineAt: how.deadlineAt,
 			deadlineMs: session.options.deadlineMs ?? DEFAULTS.deadlineMs,
-			maxBytes,
+			maxBytes: how.maxBytes ?? session.options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+			signal: session.signalFor(how.signal),
 		},
 		abort,
 	);
-	if ('unusable' in read) throw unusableAnswer(session.node, request, read.unusable);
+	if ('stopped' in read)
+		throw session.stoppedError('while an answer was being received', request.itemIndex);
+	const arrived = how.arrived ? `; ${how.arrived}` : '';
+	if ('unusable' in read) throw unusableAnswer(session.node, request, `${read.unusable}${arrived}`);
+	if ('broken' in read) return { broken: `${read.broken}${arrived}` };
 	return read;
 }
 
@@ -110,13 +124,13 @@ export function failure(
 	error: unknown,
 	request: RequestInfo,
 	attempts: number,
+	signal?: AbortSignal,
 ): Error {
+	if (isStopped(error)) return error as Error;
 	const credential = credentialProblem(session.node, error, request.itemIndex);
 	if (credential) return credential;
-	if (isCancelled(error)) {
-		return new NodeOperationError(session.node, 'The request to SentiOne was cancelled.', {
-			itemIndex: request.itemIndex,
-		});
+	if (isCancelled(error) || session.stopped(signal)) {
+		return session.stoppedError('while a request to SentiOne was under way', request.itemIndex);
 	}
 	const cause = (error as { cause?: unknown })?.cause ?? error;
 	return mapNetworkError(session.node, request, cause, attempts);
@@ -130,9 +144,10 @@ export async function refuseRedirect(
 	abort: () => void,
 ): Promise<never> {
 	const headers = raw.headers as IDataObject;
-	await readBody(session, raw.body, request, abort, Date.now() + 5_000, 64 * 1024).catch(
-		() => undefined,
-	);
+	await readBody(session, raw.body, request, abort, {
+		deadlineAt: Date.now() + 5_000,
+		maxBytes: 64 * 1024,
+	}).catch(() => undefined);
 	abort();
 	throw redirectRefused(
 		session.node,

@@ -9,13 +9,15 @@ import { BOUNDS } from '../bounds';
 import type { EndpointGroup, Tier } from '../contract';
 import type { RateLimitState, RequestInfo } from '../errors';
 import { errorDetails, mapHttpError, tierKnownRefused } from '../errors';
+import type { WaitClock } from './cancel';
+import { anySignal, executionCancelSignal, stoppedError, wait } from './cancel';
 import { readRateLimit } from './rateLimitHeaders';
 import type { ApiContext, TransportOptions } from './types';
 
 /** The transport's limits where its options set none. */
 export const DEFAULTS = {
 	timeoutMs: 60_000,
-	idleTimeoutMs: 60_000,
+	idleTimeoutMs: BOUNDS.answerStallMs,
 	maxBodyBytes: 32 * 1024 * 1024,
 	deadlineMs: BOUNDS.requestDeadlineMs,
 };
@@ -30,10 +32,48 @@ export class Session {
 	/** tiers SentiOne refused this key in this run: operations needing them fail without a request */
 	private readonly refusedTiers = new Set<Tier>();
 
+	/** n8n's execution-cancel signal (an action's), read once: the user stopping the run aborts it */
+	readonly cancel: AbortSignal | undefined;
+
 	constructor(
 		readonly ctx: ApiContext,
 		readonly options: TransportOptions,
-	) {}
+	) {
+		this.cancel = executionCancelSignal(ctx);
+	}
+
+	/** The signal a call honours: the execution's cancel signal and the caller's own, combined. */
+	signalFor(signal?: AbortSignal): AbortSignal | undefined {
+		return anySignal(this.cancel, signal);
+	}
+
+	/** True once the execution was stopped or the caller's signal aborted. */
+	stopped(signal?: AbortSignal): boolean {
+		return this.cancel?.aborted === true || signal?.aborted === true;
+	}
+
+	/** The error of a stopped run, `doing` saying what the node was at (`while it waited for …`). */
+	stoppedError(doing: string, itemIndex?: number): Error {
+		return stoppedError(this.node, this.cancel?.aborted === true, doing, itemIndex);
+	}
+
+	/** Throws the error of a stopped run when it is stopped: nothing is sent after a stop. */
+	throwIfStopped(signal: AbortSignal | undefined, doing: string, itemIndex?: number): void {
+		if (this.stopped(signal)) throw this.stoppedError(doing, itemIndex);
+	}
+
+	/**
+	 * The one wait of the package (cancel.ts): `ms` on the node's clock (or real time), ended at
+	 * once by a stop, which throws the error of a stopped run.
+	 */
+	async wait(
+		ms: number,
+		doing: string,
+		options: { signal?: AbortSignal; itemIndex?: number; on?: WaitClock } = {},
+	): Promise<void> {
+		const signal = this.signalFor(options.signal);
+		if (!(await wait(ms, signal, options.on))) throw this.stoppedError(doing, options.itemIndex);
+	}
 
 	get node(): INode {
 		return this.ctx.getNode();

@@ -9,15 +9,17 @@ import type { INode } from 'n8n-workflow';
 
 import type { RequestInfo } from '../errors';
 import { streamInterrupted, unusableAnswer } from '../errors';
-import type { StreamItem, StreamReader } from '../stream';
+import type { StreamItem, StreamReader, StreamStats } from '../stream';
 import type { Chunked, Guard } from './bodyGuard';
 import {
 	DeadlineError,
+	durationText,
 	formatBytes,
 	guardedChunks,
 	minutesText,
 	SizeError,
 	StallError,
+	StoppedError,
 } from './bodyGuard';
 
 /** The connection a stream's items come over. */
@@ -36,6 +38,21 @@ export interface StreamLimits {
 	/** longest the stream may stay open (for the message; the guard holds the instant) */
 	deadlineMs?: number;
 	itemIndex?: number;
+	/** the error of a stopped run (cancel.ts), when the run's stop drops the stream */
+	stopped?: () => Error;
+}
+
+/** The events that are progress on a stream (the stall limit counts from the last of them). */
+const LIVENESS = new Set<StreamItem['type']>(['mention', 'heartbeat', 'engagementUpdate']);
+
+/** A stall's words: the limit, that bytes do not count, and what had arrived. */
+function stallText(error: StallError, seen: StreamStats, request: RequestInfo): string {
+	const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+	const engagement = request.endpoint === 'engagementStream';
+	const arrived = engagement
+		? plural(seen.engagementUpdates, 'engagement update')
+		: plural(seen.mentions, 'mention');
+	return `no complete event (${engagement ? 'an engagement update' : 'a mention'} or a heartbeat) for ${durationText(error.stallMs)}, the stall limit (bytes alone do not count); ${arrived} had arrived`;
 }
 
 export async function* streamItems(
@@ -58,13 +75,15 @@ export async function* streamItems(
 					);
 				}
 				for (const item of items) {
-					// liveness is complete, readable events (heartbeats included), never bytes alone
-					if (item.type !== 'malformed') guard.liveness.at = Date.now();
+					// progress is a complete event SentiOne documents: never bytes, comments, events
+					// of unknown kinds or unreadable ones
+					if (LIVENESS.has(item.type)) guard.liveness.at = Date.now();
 					yield item;
 				}
 			}
 		} catch (error) {
 			if (connection.closed) return;
+			if (error instanceof StoppedError && limits.stopped) throw limits.stopped();
 			if (error instanceof SizeError)
 				throw streamInterrupted(node, 'oversize', error.message, limits.itemIndex);
 			if (error instanceof DeadlineError) {
@@ -76,7 +95,12 @@ export async function* streamItems(
 				);
 			}
 			throw error instanceof StallError
-				? streamInterrupted(node, 'stalled', error.message, limits.itemIndex)
+				? streamInterrupted(
+						node,
+						'stalled',
+						stallText(error, reader.stats, request),
+						limits.itemIndex,
+					)
 				: streamInterrupted(
 						node,
 						'dropped',

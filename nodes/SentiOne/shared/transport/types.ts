@@ -27,7 +27,11 @@ export interface TransportOptions {
 	retry?: Partial<RetryPolicy>;
 	/** Time allowed until the response headers arrive. */
 	timeoutMs?: number;
-	/** Longest silence tolerated while reading a body. */
+	/**
+	 * The stall limit (default 60 s, BOUNDS.answerStallMs): a JSON answer, one event, must arrive
+	 * whole within it; a stream without one of its own fails after this long without a complete
+	 * event. Bytes never extend it.
+	 */
 	idleTimeoutMs?: number;
 	/** Largest JSON answer accepted. */
 	maxBodyBytes?: number;
@@ -53,8 +57,10 @@ export interface ApiRequest extends Target {
 	/** True for reads (GET, searches): only reads are retried after transient failures. */
 	read: boolean;
 	retry?: Partial<RetryPolicy>;
-	/** Aborts the request and any retry wait (honoured where n8n does not impose its own cancel signal). */
+	/** Aborts the request and any retry wait; the execution's cancel signal does too (cancel.ts). */
 	signal?: AbortSignal;
+	/** What had arrived before this request (a pager's earlier pages), for the message of a stalled answer. */
+	arrived?: string;
 }
 
 export interface ApiResult<T> {
@@ -70,9 +76,9 @@ export interface ApiResult<T> {
 export interface StreamRequest extends Target {
 	body: IDataObject;
 	format: StreamFormat;
-	/** Aborts the connection (honoured where n8n does not impose its own cancel signal). */
+	/** Aborts the connection; the execution's cancel signal does too (cancel.ts). */
 	signal?: AbortSignal;
-	/** Time without a complete event (heartbeats count, bytes alone do not) after which the connection is judged dead. */
+	/** The stall limit: time without a complete event (a mention, a heartbeat, an engagement update; bytes, comments, unknown or unreadable events do not count) after which the stream fails. */
 	idleTimeoutMs?: number;
 	/** Longest the whole stream may stay open (an export); none for a live stream. */
 	deadlineMs?: number;

@@ -12,6 +12,7 @@
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { BOUNDS } from '../../shared/bounds';
 import type { Scope } from '../../shared/contract';
 import {
 	FILTER_FIELDS,
@@ -35,8 +36,8 @@ export const CATCH_UP_CAPS = {
 	maxBytes: 256 * 1_000_000,
 	/** longest it may take */
 	deadlineMs: 10 * 60_000,
-	/** an export with no complete event for this long has stalled (heartbeats count) */
-	idleMs: 120_000,
+	/** the stall limit: an export with no complete event (a mention or a heartbeat) for this long has stalled */
+	idleMs: BOUNDS.exportStallMs,
 } as const;
 
 export interface RangeExport {
@@ -66,7 +67,10 @@ export async function exportCollectedRange(
 ): Promise<RangeExport> {
 	const filters: IDataObject = {
 		...request.filters,
-		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(toIso(request.from), toIso(request.to)),
+		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(
+			toIso(request.from, 'the start of the catch-up range'),
+			toIso(request.to, 'the end of the catch-up range'),
+		),
 	};
 	const body: IDataObject = {
 		[SEARCH_REQUEST_FIELDS.filters]: filters,
@@ -117,7 +121,7 @@ export async function exportCollectedRange(
 		return {
 			mentions,
 			complete: false,
-			why: `the catch-up export ${interrupted === 'deadline' ? 'took too long' : interrupted === 'oversize' ? 'grew too large' : 'broke off'} after ${mentions.length} mentions`,
+			why: `the catch-up export ${interrupted === 'deadline' ? 'took too long' : interrupted === 'oversize' ? 'grew too large' : interrupted === 'stalled' ? `stalled (no complete event for ${CATCH_UP_CAPS.idleMs / 1000} s, its stall limit)` : 'broke off'} after ${mentions.length} mentions`,
 			requests: transport.requestsSent - before,
 		};
 	} finally {

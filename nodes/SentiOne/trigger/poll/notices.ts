@@ -8,6 +8,7 @@ import type { IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZES } from '../../shared/contract';
+import { declareFailure, FAILURES } from '../../shared/errors';
 import { clock } from '../../shared/clock';
 import { formatInstant } from '../../shared/time';
 import type { FilterVerifier } from '../../shared/verify';
@@ -28,14 +29,20 @@ export function budgetError(
 			: '';
 	const message = `SentiOne's search budget is used up (429): at most ${limit} requests an hour for this API key.${reset}`;
 	const description = `${requestSent ? '' : 'No request was sent this time. '}The watermark was kept, so nothing is lost: the first check after the reset continues from the last mention passed on. Recent and historical search share this budget with every workflow using the key; poll less often, lower Max Requests per Poll, or use the SentiOne Stream Trigger for busy projects. This is reported once per hourly window.`;
-	return new NodeApiError(ctx.getNode(), { message, httpCode: '429' } as JsonObject, {
+	const error = new NodeApiError(ctx.getNode(), { message, httpCode: '429' } as JsonObject, {
 		message,
 		description,
 		httpCode: '429',
 	});
+	// n8n 2.x's poll scheduler polls again only after the reset
+	return declareFailure(error, FAILURES.hourlyBudgetSpent(budget.resetAt));
 }
 
-/** Reports the pending notices (once), as an error: nothing was held back for them. */
+/**
+ * Reports the pending notices (once), as an error: nothing was held back for them. A notice is not
+ * a failure, so it declares no cause: n8n 2.x's poll scheduler then backs off by seconds only, and
+ * the next scheduled check runs as planned.
+ */
 export function noticeError(ctx: IPollFunctions, notices: string[]): NodeOperationError {
 	const [first, ...rest] = notices;
 	return new NodeOperationError(ctx.getNode(), first, {

@@ -48,7 +48,9 @@ function searchBody(
 ): IDataObject {
 	const withRange: IDataObject = { ...filters };
 	if (collectedFrom !== undefined) {
-		withRange[FILTER_FIELDS.collectedAt] = FILTER_SHAPES.collectedAt(toIso(collectedFrom));
+		withRange[FILTER_FIELDS.collectedAt] = FILTER_SHAPES.collectedAt(
+			toIso(collectedFrom, "the start of the trigger's scan (its watermark)"),
+		);
 	}
 	return { [SEARCH_REQUEST_FIELDS.filters]: withRange, [SEARCH_REQUEST_FIELDS.sortType]: sort };
 }

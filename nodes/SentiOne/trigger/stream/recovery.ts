@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
 import { BACKFILL_MINUTES_MAX, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { declareFailure, failureOf } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { idKey } from '../../shared/text';
 import { clock } from '../../shared/clock';
@@ -208,14 +209,18 @@ export class Recovery {
 		);
 		if (this.session.stopped) return false;
 		if (!outcome.ok) {
+			// reported with the cause of the search's failure
 			hooks.report(
-				new NodeOperationError(
-					node,
-					`Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`,
-					{
-						description:
-							'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
-					},
+				declareFailure(
+					new NodeOperationError(
+						node,
+						`Could not search for ${what} (${reason === 'outage' ? 'stream outage' : 'malformed events'}): ${String((outcome.error as Error)?.message ?? outcome.error)}`,
+						{
+							description:
+								'Mentions in that range that the stream did not deliver may be missing. The stream goes on.',
+						},
+					),
+					failureOf(outcome.error),
 				),
 			);
 			return false;

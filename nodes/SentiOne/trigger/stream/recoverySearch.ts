@@ -65,8 +65,8 @@ export async function searchCollected(search: GapSearch): Promise<GapSearchResul
 	const filters: IDataObject = {
 		...search.filters,
 		[FILTER_FIELDS.collectedAt]: FILTER_SHAPES.collectedAt(
-			toIso(search.range.from),
-			toIso(search.range.to),
+			toIso(search.range.from, 'the start of the gap search'),
+			toIso(search.range.to, 'the end of the gap search'),
 		),
 	};
 	const verifier = new FilterVerifier(filters);

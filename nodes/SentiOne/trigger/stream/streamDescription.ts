@@ -97,7 +97,7 @@ export const streamProperties: INodeProperties[] = [
 			type: 'number',
 			typeOptions: { minValue: 0.1, maxValue: MAX_STALL_TIMEOUT_SECONDS, numberPrecision: 1 },
 			default: 45, // STREAM_DEFAULTS.stallTimeoutSeconds
-			description: `Silence after which the connection is judged dead and replaced. SentiOne sends a heartbeat every ${HEARTBEAT_INTERVAL_MS / 1000} seconds, so the default is three missed heartbeats.`,
+			description: `The stall limit: time without a complete event (a mention, an engagement update or a heartbeat) after which the connection is judged dead and replaced. Bytes, comments and unreadable events do not count. SentiOne sends a heartbeat every ${HEARTBEAT_INTERVAL_MS / 1000} seconds, so the default is three missed heartbeats.`,
 		},
 		streamFormatOption,
 	]),

@@ -15,10 +15,9 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { attempt } from '../../shared/attempt';
-import { boundedDelay } from '../../shared/bounds';
 import type { UnconfirmedFilter } from '../../shared/contract';
 import { ENDPOINTS, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
-import { asNodeError, errorDetails } from '../../shared/errors';
+import { asNodeError, declareFailure, errorDetails, failureOf } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { clock } from '../../shared/clock';
 import { MINUTE_MS } from '../../shared/units';
@@ -65,6 +64,9 @@ export class StreamSession implements SessionContext {
 		if (!settling) return this.lastAliveAt;
 		return Math.min(this.lastAliveAt, this.connectedAt - this.connectedBackfill * MINUTE_MS);
 	}
+
+	/** why the last connection ended, when it broke (for the log) */
+	private interruption: string | undefined;
 
 	/** filters SentiOne refused the shape of: no longer sent, applied by the verifier */
 	unsent: UnconfirmedFilter[] = [];
@@ -193,7 +195,7 @@ export class StreamSession implements SessionContext {
 				: resetAt !== undefined
 					? `at ${formatInstant(resetAt, clock.now(), this.transport.zone)}, when the budget resets`
 					: 'at the top of the next hour, when the budget resets';
-		return new NodeOperationError(
+		const deferred = new NodeOperationError(
 			this.node,
 			`${(error as Error).message} The trigger is active and connects ${when}.`,
 			{
@@ -201,6 +203,8 @@ export class StreamSession implements SessionContext {
 					'Mentions collected until it connects are fetched then with a search (Options → Fill Gaps with Search), so nothing is lost. Testing the trigger ("Listen for test event") does not spend a live connection when a search can show a sample. Each activation of a workflow with this trigger opens one connection; the budget is per API key, shared by every workflow using it.',
 			},
 		);
+		// the refusal's cause: a spent stream budget (with its reset), or every connection taken
+		return declareFailure(deferred, failureOf(error));
 	}
 
 	/** Stops everything and resolves once the connection, waits and searches are gone. */
@@ -275,15 +279,19 @@ export class StreamSession implements SessionContext {
 		return wait.waitMs;
 	}
 
-	/** Waits (backoff, budget) on the node's clock, so a reset instant and the wait agree; close() ends it. */
+	/**
+	 * Waits (backoff, budget) with the transport's one wait, on the node's clock so a reset instant
+	 * and the wait agree; close() ends it at once (its signal aborts). False: stop.
+	 */
 	private async pause(ms: number): Promise<boolean> {
 		if (this.stopped) return false;
-		try {
-			await clock.sleep(boundedDelay(ms), this.abort.signal);
-		} catch {
-			return false;
-		}
-		return !this.stopped;
+		const waited = await attempt(
+			async () =>
+				await this.transport.wait(ms, 'while the stream trigger waited to reconnect', {
+					signal: this.abort.signal,
+				}),
+		);
+		return waited.ok && !this.stopped;
 	}
 
 	private async run(
@@ -320,7 +328,9 @@ export class StreamSession implements SessionContext {
 				else if (end === 'dropped') this.stats.drops++;
 				else this.stats.serverCloses++;
 				level = Date.now() - openedAt >= RECONNECT.healthyAfterMs ? 0 : level + 1;
-				this.hooks.log(`SentiOne stream: connection ${end}; reconnecting`);
+				this.hooks.log(
+					`SentiOne stream: connection ${end}${this.interruption ? ` (${this.interruption})` : ''}; reconnecting`,
+				);
 			}
 
 			if (!(await this.pause(this.waitBeforeReconnect(level)))) break;
@@ -359,6 +369,7 @@ export class StreamSession implements SessionContext {
 	}
 
 	private async consume(open: OpenStream): Promise<ConnectionEnd> {
+		this.interruption = undefined;
 		try {
 			for await (const item of open.items) {
 				this.lastAliveAt = clock.now();
@@ -370,7 +381,8 @@ export class StreamSession implements SessionContext {
 			return this.stopped ? 'closed' : 'ended';
 		} catch (error) {
 			if (this.stopped) return 'closed';
-			// a broken stream says whether it was dropped or went silent
+			// a broken stream says whether it was dropped or went silent, and what had arrived
+			this.interruption = (error as Error)?.message;
 			return errorDetails(error)?.streamInterrupted ?? 'dropped';
 		} finally {
 			open.close();
