@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code: not shipped */
 /**
  * Part 5 — spike accuracy (issue 22): 14 simulated days of one project's traffic with a daily
  * pattern and injected bursts (the simulator's live shape: `--live-daily`, `--live-burst`,
@@ -67,6 +66,14 @@ export interface Scenario {
 	smallBursts: BurstSpec[];
 }
 
+/** One injected sentiment shift: during (at, at + minutes] this share of the mentions is negative. */
+export interface ShiftSpec {
+	day: number;
+	at: string;
+	minutes: number;
+	negative: number;
+}
+
 /**
  * The run: a project averaging 5 mentions a minute (300 an hour, where docs/alerts.md sends a user
  * to the Stream Trigger), office hours in UTC (0.1× the average at 02:00–05:00, 2.2× at 10:00),
@@ -97,6 +104,25 @@ export const SCENARIO: Scenario = {
 		{ day: 6, at: '10:00', minutes: 60, factor: 2 },
 		{ day: 11, at: '15:00', minutes: 30, factor: 2.5 },
 	],
+};
+
+/**
+ * The sentiment-shift run: the same traffic (another seed), the negative share (about 25 %: the
+ * simulator's own mix) raised for 1 to 3 hours five times, by 20 to 35 points — above the default
+ * Shift of 15 points — and once by 10 points (below it: reported, outside the count). The volume
+ * does not change during a shift. The Sentiment Shift defaults: Negative, 60-minute window, 15
+ * points, up or down, at least 20 mentions.
+ */
+export const SHIFT_SCENARIO = {
+	seed: 23,
+	shifts: [
+		{ day: 3, at: '11:00', minutes: 120, negative: 0.5 },
+		{ day: 5, at: '20:30', minutes: 90, negative: 0.6 },
+		{ day: 7, at: '03:00', minutes: 180, negative: 0.5 },
+		{ day: 9, at: '14:15', minutes: 60, negative: 0.45 },
+		{ day: 12, at: '08:40', minutes: 120, negative: 0.55 },
+	] as ShiftSpec[],
+	smallShifts: [{ day: 10, at: '16:00', minutes: 120, negative: 0.35 }] as ShiftSpec[],
 };
 
 export interface Burst extends BurstSpec {
@@ -187,7 +213,7 @@ export function burstsOfScenario(s: Scenario): Burst[] {
 	});
 }
 
-function simFlags(s: Scenario, bursts: Burst[]): string[] {
+function simFlags(s: Scenario, bursts: Burst[], negative?: number[]): string[] {
 	return [
 		'--now',
 		s.start,
@@ -209,22 +235,57 @@ function simFlags(s: Scenario, bursts: Burst[]): string[] {
 		s.variation,
 		...bursts.flatMap((b) => [
 			'--live-burst',
-			`at=${new Date(b.from).toISOString()},minutes=${b.minutes},factor=${b.factor},label=burst${b.index + 1}`,
+			`at=${new Date(b.from).toISOString()},minutes=${b.minutes},factor=${b.factor},label=burst${b.index + 1}${negative ? `,negative=${negative[b.index]}` : ''}`,
 		]),
 	];
 }
 
+const BENCH_NODE = { name: 'SentiOne', type: 'bench', typeVersion: 1 } as unknown as INode;
+
 /** The default Volume Spike settings, read as the node reads them. */
 function defaultSpikeSettings(now: number) {
-	const node = { name: 'SentiOne', type: 'bench', typeVersion: 1 } as unknown as INode;
-	const settings = readAlertSettings('volumeSpike', (_name, fallback) => fallback, node, 'UTC', now);
+	const settings = readAlertSettings(
+		'volumeSpike',
+		(_name, fallback) => fallback,
+		BENCH_NODE,
+		'UTC',
+		now,
+	);
 	if (settings.event !== 'volumeSpike') throw new Error('not a spike');
 	return settings;
 }
 
+/** The default Sentiment Shift settings, read as the node reads them. */
+function defaultShiftSettings(now: number) {
+	const settings = readAlertSettings(
+		'sentimentShift',
+		(_name, fallback) => fallback,
+		BENCH_NODE,
+		'UTC',
+		now,
+	);
+	if (settings.event !== 'sentimentShift') throw new Error('not a shift');
+	return settings;
+}
+
+/** The shifts of SHIFT_SCENARIO as bursts of factor 1 (the simulator's bursts carry a sentiment mix). */
+export function shiftScenario(): { scenario: Scenario; bursts: Burst[]; negative: number[] } {
+	const all = [
+		...SHIFT_SCENARIO.shifts.map((x) => ({ ...x, small: false })),
+		...SHIFT_SCENARIO.smallShifts.map((x) => ({ ...x, small: true })),
+	];
+	const scenario: Scenario = {
+		...SCENARIO,
+		seed: SHIFT_SCENARIO.seed,
+		bursts: all.filter((x) => !x.small).map((x) => ({ ...x, factor: 1 })),
+		smallBursts: all.filter((x) => x.small).map((x) => ({ ...x, factor: 1 })),
+	};
+	return { scenario, bursts: burstsOfScenario(scenario), negative: all.map((x) => x.negative) };
+}
+
 /** Attributes the alerts to bursts and counts what each level got. */
 function judge(
-	level: LevelResult['level'],
+	level: string,
 	bursts: Burst[],
 	bucketMs: number,
 	from: number,
@@ -233,8 +294,7 @@ function judge(
 ): Pick<LevelResult, 'alerts' | 'bursts' | 'falseAlarms' | 'normalDays' | 'falseAlarmsPerWeek'> {
 	const alerts: AlertSeen[] = raw.map((a) => ({
 		...a,
-		burst:
-			bursts.find((b) => a.windowEnd > b.from && a.windowStart < b.to + bucketMs)?.index ?? -1,
+		burst: bursts.find((b) => a.windowEnd > b.from && a.windowStart < b.to + bucketMs)?.index ?? -1,
 	}));
 	const outcomes: BurstOutcome[] = bursts.map((b) => {
 		const mine = alerts.filter((a) => a.burst === b.index);
@@ -273,6 +333,17 @@ function judge(
 }
 
 function alertOf(item: IDataObject, at: number): Omit<AlertSeen, 'burst'> | undefined {
+	if (item.kind === 'sentimentShift')
+		return {
+			at,
+			windowStart: Date.parse(String(item.windowStart)),
+			windowEnd: Date.parse(String(item.windowEnd)),
+			count: Number(item.share),
+			complete: true,
+			threshold: Number(item.shiftPoints),
+			baseline: Number(item.usualShare),
+			basis: String(item.baselineBasis),
+		};
 	if (item.kind !== 'volumeSpike') return undefined;
 	return {
 		at,
@@ -300,13 +371,16 @@ export interface Summary {
 const HEARTBEAT_MS = 15_000;
 
 /** The simulator's ground truth: every mention of the 14 days, and each burst's normal rate. */
-export async function groundTruthOf(s: Scenario, bursts: Burst[]): Promise<Summary[]> {
+export async function groundTruthOf(
+	s: Scenario,
+	bursts: Burst[],
+	negative?: number[],
+): Promise<Summary[]> {
 	const from = Date.parse(s.start);
 	const to = from + s.days * DAY;
-	const sim = await simulator(simFlags(s, bursts));
+	const sim = await simulator(simFlags(s, bursts, negative));
 	try {
-		for (let day = 0; day < s.days; day++)
-			await admin(sim, 'POST', '/clock', { advanceMs: DAY });
+		for (let day = 0; day < s.days; day++) await admin(sim, 'POST', '/clock', { advanceMs: DAY });
 		// the rate each burst stands on: the simulator's expectation of the bucket before it
 		for (const b of bursts) {
 			const e = await liveExpected(sim, {
@@ -325,22 +399,29 @@ export async function groundTruthOf(s: Scenario, bursts: Burst[]): Promise<Summa
 	}
 }
 
-export function engineLevel(s: Scenario, bursts: Burst[], mentions: Summary[]): LevelResult {
+export function engineLevel(
+	s: Scenario,
+	bursts: Burst[],
+	mentions: Summary[],
+	event: 'volumeSpike' | 'sentimentShift' = 'volumeSpike',
+): LevelResult {
 	const t0 = Date.now();
 	const from = Date.parse(s.start);
 	const to = from + s.days * DAY;
 	let now = from;
 	const restore = setClock({ now: () => now, sleep: async () => undefined });
 	const raw: Array<Omit<AlertSeen, 'burst'>> = [];
-	const spike = defaultSpikeSettings(from);
+	const settings =
+		event === 'volumeSpike' ? defaultSpikeSettings(from) : defaultShiftSettings(from);
+	const spanMs = settings.event === 'volumeSpike' ? settings.bucketMs : settings.windowMs;
 	let evaluations = 0;
 	try {
 		const alerts = new StreamAlerts(
 			{
 				projectId: PROJECT,
 				filters: {},
-				alert: spike,
-			} as unknown as StreamSettings & { alert: typeof spike },
+				alert: settings,
+			} as unknown as StreamSettings & { alert: typeof settings },
 			'UTC',
 			undefined,
 			(item) => {
@@ -386,7 +467,14 @@ export function engineLevel(s: Scenario, bursts: Burst[], mentions: Summary[]): 
 		to,
 		mentions: mentions.length,
 		evaluations,
-		...judge('engine', bursts, spike.bucketMs, from, to, raw),
+		...judge(
+			event === 'volumeSpike' ? 'engine' : 'engine, sentiment shift',
+			bursts,
+			spanMs,
+			from,
+			to,
+			raw,
+		),
 		seconds: Math.round((Date.now() - t0) / 1000),
 		note: `the simulator's ground truth through the Stream Trigger's alert wiring (streamAlerts.ts): each mention at its collectedAt and a heartbeat every ${HEARTBEAT_MS / 1000} s`,
 	};
@@ -447,7 +535,7 @@ async function streamLevel(s: Scenario, bursts: Burst[], days: number): Promise<
 			bursts.some((b) => at >= b.from - MINUTE && at < b.from + spike.bucketMs + MINUTE);
 		let lastReport = Date.now();
 		while (now < to) {
-			const step = fine(now) ? 5000 : 30_000;
+			const step = fine(now) ? 5000 : 60_000;
 			// the node's clock first: what the step collects arrives after it (the live stream's delay)
 			now += step;
 			await admin(sim, 'POST', '/clock', { advanceMs: step });
@@ -490,7 +578,7 @@ async function streamLevel(s: Scenario, bursts: Burst[], days: number): Promise<
 		evaluations: steps,
 		...judge('stream', bursts, spike.bucketMs, from, to, raw),
 		seconds: Math.round((Date.now() - t0) / 1000),
-		note: `the SentiOne Stream Trigger (n8n-core TriggerContext) on the simulator's live stream; its clock and the simulator's moved together in ${steps.toLocaleString('en-US')} steps (30 s; 5 s from a minute before each burst to a bucket after its start), each step waiting until the trigger had taken every mention collected`,
+		note: `the SentiOne Stream Trigger (n8n-core TriggerContext) on the simulator's live stream; its clock and the simulator's moved together in ${steps.toLocaleString('en-US')} steps (60 s; 5 s from a minute before each burst to a bucket after its start), each step waiting until the trigger had taken every mention collected`,
 	};
 }
 
@@ -583,8 +671,7 @@ export async function measureAlerts(options: {
 	if (options.levels.includes('stream')) levels.push(await streamLevel(s, bursts, days));
 	if (options.levels.includes('poll')) levels.push(await pollLevel(s, bursts, days));
 	for (const level of levels) {
-		for (const o of level.bursts)
-			o.normalPerBucket = bursts[o.index].normalPerBucket;
+		for (const o of level.bursts) o.normalPerBucket = bursts[o.index].normalPerBucket;
 	}
 	return {
 		scenario: s,
