@@ -123,24 +123,26 @@ async function startsById(n8n: RunningN8n, workflowId: string): Promise<Map<stri
 	return out;
 }
 
-/** Every execution of a workflow (the REST list pages by 100, newest first). */
+/** Every execution of a workflow (the REST list pages by 100, newest first, with a cursor). */
 async function allExecutions(
 	n8n: RunningN8n,
 	workflowId: string,
 ): Promise<Array<{ id: string; startedAt: string }>> {
 	const out: Array<{ id: string; startedAt: string }> = [];
-	let lastId: string | undefined;
+	let cursor: string | null | undefined;
 	for (;;) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const r = await n8n.rest<{ data: { results: Array<{ id: string; startedAt: string }> } }>(
+		const r = await n8n.rest<{
+			data: { results: Array<{ id: string; startedAt: string }>; nextCursor?: string | null };
+		}>(
 			'GET',
-			`/executions?filter=${filter}&limit=100${lastId ? `&lastId=${lastId}` : ''}`,
+			`/executions?filter=${filter}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
 		);
-		if (r.status !== 200) throw new Error(`GET /executions → ${r.status}`);
-		const page = r.json.data.results;
-		out.push(...page);
-		if (page.length < 100) return out;
-		lastId = page[page.length - 1].id;
+		if (r.status !== 200)
+			throw new Error(`GET /executions → ${r.status}: ${JSON.stringify(r.json)}`);
+		out.push(...r.json.data.results);
+		cursor = r.json.data.nextCursor;
+		if (!cursor || r.json.data.results.length === 0) return out;
 	}
 }
 
