@@ -317,7 +317,8 @@ function judge(
 	});
 	// normal traffic: the span judged minus each burst and the bucket after it (its count still holds the burst)
 	let burstMs = 0;
-	for (const b of bursts) burstMs += Math.min(b.to + bucketMs, to) - Math.max(b.from, from);
+	for (const b of bursts)
+		burstMs += Math.max(0, Math.min(b.to + bucketMs, to) - Math.max(b.from, from));
 	const normalMs = to - from - burstMs;
 	const falseAlarms = alerts.filter((a) => a.burst === -1).length;
 	log(
@@ -631,9 +632,11 @@ async function pollLevel(s: Scenario, bursts: Burst[], days: number): Promise<Le
 				);
 			}
 		}
-		read = Number(
-			(await admin<{ mentionsReturned?: number }>(sim, 'GET', '/stats')).mentionsReturned ?? 0,
-		);
+		// mentions the simulator returned, per key tier
+		const returned = (
+			await admin<{ mentionsReturned?: Record<string, number> }>(sim, 'GET', '/stats')
+		).mentionsReturned;
+		read = Object.values(returned ?? {}).reduce((a, b) => a + Number(b), 0);
 	} finally {
 		restore();
 		await sim.stop();

@@ -24,7 +24,7 @@ import { cleanupAll, load, loadText, log, machine, ROOT } from './lib';
 
 const USAGE = `Usage: npm run bench:alerts -- [flags]
   --only <parts>        spike,shift,latency (default all)
-  --trigger-days <n>    simulated days through the real triggers (default 5; the engine level runs all 14)
+  --trigger-days <n>    simulated days through the real triggers (default 14, the whole run)
   --seeds <list>        more seeds of the 14 days for the engine level (default 1,2,3,4)
   --stream-samples <n>  mentions of the Stream Trigger's latency (default 200)
   --poll-minutes <n>    simulated minutes of the poll trigger's latency (default 90)
@@ -42,7 +42,7 @@ interface Options {
 function parse(argv: string[]): Options {
 	const o: Options = {
 		only: ['spike', 'shift', 'latency'],
-		triggerDays: 5,
+		triggerDays: 14,
 		seeds: [1, 2, 3, 4],
 		streamSamples: 200,
 		pollMinutes: 90,
@@ -88,13 +88,22 @@ interface SeedRow {
 	maxDelayMs: number;
 }
 
+/** When a part was measured, and the machine's load then (parts may come from different runs). */
+interface When {
+	ranAt?: string;
+	load?: string;
+}
+const when = (): When => ({ ranAt: new Date().toISOString(), load: loadText(load()) });
+const whenText = (w: When) =>
+	w.ranAt ? `Measured ${w.ranAt.slice(0, 16).replace('T', ' ')} UTC, load ${w.load}. ` : '';
+
 export interface AlertsReport {
 	runAt: string;
 	minutes: number;
 	load: string;
-	spike?: AlertResult & { seeds: SeedRow[] };
-	shift?: { scenario: typeof SHIFT_SCENARIO; level: LevelResult };
-	latency?: LatencyResult;
+	spike?: AlertResult & { seeds: SeedRow[] } & When;
+	shift?: { scenario: typeof SHIFT_SCENARIO; level: LevelResult } & When;
+	latency?: LatencyResult & When;
 }
 
 function seedRow(seed: number, l: LevelResult): SeedRow {
@@ -175,10 +184,13 @@ function targets(r: AlertsReport): Target[] {
 }
 
 function burstTable(l: LevelResult): string {
-	const rows = l.bursts.map(
-		(b) =>
-			`| ${b.index + 1}${b.small ? ' (small)' : ''} | day ${b.day} ${b.at} | ${b.minutes} min | ${b.factor}× | ${Math.round(b.normalPerBucket)} | ${b.detected ? 'yes' : '**no**'} | ${min(b.delayMs)} | ${b.count ?? '–'}${b.threshold !== undefined ? ` / ${b.threshold}` : ''}${b.complete === false ? ' (at least)' : ''} | ${b.alerts} |`,
-	);
+	const days = (l.to - l.from) / 86_400_000;
+	const rows = l.bursts
+		.filter((b) => b.day < days)
+		.map(
+			(b) =>
+				`| ${b.index + 1}${b.small ? ' (small)' : ''} | day ${b.day} ${b.at} | ${b.minutes} min | ${b.factor}× | ${Math.round(b.normalPerBucket)} | ${b.detected ? 'yes' : '**no**'} | ${min(b.delayMs)} | ${b.count ?? '–'}${b.threshold !== undefined ? ` / ${b.threshold}` : ''}${b.complete === false ? ' (at least)' : ''} | ${b.alerts} |`,
+		);
 	return [
 		'| Burst | Starts (UTC) | Length | Factor | Normal per bucket | Detected | Alert after | Count / threshold | Alerts |',
 		'|---|---|---|---|---|---|---|---|---|',
@@ -215,7 +227,7 @@ function markdown(r: AlertsReport, o: Options): string {
 	if (r.spike) {
 		const s = r.spike;
 		parts.push(
-			`### Volume Spike accuracy\n\nDefaults: bucket ${s.settings.bucketMinutes} min, Same Time on Past Days, ratio ${s.settings.ratio}, ${s.settings.deviations} standard deviations, at least ${s.settings.minMentions} mentions. Traffic: ${s.scenario.days} simulated days from ${s.scenario.start.slice(0, 10)}, ${s.scenario.ratePerMinute} mentions a minute on average, daily shape \`${s.scenario.daily}\` (0.1× at night, 2.2× at 10:00 UTC), ${s.scenario.variation} arrivals, seed ${s.scenario.seed}; ${s.scenario.bursts.length} bursts of 3× to 6× and ${s.scenario.smallBursts.length} smaller ones (outside the targets), from day 3 (the baseline needs 3 days). An alert belongs to a burst when its bucket overlaps the burst or the bucket after it; any other alert is a false alarm.`,
+			`### Volume Spike accuracy\n\n${whenText(s)}Defaults: bucket ${s.settings.bucketMinutes} min, Same Time on Past Days, ratio ${s.settings.ratio}, ${s.settings.deviations} standard deviations, at least ${s.settings.minMentions} mentions. Traffic: ${s.scenario.days} simulated days from ${s.scenario.start.slice(0, 10)}, ${s.scenario.ratePerMinute} mentions a minute on average, daily shape \`${s.scenario.daily}\` (0.1× at night, 2.2× at 10:00 UTC), ${s.scenario.variation} arrivals, seed ${s.scenario.seed}; ${s.scenario.bursts.length} bursts of 3× to 6× and ${s.scenario.smallBursts.length} smaller ones (outside the targets), from day 3 (the baseline needs 3 days). An alert belongs to a burst when its bucket overlaps the burst or the bucket after it; any other alert is a false alarm.`,
 		);
 		for (const l of s.levels)
 			parts.push(
@@ -237,12 +249,12 @@ function markdown(r: AlertsReport, o: Options): string {
 		const { level, scenario } = r.shift;
 		const negative = [...scenario.shifts, ...scenario.smallShifts].map((x) => x.negative);
 		parts.push(
-			`### Sentiment Shift accuracy\n\nDefaults: Negative, 60-minute window, 15 points, either direction, at least 20 mentions. The same traffic (seed ${scenario.seed}; about 25 % negative), with the negative share raised for 1 to 3 hours (the volume unchanged). Engine level, as above. False alarms: ${level.falseAlarms} in ${level.normalDays.toFixed(1)} days (${level.falseAlarmsPerWeek.toFixed(2)} a week).\n\n${shiftTable(level, negative)}`,
+			`### Sentiment Shift accuracy\n\n${whenText(r.shift)}Defaults: Negative, 60-minute window, 15 points, either direction, at least 20 mentions. The same traffic (seed ${scenario.seed}; about 25 % negative), with the negative share raised for 1 to 3 hours (the volume unchanged). Engine level, as above. False alarms: ${level.falseAlarms} in ${level.normalDays.toFixed(1)} days (${level.falseAlarmsPerWeek.toFixed(2)} a week).\n\n${shiftTable(level, negative)}`,
 		);
 	}
 	if (r.latency) {
 		parts.push(
-			`### Alert latency in a real n8n\n\nn8n ${r.latency.n8n} (\`n8n start\`, SQLite, single process) with this package installed, the simulator on loopback; from a mention's collectedAt in the simulator to n8n's \`startedAt\` of the execution that carried it.\n\n${[
+			`### Alert latency in a real n8n\n\n${whenText(r.latency)}n8n ${r.latency.n8n} (\`n8n start\`, SQLite, single process) with this package installed, the simulator on loopback; from a mention's collectedAt in the simulator to n8n's \`startedAt\` of the execution that carried it.\n\n${[
 				'| Trigger | Mentions | Executions | p50 | p99 | min – max | Clock |',
 				'|---|---|---|---|---|---|---|',
 				...r.latency.figures.map(
@@ -293,7 +305,7 @@ async function main(): Promise<number> {
 			const truth = await groundTruthOf(scenario, bursts);
 			seeds.push(seedRow(seed, engineLevel(scenario, bursts, truth)));
 		}
-		report.spike = { ...result, seeds };
+		report.spike = { ...result, seeds, ...when() };
 	}
 	if (o.only.includes('shift')) {
 		const { scenario, bursts, negative } = shiftScenario();
@@ -301,15 +313,28 @@ async function main(): Promise<number> {
 		report.shift = {
 			scenario: SHIFT_SCENARIO,
 			level: engineLevel(scenario, bursts, truth, 'sentimentShift'),
+			...when(),
 		};
 	}
 	if (o.only.includes('latency'))
-		report.latency = await measureLatency({
-			streamSamples: o.streamSamples,
-			pollMinutes: o.pollMinutes,
-		});
+		report.latency = {
+			...when(),
+			...(await measureLatency({
+				streamSamples: o.streamSamples,
+				pollMinutes: o.pollMinutes,
+			})),
+		};
 	report.minutes = Math.round((Date.now() - t0) / 60_000);
 	const json = o.out.replace(/(\.md)?$/, '-alerts.json');
+	// a part not run this time keeps its figures from the last run (each part says when it ran)
+	if (existsSync(json)) {
+		const before = JSON.parse(readFileSync(json, 'utf8')) as AlertsReport;
+		const dated = <T extends When>(part: T | undefined): T | undefined =>
+			part && { ranAt: before.runAt, load: before.load, ...part };
+		report.spike ??= dated(before.spike);
+		report.shift ??= dated(before.shift);
+		report.latency ??= dated(before.latency);
+	}
 	writeFileSync(json, `${JSON.stringify(report, null, 1)}\n`);
 	writeSection(o.out, markdown(report, o));
 	const t = targets(report);
