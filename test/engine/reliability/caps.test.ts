@@ -78,9 +78,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/caps.test.ts',
 		rows,
 		figures,
-		notes: [
-			'A hostile server of the test (test/support/servers/hostileServer.ts) streams mentions without end, pages without end, or sends cursors of any length. Memory is sampled every 10 ms (process.memoryUsage) from a baseline taken after a full garbage collection; "peak" is the highest sample above it while the node runs.',
-		],
 	});
 });
 

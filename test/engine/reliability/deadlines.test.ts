@@ -71,10 +71,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/deadlines.test.ts',
 		rows,
 		figures: { ...figures, longestHoldMs: held },
-		notes: [
-			"A hostile server of the test (test/support/servers/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, stall limit 0.5–0.7 s) so every case ends in seconds; the node's real bounds are a stall limit of 60 s per JSON answer (it must arrive whole within it, bytes or not), 120 s without a complete event on an export, the Stream Trigger's Stall Timeout on a live stream, and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.",
-			'"Longest hold" is the real time one call was held by the server, per kind of bound: it stays within the bound plus one watchdog step (at most 1 s, a quarter of the stall limit).',
-		],
 	});
 });
 

@@ -59,9 +59,6 @@ afterAll(async () => {
 		title: 'Hostile server, through the nodes',
 		command: 'npx jest test/engine/reliability/hostileServers.test.ts',
 		rows,
-		notes: [
-			"Each case: the fault answers the first request of the run (scripted in the simulator), the node ends with the error shown, no exception escapes and no unhandled rejection happens, and no socket to the simulator is left open. A server that never answers is bounded here by n8n's workflow timeout (the engine cancels the execution); the nodes' own bounds (60 s per attempt) are measured by `npm run test:soak`.",
-		],
 	});
 });
 

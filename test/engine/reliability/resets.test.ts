@@ -131,10 +131,6 @@ afterAll(async () => {
 			longestTimerMs: longestTimer,
 			timeoutOverflowWarnings: overflowWarnings.length,
 		},
-		notes: [
-			'A hostile server of the test (test/support/servers/hostileServer.ts) sends the broken values; the node\'s clock is virtual (setClock), so a wait it asks for passes at once and the server stamps each request with the virtual time. "Most per virtual hour" is the largest number of requests (or stream connections) that fell into any one-hour span.',
-			'"Longest clock wait" is the longest wait the node asked its clock for (every rate-limit and reconnect wait goes through it); "longest timer" the longest real setTimeout anything in the process asked for while this file ran. Both must stay below 2^31 − 1 ms, past which Node fires a timer at once.',
-		],
 	});
 });
 

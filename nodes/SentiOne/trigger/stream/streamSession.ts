@@ -165,6 +165,7 @@ export class StreamSession implements SessionContext {
 				);
 			}
 		}
+		this.delivery.startRedelivery();
 		this.loop = this.run(
 			first.ok ? first.value : undefined,
 			first.ok ? resume?.gap : undefined,
@@ -213,6 +214,7 @@ export class StreamSession implements SessionContext {
 		this.abort.abort();
 		this.current?.close();
 		await this.loop;
+		await this.delivery.close();
 		const s = this.stats;
 		this.hooks.log(
 			`SentiOne stream closed: ${s.connections} connection(s), ${s.drops} dropped, ${s.stalls} stalled, ${s.serverCloses} closed by the server, ${s.failedOpens} failed attempt(s), ${s.budgetWaits} budget wait(s); ${s.emitted} item(s) passed on, ${s.duplicates} repeat(s) dropped, ${s.malformed} malformed (${s.repaired} recovered), ${s.gapFills} gap search(es) with ${s.gapRequests} request(s)`,

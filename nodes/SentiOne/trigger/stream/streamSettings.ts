@@ -14,6 +14,8 @@ import { clock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
 import { isAlertEvent, readAlertSettings } from '../alerts';
+import type { MarkDelivered } from './redeliveryPolicy';
+import { MARK_DELIVERED } from './redeliveryPolicy';
 
 export type StreamEvent =
 	| 'newMention'
@@ -64,6 +66,8 @@ export interface StreamSettings {
 	stallTimeoutMs: number;
 	/** the alert's settings (an alert event) */
 	alert?: AlertSettings;
+	/** Options → Mark Delivered When (absent: Emitted); a test event is always Emitted */
+	markDelivered?: MarkDelivered;
 }
 
 const STREAM_EVENTS: readonly StreamEvent[] = [...MENTION_EVENTS, 'engagementUpdate'];
@@ -115,6 +119,13 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		maxGapRequests: 0,
 		stallTimeoutMs: Math.round(stallTimeoutSeconds * 1000),
 	};
+	const markDelivered = readChoice(
+		options.markDelivered ?? 'emitted',
+		MARK_DELIVERED,
+		node,
+		'Options → Mark Delivered When',
+	);
+	if (markDelivered !== 'emitted') settings.markDelivered = markDelivered;
 	if (isAlertEvent(event)) {
 		settings.alert = readAlertSettings(
 			event,
