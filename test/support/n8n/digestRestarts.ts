@@ -20,7 +20,7 @@
 import { writeFileSync } from 'node:fs';
 
 import { resultsFile } from '../paths';
-import { admin, startSim, type Loose, type Sim } from '../simulator';
+import { admin, startRunningSim, type Loose, type Sim } from '../simulator';
 import { MINUTE, DAY } from '../time';
 import { sleep, until } from '../wait';
 import { type SavedWorkflowJson } from '../workflowJson';
@@ -56,13 +56,7 @@ export interface Restartable {
 
 /** The simulator of the scenario: running clock from the machine's now, one empty project. */
 export function startDigestSim(): Promise<Sim> {
-	return startSim(
-		['--projects', '1', '--mentions', '0', '--seed', '24', '--heartbeat-ms', '1000'],
-		{
-			clock: 'running',
-			now: new Date().toISOString(),
-		},
-	);
+	return startRunningSim({ projects: 1, mentions: 0, seed: 24, heartbeatMs: 1000 });
 }
 
 function digestWorkflow(kind: 'poll' | 'stream', digestAt: string): SavedWorkflowJson {
