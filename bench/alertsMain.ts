@@ -271,8 +271,8 @@ function markdown(r: AlertsReport, o: Options): string {
 	return parts.join('\n\n');
 }
 
-export const ALERTS_START = '<!-- bench:alerts -->';
-export const ALERTS_END = '<!-- /bench:alerts -->';
+export const ALERTS_START = '<!-- alerts:start -->';
+export const ALERTS_END = '<!-- alerts:end -->';
 
 /** Puts the section into the report, replacing the one there. */
 function writeSection(file: string, section: string): void {

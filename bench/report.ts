@@ -505,18 +505,17 @@ ${missed.length === 0 ? 'Every target is met.' : `**${missed.length} target(s) m
 
 ${sections.join('\n\n')}
 `;
-	writeFileSync(input.out, `${doc}${alertsSectionOf(input.out)}`);
+	writeFileSync(input.out, withKeptSections(input.out, doc));
 	return checks;
 }
 
 /**
- * The section `npm run bench:alerts` wrote into the report (bench/alertsMain.ts), kept when this
- * report is written again: the two are measured by different runs.
+ * Sections other benchmarks write into the same file between their own markers (`<!-- name:start -->`
+ * … `<!-- name:end -->`, e.g. bench/workers/pollCeiling.ts): kept at the end when the report is
+ * written again.
  */
-function alertsSectionOf(file: string): string {
-	if (!existsSync(file)) return '';
-	const doc = readFileSync(file, 'utf8');
-	const a = doc.indexOf('<!-- bench:alerts -->');
-	const b = doc.indexOf('<!-- /bench:alerts -->');
-	return a >= 0 && b > a ? `\n${doc.slice(a, b + '<!-- /bench:alerts -->'.length)}\n` : '';
+function withKeptSections(file: string, doc: string): string {
+	if (!existsSync(file)) return doc;
+	const kept = readFileSync(file, 'utf8').match(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g);
+	return kept ? `${doc.trimEnd()}\n\n${kept.join('\n\n')}\n` : doc;
 }

@@ -202,7 +202,7 @@ test('the tarball stays small (the figures of the build it packed are printed)',
 		`npm pack: ${pack.entryCount} files, ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked (dist/: ${distBytes} bytes)\n`,
 	);
 	expect(pack.entryCount).toBe(packed.length);
-	// about twice today's figures: room for the nodes to grow, none for a picture or source maps
+	// room for the nodes to grow, none for a picture or source maps (they alone would double it)
 	expect(pack.size).toBeLessThan(150_000);
-	expect(pack.unpackedSize).toBeLessThan(500_000);
+	expect(pack.unpackedSize).toBeLessThan(600_000);
 });

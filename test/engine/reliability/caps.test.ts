@@ -50,6 +50,7 @@ import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { type WorkflowJson } from '../../support/workflowJson';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(60_000);
 
@@ -59,18 +60,13 @@ const gc = runInNewContext('gc') as () => void;
 let server: HostileServer;
 const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	server = await HostileServer.start();
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await server?.close();
 	writePart({
 		part: 'caps',

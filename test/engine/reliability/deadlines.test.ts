@@ -44,6 +44,7 @@ import { sleep, waitFor } from '../../support/wait';
 import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(60_000);
 
@@ -52,18 +53,13 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 /** longest a dripping (or silent) server held one call, per place */
 const held: Record<string, number> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	server = await HostileServer.start();
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await server?.close();
 	writePart({
 		part: 'deadlines',

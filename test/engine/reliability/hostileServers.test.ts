@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * A hostile or broken server, through the nodes (test/engine/transport/hostileAnswers.test.ts covers the
  * transport alone): the action node in n8n's engine, the poll trigger with its real PollContext, the
@@ -29,7 +28,7 @@ import {
 	projectParam,
 	streamParameters,
 } from '../../support/triggers';
-import { watchSockets } from '../../support/probes';
+import { watchSockets, watchCrashes } from '../../support/probes';
 import { sleep, waitFor } from '../../support/wait';
 import { idsOf, tally } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
@@ -39,20 +38,15 @@ jest.setTimeout(60_000);
 
 let sim: Sim;
 let pagedProject: number;
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 const rows: ResultRow[] = [];
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	sim = await startRoomySim();
 	pagedProject = await projectWithMentions(sim, 60);
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await sim.stop();
 	writePart({
 		part: 'hostile',

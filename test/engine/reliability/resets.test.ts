@@ -41,6 +41,7 @@ import { sleep, waitFor } from '../../support/wait';
 import { MINUTE, HOUR } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(90_000);
 
@@ -95,12 +96,9 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 /** the most requests (or connections) one virtual hour saw, per place */
 const perHour: Record<string, number> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	process.on('warning', onWarning);
 	const spy = ((handler: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
 		if (typeof ms === 'number' && Number.isFinite(ms)) longestTimer = Math.max(longestTimer, ms);
@@ -115,8 +113,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	globalThis.setTimeout = realSetTimeout;
 	clock.uninstall();
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	process.off('warning', onWarning);
 	await server?.close();
 	writePart({

@@ -53,7 +53,11 @@ const EVENTS: INodePropertyOptions[] = [
 
 export const streamProperties: INodeProperties[] = [
 	...triggerHeader(BUDGET_NOTICE, EVENTS),
-	{ ...projectLocator, displayOptions: forMentions },
+	{
+		...projectLocator,
+		// Viral Mention: alerts only for this project's mentions, found by its look-up searches
+		displayOptions: { show: { event: [...forMentions.show.event, 'viralMention'] } },
+	},
 	{
 		...filtersCollection({
 			dates: false,

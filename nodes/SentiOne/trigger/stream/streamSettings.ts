@@ -10,7 +10,7 @@ import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
 import type { StreamFormat } from '../../shared/stream';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
 import { isAlertEvent, readAlertSettings } from '../alerts';
@@ -51,7 +51,7 @@ export const MAX_GAP_REQUESTS = hourlyLimit('recentSearch');
 
 export interface StreamSettings {
 	event: StreamEvent;
-	/** set for newMention */
+	/** set for the mention stream's events and Viral Mention (needsProject) */
 	projectId?: number;
 	/** the API's `filters` object (newMention) */
 	filters: IDataObject;
@@ -70,7 +70,16 @@ export interface StreamSettings {
 	markDelivered?: MarkDelivered;
 }
 
-const STREAM_EVENTS: readonly StreamEvent[] = [...MENTION_EVENTS, 'engagementUpdate'];
+const STREAM_EVENTS: readonly StreamEvent[] = [
+	...MENTION_EVENTS,
+	'engagementUpdate',
+	'viralMention',
+];
+
+/** The events that need a project: the mention stream's, and Viral Mention (its look-ups). */
+export function needsProject(event: StreamEvent): boolean {
+	return onMentionStream(event) || event === 'viralMention';
+}
 
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const node = ctx.getNode();
@@ -135,16 +144,17 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 			clock.now(),
 		);
 	}
+	if (needsProject(event))
+		settings.projectId = parseProjectId(
+			ctx.getNodeParameter('project', '', { extractValue: true }),
+			node,
+		);
 	if (!onMentionStream(event)) return settings;
 
-	settings.projectId = parseProjectId(
-		ctx.getNodeParameter('project', '', { extractValue: true }),
-		node,
-	);
 	settings.filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
-		now: clock.now(),
+		now: serverClock.now(),
 		scope: 'live',
 	});
 	settings.simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);
