@@ -2,7 +2,7 @@
 /**
  * `npm run bench:alerts` — issue 22's alert figures: spike accuracy (bench/alerts.ts), sentiment
  * shift accuracy (same), alert latency in a real n8n (bench/alertLatency.ts). Writes its section
- * of bench/results.md (between the `bench:alerts` markers; `npm run bench` keeps it) and
+ * of bench/results.md (between the `alerts:start` and `alerts:end` markers; `npm run bench` keeps it) and
  * bench/results-alerts.json. Exits 1 when a target is missed, 2 when the benchmark failed.
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
