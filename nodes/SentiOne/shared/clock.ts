@@ -41,7 +41,7 @@ export function setClock(replacement: Partial<Clock>): () => void {
 /** Date headers further than this from the node's clock are not taken as SentiOne's clock (a cached or broken header). */
 const IMPLAUSIBLE_OFFSET_MS = 60 * 60_000;
 /** The Date header has whole seconds, and the answer took time to arrive: an offset this small is none. */
-const OFFSET_DEADBAND_MS = 3_000;
+export const OFFSET_DEADBAND_MS = 3_000;
 /** Observations the estimate is the median of (one odd header does not move it). */
 const SAMPLES = 5;
 

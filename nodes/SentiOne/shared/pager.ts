@@ -25,7 +25,7 @@ import {
 	unusableAnswer,
 } from './errors';
 import { idKey } from './text';
-import { clock } from './clock';
+import { clock, OFFSET_DEADBAND_MS } from './clock';
 import { formatInstant } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
 import { rateLimitWait } from './transport';
@@ -120,6 +120,29 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** True when two JSON values differ at most in ISO 8601 instants less than `toleranceMs` apart. */
+export function sameWithin(a: unknown, b: unknown, toleranceMs: number): boolean {
+	if (a === b) return true;
+	if (typeof a === 'string' && typeof b === 'string') {
+		const instant = /^\d{4}-\d\d-\d\dT/;
+		if (!instant.test(a) || !instant.test(b)) return false;
+		const [x, y] = [Date.parse(a), Date.parse(b)];
+		return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= toleranceMs;
+	}
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		return a.every((v, k) => sameWithin(v, b[k], toleranceMs));
+	}
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	return keys.every(
+		(k) =>
+			Object.prototype.hasOwnProperty.call(b, k) &&
+			sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], toleranceMs),
+	);
+}
+
 export async function paginate<T = IDataObject>(
 	transport: SentiOneTransport,
 	request: ApiRequest,
@@ -158,7 +181,8 @@ export async function paginate<T = IDataObject>(
 		if (recomputed) return false;
 		recomputed = true;
 		const again = options.recomputeBody?.();
-		if (again === undefined || JSON.stringify(again) === JSON.stringify(request.body)) return false;
+		// computed a moment later, its instants move by that moment: only a clock that differs starts over
+		if (again === undefined || sameWithin(again, request.body, OFFSET_DEADBAND_MS)) return false;
 		request = { ...request, body: again };
 		items.length = 0;
 		keysSeen.clear();

@@ -7,7 +7,7 @@
  */
 import { ServerClock } from '../../../nodes/SentiOne/shared/clock';
 import { exactCount, readJson } from '../../../nodes/SentiOne/shared/json';
-import { isEndCursor } from '../../../nodes/SentiOne/shared/pager';
+import { isEndCursor, sameWithin } from '../../../nodes/SentiOne/shared/pager';
 import { mentionRow } from '../../../nodes/SentiOne/shared/simplify';
 import { BOUNDS } from '../../../nodes/SentiOne/shared/bounds';
 import { onServerClock } from '../../../nodes/SentiOne/trigger/stream/reconnect';
@@ -109,4 +109,33 @@ describe("SentiOne's clock from the Date of its answers (D-50)", () => {
 test('a cursor of null, absent, empty or only whitespace means the end; anything else does not', () => {
 	for (const end of [null, undefined, '', ' ', '  ', '\t\n']) expect(isEndCursor(end)).toBe(true);
 	for (const more of ['abc', ' abc ', '0', 'null']) expect(isEndCursor(more)).toBe(false);
+});
+
+describe("a search computed again on SentiOne's clock starts over only when its dates moved (D-50)", () => {
+	const body = (from: string) => ({
+		filters: { publishedAt: { from }, source: { type: ['X'] } },
+		sortType: 'PublishedAtDescending',
+	});
+
+	test('instants a moment apart (the time it took to compute them again) are the same request', () => {
+		expect(
+			sameWithin(body('2026-11-24T00:13:13.530Z'), body('2026-11-24T00:13:13.549Z'), 3000),
+		).toBe(true);
+		expect(
+			sameWithin(body('2026-11-24T00:13:13.530Z'), body('2026-11-24T00:13:16.530Z'), 3000),
+		).toBe(true);
+	});
+
+	test('instants further apart than the tolerance, or any other difference, are not', () => {
+		expect(
+			sameWithin(body('2026-11-24T00:13:13.530Z'), body('2026-11-24T00:13:16.531Z'), 3000),
+		).toBe(false);
+		expect(
+			sameWithin(body('2026-11-24T00:13:13Z'), { ...body('2026-11-24T00:13:13Z'), x: 1 }, 3000),
+		).toBe(false);
+		expect(sameWithin({ q: 'acme' }, { q: 'acme*' }, 3000)).toBe(false);
+		expect(sameWithin({ q: 'not a date' }, { q: 'not a date!' }, 3000)).toBe(false);
+		expect(sameWithin([1, 2], [1, 2, 3], 3000)).toBe(false);
+		expect(sameWithin({ a: null }, { a: {} }, 3000)).toBe(false);
+	});
 });
