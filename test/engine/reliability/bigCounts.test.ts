@@ -201,7 +201,7 @@ afterAll(() => {
 		},
 	];
 	writePart({
-		part: 'bigCounts',
+		part: 'big-counts',
 		title: 'Counts above 2^53',
 		command: 'npx jest test/engine/reliability/bigCounts.test.ts',
 		rows,

@@ -315,7 +315,7 @@ afterAll(() => {
 		},
 	];
 	writePart({
-		part: 'clockSkew',
+		part: 'clock-skew',
 		title: 'Clock skew between n8n and SentiOne',
 		command: 'npx jest test/engine/reliability/clockSkew.test.ts',
 		rows,

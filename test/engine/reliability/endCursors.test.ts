@@ -285,7 +285,7 @@ afterAll(() => {
 		};
 	});
 	writePart({
-		part: 'endCursors',
+		part: 'end-cursors',
 		title: 'Cursors that mean "the end"',
 		command: 'npx jest test/engine/reliability/endCursors.test.ts',
 		rows,
