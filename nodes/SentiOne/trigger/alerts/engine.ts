@@ -239,6 +239,11 @@ export class AlertEngine {
 		}
 	}
 
+	/** A span before the trigger first saw anything: a hole nothing can fill (no window waits for it). */
+	notStarted(from: number, to: number): void {
+		this.hole(from, to, STARTED_MID_WINDOW);
+	}
+
 	/** A span that was a hole and has been observed after all (a gap fill or catch-up that worked). */
 	fill(from: number, to: number): void {
 		const out: Hole[] = [];
