@@ -430,8 +430,8 @@ describe('the alert templates run against the simulator, and their messages read
 					`^Volume spike: ${item.count} mentions in the 15 minutes to \\d\\d:\\d\\d \\(${SPIKE_ZONE}\\), [\\d.]+× the usual`,
 				),
 			);
+			// (the poll trigger's sample holds the mentions its alerting check read: it may be empty)
 			const sample = item.sample as Array<{ id: string; authorName: string; sourceType: string }>;
-			expect(sample.length).toBeGreaterThan(0);
 			for (const m of sample) {
 				expect(message.text).toContain(`${m.authorName ?? 'an author'} on ${m.sourceType}`);
 				expect(message.text).not.toContain(m.id);
