@@ -2,7 +2,8 @@
 /**
  * The README's pictures: the n8n editor as a user meets this package, taken from the running demo
  * with headless Chromium (Debian's `chromium` package, driven by playwright-core; installed with
- * apt-get when /usr/bin/chromium is missing: test/support/n8n/chromium.js).
+ * apt-get when /usr/bin/chromium is missing: test/support/n8n/chromium.js; the inbox pictures also
+ * need Debian's `fonts-noto-color-emoji`, installed the same way).
  *
  *   npm run screenshots                 build, start the demo on free ports, shoot, stop it
  *   npm run screenshots -- --url http://127.0.0.1:5678 [--inbox http://127.0.0.1:4011]
@@ -22,14 +23,15 @@
  *   ai-agent.png           the AI agent demo with the SentiOne tools, asked in the chat
  *   inbox-spike.png        the spike alert demo's message in the local inbox (Slack's stand-in),
  *                          for the burst the demo stages a few minutes after its start
- *   inbox-digest.png       the digest demo's messages in the local inbox (its latest windows)
- *   inbox-live-alert.png   the live alert demo's message for one negative mention
+ *   inbox-digest.png       the digest demo's first message of a window it saw whole
+ *   inbox-live-alert.png   the live alert demo's first message (one negative mention)
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const browser = require('../test/support/n8n/chromium');
+const { aptInstall } = require('./n8n/install');
 const { freePort } = require('./n8n/run');
 const rest = require('./n8n/rest');
 
@@ -40,11 +42,6 @@ const { VIEWPORT, closeToasts, dismissPopups } = browser;
 
 function log(message) {
 	process.stderr.write(`[screenshots] ${message}\n`);
-}
-
-/** The demo's simulator, from the banner's port or the usual one (its admin API). */
-function simulatorOf(demo) {
-	return demo.simulator ?? 'http://127.0.0.1:4010';
 }
 
 /** Starts `gulp demo` in its own process group on free ports; resolves once it printed its banner. */
@@ -86,7 +83,6 @@ async function startDemo() {
 	return {
 		base: `http://127.0.0.1:${ports.N8N_PORT}`,
 		inbox: `http://127.0.0.1:${ports.INBOX_PORT}`,
-		simulator: `http://127.0.0.1:${ports.SIMULATOR_PORT}`,
 		stop: () =>
 			new Promise((resolve) => {
 				child.once('exit', () => {
@@ -213,11 +209,14 @@ const TIER_WORKFLOW = {
 
 async function main() {
 	const urlFlag = process.argv.indexOf('--url');
-	browser.ensureChromium();
-	const inboxFlag = process.argv.indexOf('--inbox');
 	const onlyFlag = process.argv.indexOf('--only');
 	const only = onlyFlag > 0 ? process.argv[onlyFlag + 1].split(',') : undefined;
 	const want = (name) => !only || only.includes(name);
+	browser.ensureChromium();
+	// the inbox pictures show the Slack messages' emoji as Slack does
+	if (want('inbox')) aptInstall(['fonts-noto-color-emoji']);
+	const inboxFlag = process.argv.indexOf('--inbox');
+
 	const demo =
 		urlFlag > 0
 			? {
@@ -392,39 +391,34 @@ async function main() {
 		}
 
 		if (want('inbox')) {
-			// 8. The alerts as they arrive in the local inbox (the demo's Slack): the spike alert for the
-			//    staged burst, the digest (every 10 minutes in the demo), and a live alert for one
-			//    negative mention (injected, so there is one whatever the hour's rate)
-			await fetch(`${simulatorOf(demo)}/__admin/mentions`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({
-					projectId: 1001,
-					count: 1,
-					overrides: { content: { sentiment: 'Negative' } },
-				}),
-			}).catch(() => log('no simulator to inject a negative mention into'));
-			const arrived = async (channel) => {
-				const deadline = Date.now() + 20 * 60_000;
+			// 8. The alerts as they arrive in the local inbox (the demo's Slack): the first live alert
+			//    (a negative mention of project 1001), the spike alert for the staged burst, and the
+			//    first digest (every 10 minutes in the demo) of a window the trigger saw whole
+			const arrived = async (channel, skip) => {
+				const deadline = Date.now() + 25 * 60_000;
 				for (;;) {
 					const { slack } = await (await fetch(`${demo.inbox}/inbox.json`)).json();
-					if (slack.some((m) => m.channel === channel)) return;
+					if (slack.some((m) => m.channel === channel && !(skip && m.text.includes(skip)))) return;
 					if (Date.now() > deadline) throw new Error(`no message on ${channel} in the inbox`);
 					await new Promise((resolve) => setTimeout(resolve, 5000));
 				}
 			};
-			const message = async (channel, file) => {
-				await arrived(channel);
+			const message = async (channel, file, { skip, oldest = false } = {}) => {
+				await arrived(channel, skip);
 				await page.setViewportSize({ width: 1000, height: 1400 });
 				await page.goto(demo.inbox, { waitUntil: 'load' });
-				const card = page.locator('.msg', { hasText: channel });
-				await card.first().waitFor({ timeout: 10_000 });
-				await card.first().screenshot({ path: path.join(OUT, file) });
+				const cards = page.locator('.msg', { hasText: channel, hasNotText: skip });
+				const card = oldest ? cards.last() : cards.first();
+				await card.waitFor({ timeout: 10_000 });
+				await card.screenshot({ path: path.join(OUT, file) });
 				log(`.github/images/${file}`);
 			};
-			await message('#live-alerts', 'inbox-live-alert.png');
+			await message('#live-alerts', 'inbox-live-alert.png', { oldest: true });
 			await message('#spike-alerts', 'inbox-spike.png');
-			await message('#daily-digest', 'inbox-digest.png');
+			await message('#daily-digest', 'inbox-digest.png', {
+				skip: 'the trigger started in the middle of this window',
+				oldest: true,
+			});
 			await page.setViewportSize(VIEWPORT);
 		}
 	} finally {
