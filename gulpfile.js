@@ -306,7 +306,9 @@ async function spike() {
 	console.log(
 		`burst staged: project ${burst.projectId}, ${clock(burst.at)}–${clock(end)} UTC, ×${burst.factor} its usual ${usualPerMinute.toFixed(1)} mentions a minute, ${Math.round((burst.sentiment?.Negative ?? 0) * 100)}% negative`,
 	);
-	console.log('the spike demo alerts within a few minutes (its checks come every 5 minutes)');
+	console.log(
+		`the spike demo (project ${SPIKE_PROJECT.id}) alerts a few minutes into a burst of its project (it checks every 5 minutes)`,
+	);
 }
 
 exports.simulator = simulator;

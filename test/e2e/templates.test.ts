@@ -467,7 +467,9 @@ describe('the alert templates run against the simulator, and their messages read
 			).mentions;
 			const [full] = await until(
 				async () => {
-					const got = messages('#daily-digest').filter((m) => m.text.startsWith(':newspaper:'));
+					const got = messages('#daily-digest').filter(
+						(m) => m.text.startsWith(':newspaper:') && m.text.includes(': 3 mentions,'),
+					);
 					return got.length > 0 ? got : undefined;
 				},
 				{ what: 'a digest of the three mentions', timeoutMs: 4 * 60_000, stepMs: 1000 },
