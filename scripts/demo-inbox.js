@@ -15,6 +15,8 @@
  *   tool against the simulator
  * - `GET /` an HTML page of all of it (refreshes itself), `GET /inbox.json` the same as JSON,
  *   `DELETE /inbox.json` empties it
+ * - an outage of the Slack stand-in, for tests: while `state.slackOutage` is true a message is
+ *   refused with 503 `{ok: false, error: 'service_unavailable'}` (counted in `state.slackRefused`)
  *
  * `demoVariant(template, …)` turns a template into its runnable demo variant: the Slack and Google
  * Sheets nodes become HTTP Request nodes posting the same content to the inbox, the OpenAI chat
@@ -365,7 +367,8 @@ ${files.length ? `<ul>${files.map((f) => `<li>${escapeHtml(f.name)} (${f.size} b
 /**
  * Starts the inbox on 127.0.0.1. `filesDir`: where the demo workflows write files (listed on the
  * page); `timeZone`: the one the page shows arrival times in (the demo workflows'). Resolves with
- * `{ base, port, state, stop() }`; `state` is live: `{slack, sheet, llm, requests}`.
+ * `{ base, port, state, stop() }`; `state` is live: `{slack, sheet, llm, requests, slackOutage,
+ * slackRefused}`.
  */
 function startInbox({ port = 0, host = '127.0.0.1', filesDir, timeZone = 'UTC' } = {}) {
 	const state = {
@@ -373,6 +376,8 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir, timeZone = 'UTC' }
 		sheet: { header: null, rows: [], records: [], mismatches: [] },
 		llm: [],
 		requests: 0,
+		slackOutage: false,
+		slackRefused: 0,
 	};
 	const reset = () => {
 		state.slack.length = 0;
@@ -393,6 +398,10 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir, timeZone = 'UTC' }
 				}
 			}
 			if (req.method === 'POST' && url.pathname === '/slack/api/chat.postMessage') {
+				if (state.slackOutage) {
+					state.slackRefused++;
+					return sendJson(res, 503, { ok: false, error: 'service_unavailable' });
+				}
 				if (typeof body.text !== 'string' || !body.channel)
 					return sendJson(res, 200, { ok: false, error: 'no_text' });
 				const ts = `${Math.floor(Date.now() / 1000)}.${String(state.slack.length + 1).padStart(6, '0')}`;

@@ -4,7 +4,7 @@
  * devDependencies), run locally before publishing. The published scanner (`npx
  * @n8n/scan-community-package n8n-nodes-sentione`) first checks the npm provenance of the published
  * version and downloads the attested GitHub commit, which only works after a release
- * (docs/releasing.md). Then it runs exactly these two ESLint legs with its own config (the
+ * (CONTRIBUTING.md, "Releasing"). Then it runs exactly these two ESLint legs with its own config (the
  * community-nodes rules, `no-console`, n8n-nodes-base's rule sets; inline `eslint-disable` comments
  * ignored), imported here from the same package:
  *

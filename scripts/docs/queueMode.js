@@ -1,31 +1,13 @@
-#!/usr/bin/env node
 /**
- * Renders the figures of the queue-mode tier (test/.results/queue-mode.json, written by
- * `npm run test:queue`) into docs/queue-mode.md, between the markers
- * `<!-- queue-figures:start -->` and `<!-- queue-figures:end -->`, and the single-process restart
- * figures (test/.results/restart.json, written by test/e2e/restart.test.ts in `npm test`)
- * between `<!-- restart-figures:start -->` and `<!-- restart-figures:end -->`; the rest of the page
- * is written by hand. A test run never touches the page: run this after it.
- *
- *   npm run docs:queue-mode         (node scripts/docs/queueMode.js [results.json])
+ * The blocks of docs/queue-mode.md: `queue-mode`, the figures of the queue-mode tier
+ * (test/.results/queue-mode.json, written by `npm run test:queue`), and `restart`, the
+ * single-process restarts (test/.results/restart.json, written by test/e2e/restart.test.ts in
+ * `npm test`).
  */
 'use strict';
 
-const fs = require('node:fs');
-const path = require('node:path');
+const { row } = require('./parts');
 
-const ROOT = path.resolve(__dirname, '..');
-const DOC = path.join(ROOT, 'docs', 'queue-mode.md');
-const START = '<!-- queue-figures:start -->';
-const END = '<!-- queue-figures:end -->';
-/** the single-process restart figures (test/e2e/restart.test.ts), rendered when present */
-const RESTART = path.join(ROOT, 'test', 'e2e', '.results', 'restart.json');
-const RESTART_START = '<!-- restart-figures:start -->';
-const RESTART_END = '<!-- restart-figures:end -->';
-
-const cell = (v) =>
-	v === undefined || v === null || v === '' ? '—' : String(v).replace(/\|/g, '\\|');
-const row = (values) => `| ${values.map(cell).join(' | ')} |`;
 const lostDup = (t) => (t ? `${t.lost} / ${t.duplicated} (of ${t.expected})` : '—');
 const mb = (v) => (v === undefined ? '—' : `${v} MB`);
 
@@ -202,39 +184,25 @@ function renderRestarts(f) {
 	return out.join('\n');
 }
 
-function between(doc, start, end, body) {
-	const from = doc.indexOf(start);
-	const to = doc.indexOf(end);
-	if (from < 0 || to < from) throw new Error(`${DOC} lacks the markers ${start} … ${end}`);
-	return `${doc.slice(0, from + start.length)}\n${body}\n${doc.slice(to)}`;
-}
-
-function main() {
-	const file =
-		process.argv[2] ?? path.join(ROOT, 'test', 'e2e', 'queue', '.results', 'queue-mode.json');
-	let doc = fs.readFileSync(DOC, 'utf8');
-	let rendered = 0;
-	if (fs.existsSync(file)) {
-		const figures = JSON.parse(fs.readFileSync(file, 'utf8'));
-		doc = between(doc, START, END, render(figures));
-		process.stdout.write(`docs/queue-mode.md: queue-mode figures of ${figures.runAt}\n`);
-		rendered++;
-	} else process.stdout.write(`no queue-mode figures at ${file}: that part left as it was\n`);
-	if (fs.existsSync(RESTART)) {
-		const restarts = JSON.parse(fs.readFileSync(RESTART, 'utf8'));
-		doc = between(doc, RESTART_START, RESTART_END, renderRestarts(restarts));
-		process.stdout.write(`docs/queue-mode.md: single-process restarts of ${restarts.runAt}\n`);
-		rendered++;
-	} else process.stdout.write(`no restart figures at ${RESTART}: that part left as it was\n`);
-	if (rendered === 0) {
-		process.stderr.write(
-			'nothing to render: run the queue tier (./dev npm run test:queue) or test/e2e/restart.test.ts first\n',
-		);
-		process.exit(1);
-	}
-	fs.writeFileSync(DOC, doc);
-}
-
-if (require.main === module) main();
-
-module.exports = { render, renderRestarts };
+module.exports = {
+	render,
+	renderRestarts,
+	BLOCKS: {
+		'queue-mode': {
+			render: (ctx) => {
+				const figures = ctx.results.json('queue-mode.json');
+				return figures && render(figures);
+			},
+			reads: 'queue-mode.json',
+			how: 'test/.results/queue-mode.json is written by `npm run test:queue`',
+		},
+		restart: {
+			render: (ctx) => {
+				const figures = ctx.results.json('restart.json');
+				return figures && renderRestarts(figures);
+			},
+			reads: 'restart.json',
+			how: 'test/.results/restart.json is written by test/e2e/restart.test.ts',
+		},
+	},
+};

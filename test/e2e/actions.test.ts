@@ -9,7 +9,7 @@
  * - project create → list → update → delete;
  * - Search Recent with every filter and Return All (and a second search with "Published in the Last").
  */
-import { admin, api, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, api, startRunningSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { nodeOutput, sharedN8n, type Execution, type N8nSession } from '../support/n8n/host';
 import {
@@ -21,10 +21,9 @@ import {
 	workflow,
 } from '../support/n8n/workflows';
 import { widenCollectedAt } from '../../nodes/SentiOne/shared/verify';
-import { HOUR, DAY } from '../support/time';
+import { HOUR, DAY, iso } from '../support/time';
 
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 let sim: Sim;
 let n8n: N8nSession;
@@ -174,16 +173,7 @@ const searchWorkflow = workflow(
 // ---------------------------------------------------------------- setup
 
 beforeAll(async () => {
-	sim = await startSim([
-		'--clock',
-		'running',
-		'--now',
-		iso(NOW),
-		'--mentions',
-		'6000',
-		'--seed',
-		'5',
-	]);
+	sim = await startRunningSim({ now: NOW, mentions: 6000, seed: 5 });
 	n8n = await sharedN8n();
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
 	await n8n.createWorkflows([exportWorkflow, lifecycleWorkflow, searchWorkflow]);

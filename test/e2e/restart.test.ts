@@ -12,7 +12,7 @@
 import { writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
 import {
 	createHost,
 	ensureN8n,
@@ -75,16 +75,7 @@ async function truth(): Promise<string[]> {
 beforeAll(async () => {
 	ensureN8n();
 	inbox = await startInbox();
-	sim = await startSim([
-		'--clock',
-		'running',
-		'--now',
-		new Date().toISOString(),
-		'--mentions',
-		'300',
-		'--seed',
-		'17',
-	]);
+	sim = await startRunningSim({ mentions: 300, seed: 17 });
 	host = await createHost();
 	live = templateForTest(
 		'negative-mentions-live-slack-alert.json',

@@ -19,7 +19,7 @@
  */
 import { execFileSync } from 'node:child_process';
 
-import { admin, script, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, script, startRunningSim, type Loose, type Sim } from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_MAJOR,
@@ -42,11 +42,10 @@ import {
 	workflow,
 } from '../support/n8n/workflows';
 import { sleep, until } from '../support/wait';
-import { DAY, MINUTE } from '../support/time';
+import { DAY, MINUTE, iso } from '../support/time';
 import { type SavedWorkflowJson } from '../support/workflowJson';
 
 const NOW = Math.floor(Date.now() / 60_000) * 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface Logged {
 	seq: number;
@@ -168,16 +167,7 @@ const streamWorkflow = triggerWorkflow(
 beforeAll(async () => {
 	const { node: nodeBinary } = ensureN8n();
 	nodeVersion = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
-	sim = await startSim([
-		'--clock',
-		'running',
-		'--now',
-		iso(NOW),
-		'--mentions',
-		'4000',
-		'--seed',
-		'11',
-	]);
+	sim = await startRunningSim({ now: NOW, mentions: 4000, seed: 11 });
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 	host = await createHost();
 	await host.importCredentials(sentiOneCredentials(sim.base));

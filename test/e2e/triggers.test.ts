@@ -25,7 +25,7 @@
  * `0|15|30|45 * * * * *` are each once a minute, together one check every 15 seconds.
  */
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
 import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
 import {
 	CREDENTIALS,
@@ -71,16 +71,7 @@ const inject = (projectId: number, count: number, extra: Record<string, unknown>
 beforeAll(async () => {
 	ensureN8n();
 	inbox = await startInbox();
-	sim = await startSim([
-		'--clock',
-		'running',
-		'--now',
-		new Date().toISOString(),
-		'--mentions',
-		'1500',
-		'--seed',
-		'9',
-	]);
+	sim = await startRunningSim({ mentions: 1500, seed: 9 });
 	host = await createHost();
 	slackWorkflow = templateForTest(
 		'negative-mention-slack-alert.json',

@@ -5,7 +5,7 @@
  * scripts/scan-package.mjs with the scanner's own `analyzePackage` and config (see there):
  * the sources (`package.json`, `{nodes,credentials}/**`) and the unpacked `npm pack` tarball
  * (`**\/*.js`, `package.json`). Both must pass. Its third leg, the npm provenance of the published
- * version and the GitHub commit it attests, only works after a release (docs/releasing.md).
+ * version and the GitHub commit it attests, only works after a release (CONTRIBUTING.md, "Releasing").
  *
  * The scanner ignores inline `eslint-disable` comments and passes a leg that matched no file, so
  * the test also checks which files each leg saw, and that the scanner does fail on a planted

@@ -196,13 +196,13 @@ test('package.json points npm, the provenance check and the scanner at one GitHu
 	expect(pkg.engines.node).toBe(`>=${Math.min(...Object.values(LINES).map((l) => l.node))}`);
 });
 
-test('the tarball stays small (the README gives the figures of this release)', () => {
+test('the tarball stays small (the figures of the build it packed are printed)', () => {
 	const distBytes = walk('dist').reduce((sum, p) => sum + statSync(join(ROOT, p)).size, 0);
 	process.stdout.write(
 		`npm pack: ${pack.entryCount} files, ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked (dist/: ${distBytes} bytes)\n`,
 	);
 	expect(pack.entryCount).toBe(packed.length);
-	// about twice today's figures: room for the nodes to grow, none for a picture or source maps
+	// room for the nodes to grow, none for a picture or source maps (they alone would double it)
 	expect(pack.size).toBeLessThan(150_000);
-	expect(pack.unpackedSize).toBeLessThan(500_000);
+	expect(pack.unpackedSize).toBeLessThan(600_000);
 });

@@ -38,7 +38,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
 import { holdsWithin, sleep } from '../support/wait';
 import { record } from '../setup/secrets';
 import { ensureN8n, N8N_VERSION } from '../support/n8n/host';
@@ -346,16 +346,7 @@ beforeAll(async () => {
 	ensureN8n();
 	const n8nSeconds = Math.round((Date.now() - t0) / 1000);
 	inbox = await startInbox();
-	sim = await startSim([
-		'--clock',
-		'running',
-		'--now',
-		new Date().toISOString(),
-		'--mentions',
-		'1500',
-		'--seed',
-		'11',
-	]);
+	sim = await startRunningSim({ mentions: 1500, seed: 11 });
 	// The tier checks every 15 s for about 10 minutes: more than the 30 searches an hour a key has.
 	// The search budget is raised; the live-stream budget (5 connections an hour, 2 at a time) is the API's.
 	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000 } });

@@ -53,9 +53,6 @@ afterAll(async () => {
 		command: 'npm run test:soak -- test/soak/deadlinesUnbounded.test.ts',
 		rows,
 		figures: { longestHoldMs: held },
-		notes: [
-			"Every case runs at the same time against one hostile server (test/support/servers/hostileServer.ts), each on its own project ID. The export runs with Options → Timeout (Minutes) = 1, the smallest, and = 3 for the stall cases (its stall limit is 120 s); the JSON answers with the node's fixed bounds (a 60 s stall limit per answer, bytes not counting; 2 retries for a read that sent nothing).",
-		],
 	});
 });
 

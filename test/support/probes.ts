@@ -1,7 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * Probes into what the node does: a hook that runs test code right before the node sends its n-th
- * request (to arm a simulator fault for exactly that request), and the sockets the process holds.
+ * request (to arm a simulator fault for exactly that request), the sockets the process holds, and
+ * the crashes (unhandled rejections, uncaught exceptions) a file caused.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
@@ -12,6 +13,25 @@ import { SentiOneApi } from '../../credentials/SentiOneApi.credentials';
 import { RESULTS_DIR } from './paths';
 
 export { RESULTS_DIR };
+
+/**
+ * Every unhandled rejection and uncaught exception while the file runs, collected instead of
+ * ending the worker: a suite of hostile servers asserts the list stays empty. Call once at the top
+ * of a test file; it stops watching after the file.
+ */
+export function watchCrashes(): unknown[] {
+	const crashes: unknown[] = [];
+	const onCrash = (error: unknown) => crashes.push(error);
+	beforeAll(() => {
+		process.on('unhandledRejection', onCrash);
+		process.on('uncaughtException', onCrash);
+	});
+	afterAll(() => {
+		process.off('unhandledRejection', onCrash);
+		process.off('uncaughtException', onCrash);
+	});
+	return crashes;
+}
 
 /**
  * The client sockets this process opens, seen through Node's public `net.client.socket`

@@ -513,6 +513,24 @@ export async function startRealTimeSim(flags: string[] = []): Promise<Sim> {
 	return await startSim(['--now', safeRealNow(), ...flags]);
 }
 
+/**
+ * A real-time simulator for the whole file: started before its tests (handed to `use`), stopped
+ * after them, its state reset before each test.
+ */
+export function useRealTimeSim(flags: string[], use: (sim: Sim) => void): void {
+	let sim: Sim | undefined;
+	beforeAll(async () => {
+		sim = await startRealTimeSim(flags);
+		use(sim);
+	});
+	afterAll(async () => {
+		await sim?.stop();
+	});
+	beforeEach(async () => {
+		if (sim) await resetSim(sim);
+	});
+}
+
 /** Top of the next UTC hour after the simulator's clock, as its rate-limit headers report it. */
 export async function nextHourOf(sim: Sim): Promise<number> {
 	const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
@@ -528,19 +546,32 @@ export const HEARTBEAT_MS = 200;
  * project; tests create their own empty projects so the ground truth is exactly what they inject.
  */
 export async function startLiveSim(extra: string[] = []): Promise<Sim> {
-	return await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'50',
-		'--heartbeat-ms',
-		String(HEARTBEAT_MS),
-		...extra,
-	]);
+	return await startRunningSim({ projects: 1, mentions: 50, heartbeatMs: HEARTBEAT_MS }, extra);
+}
+
+/** What a simulator with a running clock starts with; left out: the simulator's own default. */
+export interface RunningSimOptions {
+	/** where its clock starts (default: the real now) */
+	now?: number | string;
+	projects?: number;
+	mentions?: number;
+	heartbeatMs?: number;
+	seed?: number;
+}
+
+/** A simulator whose clock runs from `now` (the real now by default), with these data sizes. */
+export async function startRunningSim(
+	options: RunningSimOptions = {},
+	extra: string[] = [],
+): Promise<Sim> {
+	const now = options.now ?? Date.now();
+	const flags = ['--now', typeof now === 'number' ? new Date(now).toISOString() : now];
+	flags.push('--clock', 'running');
+	if (options.projects !== undefined) flags.push('--projects', String(options.projects));
+	if (options.mentions !== undefined) flags.push('--mentions', String(options.mentions));
+	if (options.heartbeatMs !== undefined) flags.push('--heartbeat-ms', String(options.heartbeatMs));
+	if (options.seed !== undefined) flags.push('--seed', String(options.seed));
+	return await startSim([...flags, ...extra]);
 }
 
 export async function emptyProject(sim: Sim, name = 'Trigger test'): Promise<number> {
@@ -618,18 +649,7 @@ export async function adminOnce<T = Record<string, unknown>>(
  * from now, heartbeats every 200 ms, and the hourly and monthly budgets lifted out of the way.
  */
 export async function startRoomySim(): Promise<Sim> {
-	const sim = await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'200',
-	]);
+	const sim = await startRunningSim({ projects: 1, mentions: 20, heartbeatMs: 200 });
 	await adminOnce(sim, 'POST', '/limits', {
 		mode: 'spec',
 		hourly: { search: 100_000, live: 100_000 },

@@ -27,7 +27,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setClock } from '../../nodes/SentiOne/shared/clock';
-import { admin, createProject, startSim, type Sim, groundTruth } from './simulator';
+import { admin, createProject, startRunningSim, type Sim, groundTruth } from './simulator';
 import type { ActiveStreamTrigger } from './triggers';
 import { activateStreamTrigger, projectParam, streamParameters } from './triggers';
 import { secretsWatch } from '../setup/secrets';
@@ -80,18 +80,12 @@ interface Injected {
 
 export async function runStreamScenario(o: StreamScenarioOptions): Promise<void> {
 	const next = seededRandom(o.seed);
-	const sim: Sim = await startSim([
-		'--now',
-		'2026-11-21T10:00:05.000Z',
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'1000',
-	]);
+	const sim: Sim = await startRunningSim({
+		now: '2026-11-21T10:00:05.000Z',
+		projects: 1,
+		mentions: 20,
+		heartbeatMs: 1000,
+	});
 	const hook = new RequestHook();
 	let trigger: ActiveStreamTrigger | undefined;
 	let dateShift = 0;

@@ -11,5 +11,8 @@ export const DAY = 24 * HOUR;
 export const NOW = '2026-11-21T10:30:00.000Z';
 export const NOW_MS = Date.parse(NOW);
 
+/** An instant in epoch ms as ISO 8601 in UTC, as SentiOne's dates read. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
 /** Real time in epoch ms, whatever a test does to Date.now (a fake clock, a jump). */
 export const realNow = (): number => performance.timeOrigin + performance.now();

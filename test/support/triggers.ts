@@ -30,6 +30,8 @@ import { Workflow } from 'n8n-workflow';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
 import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
 import type { EngineCredentials } from './engine';
+import type { DonePromise } from './fake/context';
+import { fakeRun } from './fake/context';
 import { PACKAGE, additionalDataFor, buildNodeTypes } from './engine';
 
 export const POLL_TYPE = `${PACKAGE}.sentiOneTrigger`;
@@ -236,24 +238,42 @@ export class DeduplicatingHost {
 	/** executions started without a key */
 	unkeyed = 0;
 
+	/** how each execution created ended, in order (only those given a done promise) */
+	readonly outcomes: Array<'success' | 'error'> = [];
+
 	private readonly keys: Array<string | undefined> = [];
+
+	/**
+	 * `outcome` (Mark Delivered When): how the execution of these items ends; the done promise an
+	 * emit carries is then settled as n8n does once the execution is finalized (a run with that
+	 * status; nothing when the key was refused). Without it, done promises are left unsettled.
+	 */
+	constructor(private readonly outcome?: (items: IDataObject[]) => 'success' | 'error') {}
 
 	emitFor(record: (batch: IDataObject[]) => void) {
 		return (
 			batch: INodeExecutionData[][],
 			_response?: unknown,
-			_done?: unknown,
+			donePromise?: unknown,
 			deduplicationKey?: string,
 		): void => {
+			const done = donePromise as DonePromise | undefined;
 			const items = jsonOf(batch);
 			record(items);
 			if (deduplicationKey !== undefined && this.keys.includes(deduplicationKey)) {
 				this.refused++;
+				if (done && this.outcome) setImmediate(() => done.resolve(undefined));
 				return;
 			}
 			if (deduplicationKey === undefined) this.unkeyed++;
 			this.keys.push(deduplicationKey);
 			this.executions.push(items);
+			if (done && this.outcome) {
+				const status = this.outcome(items);
+				this.outcomes.push(status);
+				// the execution runs after emit returned
+				setImmediate(() => done.resolve(fakeRun(status)));
+			}
 		};
 	}
 

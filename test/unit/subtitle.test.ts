@@ -104,8 +104,8 @@ test('the Stream Trigger events read "On new mention", "On engagement update" an
 		'On digest',
 		'On volume spike',
 		'On sentiment shift',
+		'On viral mention',
 	]);
-	expect(options.find((o) => o.value === 'engagementUpdate')!.description).toMatch(
-		/^Enterprise tier: /,
-	);
+	for (const value of ['engagementUpdate', 'viralMention'])
+		expect(options.find((o) => o.value === value)!.description).toMatch(/^Enterprise tier: /);
 });

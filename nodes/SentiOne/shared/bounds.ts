@@ -30,10 +30,12 @@ export const BOUNDS = {
 	maxCursorChars: 4096,
 	/** Ids longer than this are remembered by their SHA-256 (trigger memories stay small). */
 	maxIdChars: 64,
-	/** A mention id SentiOne sends longer than this is not one it issues: the mention counts as having none. */
-	maxReceivedIdChars: 1024,
-	/** A Mention ID parameter longer than any id SentiOne could issue (and than a URL path should carry) is refused. */
-	maxMentionIdParamChars: 512,
+	/**
+	 * The longest mention id: one SentiOne sends longer than this is not one it issues (the mention
+	 * counts as having none), and a Mention ID parameter longer than it is refused. One bound, so
+	 * every id a trigger passes on can be tagged.
+	 */
+	maxMentionIdChars: 1024,
 	/** Pages in a row that bring nothing new (empty, or only repeats) before paging stops. */
 	maxPagesWithoutProgress: 3,
 	/** Longest a whole JSON answer (one page) may take to arrive, headers to last byte. */

@@ -1,7 +1,9 @@
 /**
  * Mention → Search Recent / Search Historical through n8n's engine against the simulator:
  * the request body of every filter and every sort, pagination (exact request counts),
- * expressions per item, raw and simplified output.
+ * expressions per item, raw and simplified output. The request counts the pagination tests
+ * measured are written with writePart (part `request-counts`, rendered into
+ * docs/request-counts.md by `npm run docs`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -21,6 +23,7 @@ import { jsonOf, loadWorkflow, outputOf, run, withParameters } from '../../suppo
 import { DAY, NOW, NOW_MS } from '../../support/time';
 import { SimClock, useSimulator } from '../../support/simClock';
 import { ENTERPRISE } from '../../support/keys';
+import { type ResultRow, writePart } from '../../support/results';
 
 let sim: Sim;
 let clock: SimClock;
@@ -281,6 +284,39 @@ describe('sort', () => {
 });
 
 describe('pagination', () => {
+	/** what each pagination test measured, pushed once its assertions passed */
+	const counts = {
+		returnAll: [] as Array<{ mentions: number; requests: number }>,
+		limit: [] as Array<{ limit: number; of: number; requests: number }>,
+		historical: [] as Array<{ mentions: number; requests: number }>,
+	};
+	afterAll(() => {
+		// a run filtered to other tests measured nothing: keep the figures of the last run that did
+		if (Object.values(counts).every((list) => list.length === 0)) return;
+		const row = (fault: string, items: number, requests: number): ResultRow => ({
+			fault,
+			through: 'Mention → Search, Return All / Limit',
+			cases: 1,
+			items,
+			lost: 0,
+			duplicated: 0,
+			outcome: `${requests} search request(s)`,
+		});
+		writePart({
+			part: 'request-counts',
+			title: 'Search requests per Return All and Limit',
+			command: 'npx jest test/engine/actions/search.test.ts -t pagination',
+			rows: [
+				...counts.returnAll.map((c) => row(`Return All of ${c.mentions}`, c.mentions, c.requests)),
+				...counts.limit.map((c) => row(`Limit ${c.limit} of ${c.of}`, c.limit, c.requests)),
+				...counts.historical.map((c) =>
+					row(`historical Return All of ${c.mentions}`, c.mentions, c.requests),
+				),
+			],
+			figures: counts,
+		});
+	});
+
 	// N mentions in an empty project: Return All costs exactly ceil(N/25) requests (1 for N = 0)
 	test.each([0, 1, 24, 25, 26, 50, 51, 250, 1000])('Return All of %i mentions', async (n) => {
 		const projectId = await projectWithMentions(sim, n);
@@ -306,6 +342,7 @@ describe('pagination', () => {
 			`/mentions?projectId=${projectId}`,
 		);
 		expect(new Set(rows.map((r) => r.id))).toEqual(new Set(truth.mentions.map((m: Loose) => m.id)));
+		counts.returnAll.push({ mentions: n, requests: log.length });
 	});
 
 	test.each([
@@ -316,7 +353,8 @@ describe('pagination', () => {
 		[51, 3],
 		[1000, 40],
 	])('Limit %i of 1,000 mentions fetches only the %i page(s) it needs', async (limit, pages) => {
-		const projectId = await projectWithMentions(sim, 1000);
+		const of = 1000;
+		const projectId = await projectWithMentions(sim, of);
 		await clearLog(sim);
 		const workflow = withParameters(recent(), {
 			project: { __rl: true, value: String(projectId), mode: 'id' },
@@ -326,7 +364,9 @@ describe('pagination', () => {
 		});
 		const rows = jsonOf(await run(sim, workflow, { key: ENTERPRISE }));
 		expect(rows).toHaveLength(limit);
-		expect(await searches()()).toHaveLength(pages);
+		const log = await searches()();
+		expect(log).toHaveLength(pages);
+		counts.limit.push({ limit, of, requests: log.length });
 	});
 
 	test('a limit larger than the result returns everything at ceil(N/25) requests', async () => {
@@ -356,6 +396,7 @@ describe('pagination', () => {
 			expect(t).toBeGreaterThanOrEqual(Date.parse('2026-09-01T00:00:00Z'));
 			expect(t).toBeLessThan(Date.parse('2026-10-15T00:00:00Z'));
 		}
+		counts.historical.push({ mentions: mentions.length, requests: log.length });
 	});
 });
 

@@ -915,10 +915,6 @@ test('nothing was counted against any budget', async () => {
 		title: 'Bad input (action node, triggers, credential)',
 		command: 'npx jest test/engine/reliability/badInputAllNodes.test.ts',
 		rows,
-		notes: [
-			`${outcomes.length} cases here, on top of the 51 of test/engine/actions/badInput.test.ts. Every case: the message starts with the field's name, says what is wrong, stays short for a huge value, and the simulator's request log is empty.`,
-			'An unknown value of Search, Start From or Event from an expression is refused like any other choice (it used to be taken for the default; fixed after this suite found it).',
-		],
 	});
 });
 

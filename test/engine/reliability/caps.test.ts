@@ -50,6 +50,7 @@ import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { type WorkflowJson } from '../../support/workflowJson';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(60_000);
 
@@ -59,18 +60,13 @@ const gc = runInNewContext('gc') as () => void;
 let server: HostileServer;
 const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	server = await HostileServer.start();
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await server?.close();
 	writePart({
 		part: 'caps',
@@ -78,9 +74,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/caps.test.ts',
 		rows,
 		figures,
-		notes: [
-			'A hostile server of the test (test/support/servers/hostileServer.ts) streams mentions without end, pages without end, or sends cursors of any length. Memory is sampled every 10 ms (process.memoryUsage) from a baseline taken after a full garbage collection; "peak" is the highest sample above it while the node runs.',
-		],
 	});
 });
 

@@ -631,9 +631,5 @@ afterAll(() => {
 				duplicated,
 			})),
 		},
-		notes: [
-			'Each case: a state built by real checks (nine mentions passed on), two mentions collected and not yet passed on, one field of the static data corrupted, then ten checks (seven collecting two mentions each, three quiet).',
-			'A mention collected before the corruption and not yet passed on may be missing only when the repair notice says mentions may have been missed; a mention collected after the corruption may be missing only when the trigger had to start again from the newest mention and said so, and only up to that check.',
-		],
 	});
 });

@@ -44,6 +44,7 @@ import { sleep, waitFor } from '../../support/wait';
 import { realNow } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(60_000);
 
@@ -52,18 +53,13 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 /** longest a dripping (or silent) server held one call, per place */
 const held: Record<string, number> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	server = await HostileServer.start();
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await server?.close();
 	writePart({
 		part: 'deadlines',
@@ -71,10 +67,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/deadlines.test.ts',
 		rows,
 		figures: { ...figures, longestHoldMs: held },
-		notes: [
-			"A hostile server of the test (test/support/servers/hostileServer.ts) drips, goes silent or streams forever. The transport runs with small bounds (deadline 1 s, stall limit 0.5–0.7 s) so every case ends in seconds; the node's real bounds are a stall limit of 60 s per JSON answer (it must arrive whole within it, bytes or not), 120 s without a complete event on an export, the Stream Trigger's Stall Timeout on a live stream, and Options → Timeout (Minutes) ≥ 1 for the whole export — measured through the node by deadlines.soak.test.ts.",
-			'"Longest hold" is the real time one call was held by the server, per kind of bound: it stays within the bound plus one watchdog step (at most 1 s, a quarter of the stall limit).',
-		],
 	});
 });
 

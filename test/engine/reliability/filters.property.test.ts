@@ -25,7 +25,7 @@ import { widenCollectedAt } from '../../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../../nodes/SentiOne/shared/filters';
 import { admin, startSim, type Sim, clearLog, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
-import { NOW_MS, HOUR, DAY } from '../../support/time';
+import { NOW_MS, HOUR, DAY, iso } from '../../support/time';
 import { SimClock } from '../../support/simClock';
 import { writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
@@ -79,9 +79,6 @@ afterAll(async () => {
 				cases: figures.invalid ?? 0,
 				outcome: 'refused locally, naming the filter',
 			},
-		],
-		notes: [
-			"Generated: Source Types, Mention Types, Sentiments (with repeats), Languages and Countries (any case, separated by commas, semicolons or spaces, with repeats), Content Query (terms, phrases, wildcards, AND / OR / NOT, parentheses, implicit AND), dates (ISO with Z or an offset, or the date picker's zone-less form) and Published in the Last.",
 		],
 	});
 });
@@ -164,7 +161,6 @@ interface DateChoice {
 	collectedTo?: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 /** as the n8n date picker gives it (wall clock, no zone; the workflow is in UTC here) or as an ISO string with Z */
 const asInput = (ms: number) =>
 	fc.constantFrom(

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * A hostile or broken server, through the nodes (test/engine/transport/hostileAnswers.test.ts covers the
  * transport alone): the action node in n8n's engine, the poll trigger with its real PollContext, the
@@ -29,7 +28,7 @@ import {
 	projectParam,
 	streamParameters,
 } from '../../support/triggers';
-import { watchSockets } from '../../support/probes';
+import { watchSockets, watchCrashes } from '../../support/probes';
 import { sleep, waitFor } from '../../support/wait';
 import { idsOf, tally } from '../../support/tally';
 import { type ResultRow, writePart } from '../../support/results';
@@ -39,29 +38,21 @@ jest.setTimeout(60_000);
 
 let sim: Sim;
 let pagedProject: number;
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 const rows: ResultRow[] = [];
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	sim = await startRoomySim();
 	pagedProject = await projectWithMentions(sim, 60);
 });
 
 afterAll(async () => {
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	await sim.stop();
 	writePart({
 		part: 'hostile',
 		title: 'Hostile server, through the nodes',
 		command: 'npx jest test/engine/reliability/hostileServers.test.ts',
 		rows,
-		notes: [
-			"Each case: the fault answers the first request of the run (scripted in the simulator), the node ends with the error shown, no exception escapes and no unhandled rejection happens, and no socket to the simulator is left open. A server that never answers is bounded here by n8n's workflow timeout (the engine cancels the execution); the nodes' own bounds (60 s per attempt) are measured by `npm run test:soak`.",
-		],
 	});
 });
 

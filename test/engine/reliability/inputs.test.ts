@@ -1221,9 +1221,5 @@ afterAll(() => {
 				groups.map((g) => [g, tried.filter((t) => t.group === g).length]),
 			),
 		},
-		notes: [
-			'Path segments are checked on the wire: the simulator logs the request target exactly as sent (rawPath) beside the path it routed (dot segments removed); equal means nothing in the id moved the route.',
-			'Entries that are not objects are scripted into real answers of the simulator (action node) or mixed into pages built from its ground truth (poll trigger, test/support/servers/pageServer.ts).',
-		],
 	});
 });

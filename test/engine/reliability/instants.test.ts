@@ -41,9 +41,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/instants.test.ts',
 		rows,
 		figures: { refused: rows.length, requestsReceived: received },
-		notes: [
-			'Every date a request carries is built by one constructor (shared/time.ts toIso), which refuses an instant outside 1990–2100 or not finite; the fields a node computes a date or a window from are checked before it, naming the field. The unit tier (test/unit/shared/computedInstants.test.ts) tries 1e308, 1e15, -1, NaN, Infinity, text, fractions and periods reaching before 1990 on every such field (Published in the Last on both searches and both export scopes, Backfill (Hours) and Late Mention Window of the poll trigger, Backfill at Start and Stall Timeout of the Stream Trigger): all refused, 0 requests.',
-		],
 	});
 });
 

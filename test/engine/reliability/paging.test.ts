@@ -371,9 +371,6 @@ afterAll(() => {
 		title: 'Paging under faults (action node)',
 		command: 'npx jest test/engine/reliability/paging.test.ts',
 		rows,
-		notes: [
-			'The page that meets the fault is chosen at seededRandom (seeded) among pages 2 … last; "Items" counts the rows returned, "Lost" the ground-truth rows missing from a run that claims completeness (a Stop returns a stated prefix, a Fail returns nothing).',
-		],
 		figures: {
 			cases: results.map(
 				(r) =>

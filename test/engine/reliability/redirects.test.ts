@@ -100,10 +100,6 @@ afterAll(async () => {
 			...rows,
 		],
 		figures,
-		notes: [
-			'Each case: the server at the Base URL (a hostile server of the test, test/support/servers/hostileServer.ts) answers the first request with the redirect; a second server on another host (127.0.0.2) and a third on another port of 127.0.0.1 log every connection and request. "Requests to other origins" counts what reached them over every case: it must be 0, and so must the X-API-KEY headers they received.',
-			"The redirect body is a valid-looking page of mentions, and the target serves one too: neither may reach an output, an error or the trigger's saved state.",
-		],
 	});
 });
 

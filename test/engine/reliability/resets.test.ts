@@ -41,6 +41,7 @@ import { sleep, waitFor } from '../../support/wait';
 import { MINUTE, HOUR } from '../../support/time';
 import { type ResultRow, writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
+import { watchCrashes } from '../../support/probes';
 
 jest.setTimeout(90_000);
 
@@ -95,12 +96,9 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 /** the most requests (or connections) one virtual hour saw, per place */
 const perHour: Record<string, number> = {};
-const crashes: unknown[] = [];
-const onCrash = (error: unknown) => crashes.push(error);
+const crashes = watchCrashes();
 
 beforeAll(async () => {
-	process.on('unhandledRejection', onCrash);
-	process.on('uncaughtException', onCrash);
 	process.on('warning', onWarning);
 	const spy = ((handler: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
 		if (typeof ms === 'number' && Number.isFinite(ms)) longestTimer = Math.max(longestTimer, ms);
@@ -115,8 +113,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	globalThis.setTimeout = realSetTimeout;
 	clock.uninstall();
-	process.off('unhandledRejection', onCrash);
-	process.off('uncaughtException', onCrash);
 	process.off('warning', onWarning);
 	await server?.close();
 	writePart({
@@ -131,10 +127,6 @@ afterAll(async () => {
 			longestTimerMs: longestTimer,
 			timeoutOverflowWarnings: overflowWarnings.length,
 		},
-		notes: [
-			'A hostile server of the test (test/support/servers/hostileServer.ts) sends the broken values; the node\'s clock is virtual (setClock), so a wait it asks for passes at once and the server stamps each request with the virtual time. "Most per virtual hour" is the largest number of requests (or stream connections) that fell into any one-hour span.',
-			'"Longest clock wait" is the longest wait the node asked its clock for (every rate-limit and reconnect wait goes through it); "longest timer" the longest real setTimeout anything in the process asked for while this file ran. Both must stay below 2^31 − 1 ms, past which Node fires a timer at once.',
-		],
 	});
 });
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import { LoggerProxy, NodeApiError } from 'n8n-workflow';
 
-import { startSim, type Sim } from '../../support/simulator';
+import { startRunningSim, type Sim } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
 	activateStreamTrigger,
@@ -33,18 +33,7 @@ import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
 let sim: Sim;
 
 beforeAll(async () => {
-	sim = await startSim([
-		'--now',
-		new Date().toISOString(),
-		'--clock',
-		'running',
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		'200',
-	]);
+	sim = await startRunningSim({ projects: 1, mentions: 20, heartbeatMs: 200 });
 });
 afterAll(async () => {
 	await sim.stop();

@@ -50,9 +50,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/shutdown.test.ts',
 		rows,
 		figures: { secondsFromCloseToEnd },
-		notes: [
-			'"Left behind" compares process.getActiveResourcesInfo() kind by kind with a snapshot taken before the trigger started, counts this process\'s sockets to the simulator and the simulator\'s open streams.',
-		],
 	});
 });
 

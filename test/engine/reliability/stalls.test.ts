@@ -61,10 +61,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/stalls.test.ts',
 		rows,
 		figures: { stallLimitSeconds: LIMIT_MS / 1000, secondsToStallError },
-		notes: [
-			"A stream fails (an export) or is replaced (a live stream) once no complete event — a mention, a heartbeat, an engagement update — arrived for its stall limit; bytes of an event that never completes, an endless line, comments, blank lines, events of unknown kinds and unreadable events do not count. A JSON answer is one event: it must arrive whole within the stall limit, however its bytes trickle in (a trickle is not retried; an answer that sent nothing is, for a read). The limits: 120 s for an export (the action and a trigger's catch-up), the Stream Trigger's Options → Stall Timeout (default 45 s, three heartbeats) for a live stream, 60 s for a JSON answer.",
-			"Here the limit is 1 s (the transport's idleTimeoutMs, the trigger's Stall Timeout), so each case ends in seconds; \"seconds to the stall error\" is real time from the request to the error (the connection's hold, for the trigger). The watchdog looks every quarter of the limit (at most 1 s).",
-		],
 	});
 });
 

@@ -66,10 +66,6 @@ afterAll(async () => {
 		command: 'npx jest test/engine/reliability/stops.test.ts',
 		rows,
 		figures: { secondsFromCancelToEnd, requestsAfterCancel },
-		notes: [
-			"n8n-core's WorkflowExecute runs the action node against the simulator (the budget cases) or a hostile server of the test's own, and cancels the execution after 1–1.5 s, as the Stop button or the workflow's timeout does: it aborts the execution's cancel signal. Every wait of the package is the transport's one wait (shared/transport/cancel.ts), which that signal ends; no request is sent after it.",
-			'"Seconds from cancel to end" is real time from the cancel to the end of the run (the engine waits for the node to return). Before this, On Rate Limit = Wait ran on until the reset, up to Max Wait (an hour by default).',
-		],
 	});
 });
 

@@ -15,9 +15,8 @@ import {
 	type Sim,
 	nextHourOf,
 	requestLog,
-	resetSim,
 	script,
-	startRealTimeSim,
+	useRealTimeSim,
 } from '../../support/simulator';
 import { withExecuteContext, credentials } from '../../support/engine';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
@@ -31,21 +30,12 @@ import {
 	valueOf,
 } from '../../support/inNode';
 import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
+import { iso } from '../../support/time';
 
 let sim: Sim;
+useRealTimeSim(['--mentions', '200'], (started) => (sim = started));
 
-beforeAll(async () => {
-	sim = await startRealTimeSim(['--mentions', '200']);
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
-
-beforeEach(async () => {
-	await resetSim(sim);
-});
-
+// written out (no endpoint name): the mapper's wording for a request the endpoint table does not name
 const getProjects: ApiRequest = {
 	method: 'GET',
 	path: PATHS.listProjects(),
@@ -79,7 +69,6 @@ function failing(
 	});
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 /** the workflow here has no time-zone setting, so messages use n8n's default zone */
 const shown = (ms: number) => shownAt(ms, N8N_DEFAULT_ZONE);
 

@@ -6,16 +6,15 @@
  */
 import { createServer } from 'node:net';
 
-import { PATHS } from '../../../nodes/SentiOne/shared/contract';
+import { route } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
 	type Sim,
 	requestLog,
-	resetSim,
 	script,
-	startRealTimeSim,
+	useRealTimeSim,
 	type Loose,
 } from '../../support/simulator';
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
@@ -24,35 +23,11 @@ import { credentials } from '../../support/engine';
 import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
+useRealTimeSim(['--mentions', '400'], (started) => (sim = started));
 
-beforeAll(async () => {
-	sim = await startRealTimeSim(['--mentions', '400']);
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
-
-beforeEach(async () => {
-	await resetSim(sim);
-});
-
-const getProjects: ApiRequest = {
-	method: 'GET',
-	path: PATHS.listProjects(),
-	group: 'projects',
-	tier: 'Basic',
-	read: true,
-};
+const getProjects: ApiRequest = route('listProjects');
 /** A plain request() to an export endpoint: the body is a long JSON-lines answer the stream faults apply to. */
-const exportAsRequest: ApiRequest = {
-	method: 'POST',
-	path: PATHS.historicalExport(1001),
-	group: 'export',
-	tier: 'Enterprise',
-	body: {},
-	read: true,
-};
+const exportAsRequest: ApiRequest = { ...route('historicalExport', 1001), body: {} };
 const NO_RETRY: TransportOptions = { retry: { transientRetries: 0 } };
 
 function failing(request: ApiRequest, options: TransportOptions = NO_RETRY, baseUrl?: string) {

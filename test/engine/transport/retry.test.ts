@@ -3,7 +3,7 @@
  * retried after 502/503/504 and broken connections up to `transientRetries`; a create is never
  * repeated; an hourly 429 is waited out only within `maxRateLimitWaitMs`.
  */
-import { PATHS } from '../../../nodes/SentiOne/shared/contract';
+import { route } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
 import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
@@ -12,9 +12,8 @@ import {
 	type Sim,
 	nextHourOf,
 	requestLog,
-	resetSim,
 	script,
-	startRealTimeSim,
+	useRealTimeSim,
 	type ScriptedResponse,
 } from '../../support/simulator';
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
@@ -22,33 +21,12 @@ import { credentials } from '../../support/engine';
 import { ENTERPRISE } from '../../support/keys';
 
 let sim: Sim;
+useRealTimeSim(['--mentions', '50'], (started) => (sim = started));
 
-beforeAll(async () => {
-	sim = await startRealTimeSim(['--mentions', '50']);
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
-
-beforeEach(async () => {
-	await resetSim(sim);
-});
-
-const getProjects: ApiRequest = {
-	method: 'GET',
-	path: PATHS.listProjects(),
-	group: 'projects',
-	tier: 'Basic',
-	read: true,
-};
+const getProjects: ApiRequest = route('listProjects');
 const createProject: ApiRequest = {
-	method: 'POST',
-	path: PATHS.createProject(),
-	group: 'projects',
-	tier: 'Basic',
+	...route('createProject'),
 	body: { name: 'Never twice', query: 'twice' },
-	read: false,
 };
 const FAST: TransportOptions = { retry: { transientRetries: 2, transientBackoffMs: 20 } };
 

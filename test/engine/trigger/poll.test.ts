@@ -1,8 +1,8 @@
-/* eslint-disable no-console -- test code: not shipped in the package */
 /**
  * SentiOne Trigger (polling) against the simulator, through n8n-core's real PollContext: every
  * scenario compares the mentions emitted with what the simulator collected (0 lost, 0 duplicated)
- * and counts the search requests each poll spent.
+ * and counts the search requests each poll spent. What a scenario measured is written with
+ * writePart (part `trigger-poll`, rendered into docs/triggers.md by `npm run docs`).
  */
 import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { PollHarness, pollParameters } from '../../support/triggers';
@@ -19,19 +19,30 @@ import {
 import { idsOf, tally } from '../../support/tally';
 import { credentials } from '../../support/engine';
 import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(30_000);
 
 let sim: Sim;
-/** measured figures, printed at the end for docs/triggers.md */
+/** measured figures, written at the end for docs/triggers.md */
 const figures: Record<string, unknown> = {};
+/** one row per scenario, pushed once its assertions passed */
+const rows: ResultRow[] = [];
 
 beforeAll(async () => {
 	sim = await startLiveSim(['--index-lag-ms', '0']);
 });
 
 afterAll(async () => {
-	console.log(`poll trigger figures: ${JSON.stringify(figures)}`);
+	// a run filtered to other tests measured nothing: keep the figures of the last run that did
+	if (rows.length > 0)
+		writePart({
+			part: 'trigger-poll',
+			title: 'SentiOne Trigger against the simulator',
+			command: 'npx jest test/engine/trigger/poll.test.ts',
+			rows,
+			figures,
+		});
 	await sim.stop();
 });
 
@@ -131,9 +142,21 @@ test('equal timestamps at the watermark: a page boundary inside a group and more
 	expect(state.seen.filter(([, at]) => at === state.watermark)).toHaveLength(37);
 	figures.equalTimestamps = {
 		polls: perPoll.length + 1,
+		mentions: t.expected,
+		maxRequestsPerPoll: Math.max(...perPoll),
 		lost: t.lost.length,
 		duplicated: t.duplicated.length,
 	};
+	rows.push({
+		fault:
+			'equal timestamps at the watermark: one instant, a page boundary inside, more of it arriving later (Max Requests per Poll 1, Late Mention Window 0)',
+		through: 'SentiOne Trigger',
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `${perPoll.length + 1} checks, at most ${Math.max(...perPoll)} request each`,
+	});
 });
 
 test('mentions indexed late (they appear with an older collectedAt): the late window catches them, the id memory keeps them single', async () => {
@@ -172,9 +195,31 @@ test('mentions indexed late (they appear with an older collectedAt): the late wi
 	expect(blind.lost.length).toBeGreaterThan(0); // what the window is for
 	figures.lateMentions = {
 		seconds: Math.round((Date.now() - start) / 1000),
+		mentions: t.expected,
 		withWindow: { lost: t.lost.length, duplicated: t.duplicated.length },
 		withoutWindow: { lost: blind.lost.length, duplicated: blind.duplicated.length },
 	};
+	rows.push(
+		{
+			fault:
+				'mentions searchable late (an index lag, and mentions back-dated by a minute), the default Late Mention Window',
+			through: 'SentiOne Trigger',
+			cases: 1,
+			items: t.expected,
+			lost: t.lost.length,
+			duplicated: t.duplicated.length,
+			outcome: 'caught by the late window, each passed on once',
+		},
+		{
+			fault: 'the same, Late Mention Window 0',
+			through: 'SentiOne Trigger',
+			cases: 1,
+			items: blind.expected,
+			lost: blind.lost.length,
+			duplicated: blind.duplicated.length,
+			outcome: 'the back-dated mentions are missed: what the window is for',
+		},
+	);
 });
 
 test('restart between polls: static data reloaded from a JSON copy, mid-backlog, loses and repeats nothing', async () => {
@@ -205,7 +250,17 @@ test('restart between polls: static data reloaded from a JSON copy, mid-backlog,
 	expect(t.expected).toBe(65);
 	expect(t.lost).toEqual([]);
 	expect(t.duplicated).toEqual([]);
-	figures.restart = { lost: t.lost.length, duplicated: t.duplicated.length };
+	figures.restart = { mentions: t.expected, lost: t.lost.length, duplicated: t.duplicated.length };
+	rows.push({
+		fault:
+			'n8n restarted between checks, twice, mid-backlog (static data reloaded from a JSON copy; Max Requests per Poll 1)',
+		through: 'SentiOne Trigger',
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: 'the backlog continues where it stopped',
+	});
 });
 
 test('a backlog bigger than one poll continues over several polls within the request cap, oldest first', async () => {
@@ -230,10 +285,19 @@ test('a backlog bigger than one poll continues over several polls within the req
 	const times = items.map((m) => Date.parse(String(m.collectedAt)));
 	expect(times).toEqual([...times].sort((a, b) => a - b));
 	figures.backlog = {
-		mentions: 130,
+		mentions: t.expected,
 		requestsPerPoll: perPoll,
 		emittedPerPoll: harness.emitted.map((b) => b.length),
 	};
+	rows.push({
+		fault: 'a backlog bigger than one check, the default Max Requests per Poll',
+		through: 'SentiOne Trigger',
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `requests per check: ${perPoll.join(', ')}; passed on per check: ${harness.emitted.map((b) => b.length).join(', ')}; oldest first`,
+	});
 });
 
 test('a 429 mid-poll: what was fetched is passed on, the watermark stays on it, the error says when the budget resets, the rest follows after the reset', async () => {
@@ -287,7 +351,21 @@ test('a 429 mid-poll: what was fetched is passed on, the watermark stays on it, 
 	expect(t.expected).toBe(70);
 	expect(t.lost).toEqual([]);
 	expect(t.duplicated).toEqual([]);
-	figures.rateLimited = { lost: t.lost.length, duplicated: t.duplicated.length };
+	figures.rateLimited = {
+		mentions: t.expected,
+		statuses,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+	};
+	rows.push({
+		fault: 'a 429 on the second page of a check, the rest after the reset',
+		through: 'SentiOne Trigger',
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `answers ${statuses.join(', ')}: the first page passed on; the next check reports once, without a request; the rest after the reset`,
+	});
 });
 
 test('a 429 before anything was fetched keeps the state and names the reset', async () => {

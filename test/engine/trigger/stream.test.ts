@@ -1,10 +1,10 @@
-/* eslint-disable no-console -- test code: not shipped in the package */
 /**
  * SentiOne Stream Trigger against the simulator, through n8n-core's real TriggerContext and
  * manual execution path. Each scenario compares the mentions emitted with what the simulator
  * collected (0 lost, 0 duplicated), counts the connections and backfills from the simulator's
  * request log, and checks that closing leaves no stream open on the simulator and no timer or
- * socket in this process.
+ * socket in this process. What a scenario measured is written with writePart (part
+ * `trigger-stream`, rendered into docs/triggers.md by `npm run docs`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -32,11 +32,15 @@ import {
 import { idsOf, tally } from '../../support/tally';
 import { credentials } from '../../support/engine';
 import { BASIC, ENTERPRISE, NOACCESS } from '../../support/keys';
+import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(40_000);
 
 let sim: Sim;
 const figures: Record<string, unknown> = {};
+/** one row per scenario, pushed once its assertions passed (docs/triggers.md) */
+const rows: ResultRow[] = [];
+const STREAM = 'SentiOne Stream Trigger';
 /** every trigger a test activated, closed after each test even when it failed */
 const opened: ActiveStreamTrigger[] = [];
 
@@ -53,7 +57,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	console.log(`stream trigger figures: ${JSON.stringify(figures)}`);
+	// a run filtered to other tests measured nothing: keep the figures of the last run that did
+	if (rows.length > 0)
+		writePart({
+			part: 'trigger-stream',
+			title: 'SentiOne Stream Trigger against the simulator',
+			command: 'npx jest test/engine/trigger/stream.test.ts',
+			rows,
+			figures,
+		});
 	await sim.stop();
 });
 
@@ -137,7 +149,16 @@ test('passes each mention on once as it arrives; closing leaves nothing behind',
 	expect(trigger.errors).toEqual([]);
 	expect(trigger.failures).toEqual([]);
 	const closeMs = await closeCleanly(trigger, baseline);
-	figures.plain = { lost: 0, duplicated: 0, closeMs };
+	figures.plain = { mentions: t.expected, lost: 0, duplicated: 0, closeMs };
+	rows.push({
+		fault: 'plain',
+		through: STREAM,
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `1 connection, one execution per mention; closed in ${closeMs} ms, nothing left`,
+	});
 });
 
 test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost, 0 duplicated', async () => {
@@ -183,9 +204,19 @@ test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost
 		offsets,
 		mentions: t.expected,
 		reconnects: opened.length - 1,
+		backfillMinutes: asked,
 		lost: 0,
 		duplicated: 0,
 	};
+	rows.push({
+		fault: `dropped at ${drops} seeded byte offsets (${offsets.join(', ')}) under a steady flow of mentions`,
+		through: STREAM,
+		cases: drops,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `${opened.length - 1} reconnects, backfillMinutes ${asked.join(', ')}`,
+	});
 });
 
 test('a stalled stream (no bytes, not even heartbeats) is replaced after the stall timeout and backfilled', async () => {
@@ -209,7 +240,22 @@ test('a stalled stream (no bytes, not even heartbeats) is replaced after the sta
 	expect((await connections())[1].query.backfillMinutes).toBe('1');
 	expect(detectedMs).toBeGreaterThanOrEqual(700);
 	await closeCleanly(trigger, baseline);
-	figures.stall = { detectedAfterMs: detectedMs, reconnects: 1, lost: 0, duplicated: 0 };
+	figures.stall = {
+		mentions: t.expected,
+		detectedAfterMs: detectedMs,
+		reconnects: 1,
+		lost: 0,
+		duplicated: 0,
+	};
+	rows.push({
+		fault: `stalled: no bytes at all, not even heartbeats (Stall Timeout ${String((mentionParams(projectId).options as IDataObject).stallTimeout)} s)`,
+		through: STREAM,
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `replaced ${(detectedMs / 1000).toFixed(1)} s after the stall (the Stall Timeout, then the reconnect backoff), backfillMinutes 1`,
+	});
 });
 
 test('malformed mention events are recovered by a search of the moments they arrived in; unknown events are ignored', async () => {
@@ -233,12 +279,21 @@ test('malformed mention events are recovered by a search of the moments they arr
 	expect(trigger.failures).toEqual([]);
 	await closeCleanly(trigger, baseline);
 	figures.malformed = {
-		mentions: 12,
+		mentions: t.expected,
 		malformed: 4,
 		searchRequests: searches.length,
 		lost: 0,
 		duplicated: 0,
 	};
+	rows.push({
+		fault: 'every 3rd mention event malformed, an unknown event every 2nd',
+		through: STREAM,
+		cases: 1,
+		items: t.expected,
+		lost: t.lost.length,
+		duplicated: t.duplicated.length,
+		outcome: `1 connection; ${searches.length} search request recovered the malformed ones; unknown events ignored`,
+	});
 });
 
 test('legacy heartbeats keep the connection judged alive (JSON lines too)', async () => {
@@ -260,6 +315,15 @@ test('legacy heartbeats keep the connection judged alive (JSON lines too)', asyn
 	const opened = await connections();
 	expect(opened).toHaveLength(2);
 	await closeCleanly([sse, lines], baseline);
+	rows.push({
+		fault: 'legacy heartbeats (bare timestamps) only, for three Stall Timeouts, SSE and JSON lines',
+		through: STREAM,
+		cases: 2,
+		items: sent.length,
+		lost: 0,
+		duplicated: 0,
+		outcome: `${opened.length} connections for the 2 triggers: no reconnect, the heartbeats keep them alive`,
+	});
 });
 
 test('401 (and other refusals) at activation fail activation with a clear message and leave nothing open', async () => {
@@ -278,6 +342,12 @@ test('401 (and other refusals) at activation fail activation with a clear messag
 	).rejects.toThrow(/404/);
 	expect(await openStreams()).toBe(streamsBefore);
 	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	rows.push({
+		fault: '401, a tier refused, 404 at activation',
+		through: STREAM,
+		cases: 3,
+		outcome: "activation fails with the API's words; nothing left open",
+	});
 });
 
 test('a spent stream budget at activation activates all the same and says when it connects; closing leaves nothing open', async () => {
@@ -301,6 +371,12 @@ test('a spent stream budget at activation activates all the same and says when i
 		await admin(sim, 'POST', '/limits', { hourly: { live: 5 } });
 	}
 	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	rows.push({
+		fault: 'the stream budget spent at activation',
+		through: STREAM,
+		cases: 1,
+		outcome: 'activates; one failed execution says when it connects; nothing left open',
+	});
 });
 
 test('a transient failure at activation still activates; a refusal later is reported through emitError and stops the trigger', async () => {
@@ -333,6 +409,12 @@ test('a transient failure at activation still activates; a refusal later is repo
 	expect(trigger.errors).toHaveLength(1);
 	expect(trigger.errors[0].message).toMatch(/401.*not recognise/);
 	await closeCleanly(trigger, baseline);
+	rows.push({
+		fault: '503 at activation, then the key refused on a reconnect',
+		through: STREAM,
+		cases: 1,
+		outcome: 'activates and connects after the backoff; the 401 goes to emitError once',
+	});
 });
 
 test('engagement updates: mention id, metrics and time, each once across a reconnect backfill', async () => {
@@ -372,6 +454,15 @@ test('engagement updates: mention id, metrics and time, each once across a recon
 	expect([...first.updates, ...second.updates]).toHaveLength(8);
 	expect((await connections('engagement'))[1].query.backfillMinutes).toBe('1');
 	await closeCleanly(trigger, baseline);
+	rows.push({
+		fault: 'Engagement Update: stalled after 5 updates, the replacement backfills the same 5',
+		through: STREAM,
+		cases: 1,
+		items: items.length,
+		lost: 0,
+		duplicated: 0,
+		outcome: '1 reconnect, backfillMinutes 1; the repeats dropped',
+	});
 });
 
 test('"Listen for test event" passes on the newest matching mention found by one search (no live connection spent), or the next to arrive on the stream, and closes', async () => {
@@ -411,6 +502,13 @@ test('"Listen for test event" passes on the newest matching mention found by one
 	expect(idsOf(next.items ?? [])).toEqual([arrived.id]);
 	await waitFor(async () => (await openStreams()) <= streamsBefore, 3000);
 	await waitFor(() => (activeResources().Timeout ?? 0) <= (baseline.Timeout ?? 0), 3000);
+	rows.push({
+		fault: '"Listen for test event"',
+		through: `${STREAM} (manual)`,
+		cases: 3,
+		outcome:
+			'the newest matching mention by one search (no connection); from the stream with a 5-minute backfill when anonymization is asked for; else the next live mention; closed afterwards',
+	});
 });
 
 /** Jumps both clocks (the simulator's and the node's) forward while the stream is stalled. */
@@ -463,6 +561,15 @@ test('an outage longer than the 5-minute backfill is filled with a collected-at 
 			lost: 0,
 			duplicated: 0,
 		};
+		rows.push({
+			fault: 'a 10-minute outage (both clocks moved), mentions collected meanwhile',
+			through: STREAM,
+			cases: 1,
+			items: t.expected,
+			lost: t.lost.length,
+			duplicated: t.duplicated.length,
+			outcome: `reconnected with backfillMinutes 5, the rest filled by ${searches.length} gap search request(s)`,
+		});
 	} finally {
 		restore();
 	}
@@ -490,6 +597,16 @@ test('an outage the search cap cannot fill is reported as a failed execution, th
 			duplicated: 0,
 			reported: true,
 		};
+		rows.push({
+			fault: 'the same outage, Max Search Requests per Gap 1',
+			through: STREAM,
+			cases: 1,
+			items: t.expected,
+			lost: t.lost.length,
+			duplicated: t.duplicated.length,
+			outcome:
+				'1 gap search request; what it could not fetch is reported by a failed execution naming the range; the stream goes on',
+		});
 	} finally {
 		restore();
 	}
@@ -525,4 +642,10 @@ test('closing while waiting for the stream budget, or while a reconnect is in fl
 	expect(inFlightClose).toBeLessThan(500);
 	expect(connecting.errors).toEqual([]);
 	figures.closeDuringReconnect = { budgetWaitCloseMs: waitClose, inFlightCloseMs: inFlightClose };
+	rows.push({
+		fault: 'closed while waiting for the stream budget / while a reconnect is in flight',
+		through: STREAM,
+		cases: 2,
+		outcome: `close returned in ${waitClose} ms / ${inFlightClose} ms; no stream on the simulator, no socket or timer left`,
+	});
 });

@@ -5,8 +5,9 @@
  * (NodeHelpers.getNodeParameters: defaults for every parameter shown), and requests going to a
  * FakeApi (fake/api.ts). No n8n-core, no engine, no socket: a test runs in milliseconds.
  *
- * What is recorded for the test: execution hints (`hints`), the trigger's emits, errors and failed
- * executions, the logger's lines. Everything the node produces also goes to the suite's secrets
+ * What is recorded for the test: execution hints (`hints`), the trigger's emits (with their
+ * deduplication keys and done promises, which a test settles with `settleEmit` or holds), errors
+ * and failed executions, the logger's lines. Everything the node produces also goes to the suite's secrets
  * watch (test/setup/secrets.ts), as in the engine tier: run the node through `runExecute` /
  * `runPoll`. Expressions are not evaluated (a test gives plain values; the engine tier runs them).
  */
@@ -19,6 +20,7 @@ import type {
 	INodeParameters,
 	INodeType,
 	IPollFunctions,
+	IRun,
 	ITriggerFunctions,
 	ITriggerResponse,
 	NodeExecutionHint,
@@ -50,6 +52,8 @@ export interface FakeContextOptions {
 	cancelSignal?: AbortSignal;
 	/** the poll budget n8n 2.x gives one poll, in ms (absent on n8n 1.x) */
 	pollBudgetMs?: number;
+	/** the workflow's settings (getWorkflowSettings; default none) */
+	workflowSettings?: IDataObject;
 }
 
 export interface Recorded {
@@ -130,6 +134,7 @@ function base(o: FakeContextOptions) {
 		getExecutionCancelSignal: () => o.cancelSignal,
 		getWorkflow: () => ({ id: 'fake-workflow-id', name: 'Fake workflow', active: true }),
 		getWorkflowStaticData: () => staticData,
+		getWorkflowSettings: () => o.workflowSettings ?? {},
 		getInstanceId: () => 'fake-instance',
 		logger,
 		helpers: {
@@ -204,10 +209,73 @@ export interface TriggerRecord extends Recorded {
 	emitted: INodeExecutionData[][];
 	/** the deduplication key of each emit, when one was given */
 	keys: Array<string | undefined>;
+	/**
+	 * the done promise of each emit, when one was given (Mark Delivered When): n8n settles it when
+	 * the execution ends; a test does with `settleEmit`, or holds it by not settling it
+	 */
+	done: Array<DonePromise | undefined>;
 	/** errors given to emitError (they deactivate the trigger) */
 	errors: Error[];
 	/** errors given to saveFailedExecution (the trigger stays active) */
 	failed: Error[];
+}
+
+/** An emit's done promise, as n8n-workflow's IDeferredPromise<IRun> has it. */
+export interface DonePromise {
+	promise: Promise<IRun>;
+	resolve(run: IRun | undefined): void;
+	reject(error: Error): void;
+}
+
+/**
+ * How a test ends an emit's execution: a run with this status ('error' carries the error n8n
+ * puts in `data.resultData.error`), `refused` (n8n started no execution: its deduplication key
+ * existed; the done promise resolves with nothing), or a rejection (a cancelled execution, one
+ * n8n could not create).
+ */
+export type EmitOutcome =
+	| 'success'
+	| 'error'
+	| 'crashed'
+	| 'waiting'
+	| 'refused'
+	| { reject: Error };
+
+/** The run n8n resolves a done promise with, as n8n 2.x builds it (only what a trigger reads is filled). */
+export function fakeRun(status: Exclude<EmitOutcome, 'refused' | { reject: Error }>): IRun {
+	const failed = status === 'error' || status === 'crashed';
+	return {
+		data: {
+			resultData: {
+				runData: {},
+				...(failed
+					? {
+							error: { name: 'NodeApiError', message: 'Service unavailable - try again later' },
+							lastNodeExecuted: 'Alert the team in Slack',
+						}
+					: {}),
+			},
+		},
+		finished: status === 'success',
+		mode: 'trigger',
+		startedAt: new Date(0),
+		stoppedAt: new Date(0),
+		storedAt: 'db',
+		status,
+	} as unknown as IRun;
+}
+
+/** Settles the done promise of emit number `index` (0 = the first) as `outcome`. */
+export function settleEmit(
+	ctx: { recorded: TriggerRecord },
+	index: number,
+	outcome: EmitOutcome,
+): void {
+	const done = ctx.recorded.done[index];
+	if (!done) throw new Error(`emit ${index} was given no done promise`);
+	if (outcome === 'refused') done.resolve(undefined);
+	else if (typeof outcome === 'object') done.reject(outcome.reject);
+	else done.resolve(fakeRun(outcome));
 }
 
 /** `this` of the Stream Trigger's trigger(): emits are recorded, not run. */
@@ -218,20 +286,28 @@ export function triggerContext(
 	},
 ): ITriggerFunctions & { recorded: TriggerRecord; staticData: IDataObject } {
 	const { recorded: r, common, staticData } = base(o);
-	const recorded: TriggerRecord = { ...r, emitted: [], keys: [], errors: [], failed: [] };
-	const keep = (data: INodeExecutionData[][], key?: string) => {
+	const recorded: TriggerRecord = {
+		...r,
+		emitted: [],
+		keys: [],
+		done: [],
+		errors: [],
+		failed: [],
+	};
+	const keep = (data: INodeExecutionData[][], key?: string, done?: unknown) => {
 		record('emit', data);
 		recorded.emitted.push(data[0] ?? []);
 		recorded.keys.push(key);
+		recorded.done.push(done as DonePromise | undefined);
 	};
 	const emit =
 		(o.emitArity ?? 4) === 4
-			? (data: INodeExecutionData[][], _r?: unknown, _d?: unknown, key?: string) => keep(data, key)
+			? (data: INodeExecutionData[][], _r?: unknown, done?: unknown, key?: string) =>
+					keep(data, key, done)
 			: // n8n before 2.41: emit(data, responsePromise?, donePromise?), no key (its length is 3)
 				(data: INodeExecutionData[][], responsePromise?: unknown, donePromise?: unknown) => {
 					void responsePromise;
-					void donePromise;
-					keep(data);
+					keep(data, undefined, donePromise);
 				};
 	return {
 		...common,

@@ -26,6 +26,8 @@ export interface StreamSetup {
 	mode?: WorkflowExecuteMode;
 	emitArity?: 3 | 4;
 	staticData?: IDataObject;
+	/** the workflow's settings (Engine 2.0: `{ engineType: 'v2' }`) */
+	workflowSettings?: IDataObject;
 }
 
 /** The Stream Trigger's context on `api`, for project 1001. */
@@ -36,13 +38,17 @@ export function streamContext(api: FakeApi, o: StreamSetup = {}) {
 		mode: o.mode,
 		emitArity: o.emitArity,
 		staticData: o.staticData,
+		workflowSettings: o.workflowSettings,
 		parameters: { project: projectParam(1001), ...(o.parameters ?? {}) },
 	});
 }
 
-/** The deduplication key the trigger gives the execution of `id` (the fake context's workflow and node). */
-export function keyOf(id: string, target = 'newMention:1001'): string {
-	return executionKey('fake-workflow-id', 'fake-node-id', target, id);
+/**
+ * The deduplication key the trigger gives the execution of `id` (the fake context's workflow and
+ * node); `attempt`: its retry after failed executions (Mark Delivered When).
+ */
+export function keyOf(id: string, target = 'newMention:1001', attempt = 1): string {
+	return executionKey('fake-workflow-id', 'fake-node-id', target, id, attempt);
 }
 
 /** The ids of the items the trigger passed on, in order. */

@@ -133,6 +133,10 @@ export interface Inbox {
 			records: Array<Record<string, unknown>>;
 			mismatches: unknown[];
 		};
+		/** while true, the Slack stand-in refuses every message with 503 (an outage) */
+		slackOutage: boolean;
+		/** messages refused during outages */
+		slackRefused: number;
 	};
 	stop(): Promise<void>;
 }

@@ -30,7 +30,7 @@ import {
 	failureOf,
 	FAILURES,
 } from '../../shared/errors';
-import { readChoice, readNumberOption } from '../../shared/parameters';
+import { invalidParameter, readChoice, readNumberOption } from '../../shared/parameters';
 import { mentionRow } from '../../shared/simplify';
 import {
 	anonymizationOption,
@@ -112,7 +112,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 1, maxValue: EXPORT_CAPS.maxMentions.max },
 			default: 100000,
 			description:
-				'With Return All: the most mentions one run holds in memory. An export that goes beyond it stops with an error (nothing partial is returned); raise it for bigger exports.',
+				'The most mentions one run holds in memory. With Return All, an export that goes beyond it stops with an error (nothing partial is returned); a Limit above it is refused before the export is opened. Raise it for bigger exports.',
 		},
 		{
 			displayName: 'Max Size (MB)',
@@ -178,6 +178,15 @@ export async function execute(
 	const maxMentions = cap('maxMentions', 'Max Mentions per Run');
 	const maxBytes = cap('maxSizeMb', 'Max Size (MB)') * 1_000_000;
 	const timeoutMs = cap('timeoutMinutes', 'Timeout (Minutes)') * MINUTE_MS;
+	if (paging.limit !== undefined && paging.limit > maxMentions) {
+		// refused before the export is opened: it would stop at the cap and cost an export for nothing
+		throw invalidParameter(
+			node,
+			'Limit',
+			`${paging.limit.toLocaleString('en-US')} is above Options → Max Mentions per Run (${maxMentions.toLocaleString('en-US')}). Lower the Limit or raise Max Mentions per Run.`,
+			i,
+		);
+	}
 
 	const qs: IDataObject = {};
 	if (paging.limit !== undefined) qs[QUERY_PARAMS.limit] = paging.limit;

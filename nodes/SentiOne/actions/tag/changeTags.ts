@@ -73,11 +73,11 @@ export function readMentionId(this: IExecuteFunctions, i: number): string {
 			i,
 		);
 	}
-	if (id.length > BOUNDS.maxMentionIdParamChars || hasControl(id)) {
+	if (id.length > BOUNDS.maxMentionIdChars || hasControl(id)) {
 		throw invalidParameter(
 			node,
 			'Mention ID',
-			`this is not a mention ID (${id.length > BOUNDS.maxMentionIdParamChars ? `${id.length} characters long` : 'it contains control characters'}). Use the "id" field of a mention.`,
+			`this is not a mention ID (${id.length > BOUNDS.maxMentionIdChars ? `${id.length} characters long` : 'it contains control characters'}). Use the "id" field of a mention.`,
 			i,
 		);
 	}

@@ -108,6 +108,22 @@ export const EVENT_KINDS = {
 	engagementUpdate: 'engagementUpdate',
 } as const;
 
+/**
+ * D-28: the fields of an `engagementUpdate` event's data, and where its counts are: the common
+ * counts of an EngagementMetrics (`engagementMetrics.sourceMetrics.common.likeCount` …), as on a
+ * mention. Under the variant `engagementPayload=id-only` an update carries only the id and the time.
+ */
+export const ENGAGEMENT_UPDATE_FIELDS = {
+	mentionId: 'mentionId',
+	metrics: 'engagementMetrics',
+	updatedAt: 'updatedAt',
+	/** the path below `metrics` to the common counts */
+	commonCounts: ['sourceMetrics', 'common'],
+} as const;
+
+/** D-46: the engagement stream follows the mentions published within the last 30 days. */
+export const ENGAGEMENT_WINDOW_MS = 30 * DAY_MS;
+
 /** D-13: the top-level keys of a SearchRequest body (searches and export streams) */
 export const SEARCH_REQUEST_FIELDS = { filters: 'filters', sortType: 'sortType' } as const;
 

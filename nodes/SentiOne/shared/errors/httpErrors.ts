@@ -304,6 +304,12 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 			};
 		case 401:
 			return unauthorized(request, said, saidOrBody, where);
+		case 403:
+			return {
+				message: `SentiOne refused access (403): ${saidOrBody}`,
+				description: `SentiOne's API answers a key or tier problem with 401, so a 403 on ${where} most likely means this API key's account may not see this project or mention (check the ID), or a proxy or firewall between n8n and SentiOne refused the request (check the credential's Base URL).`,
+				failure: FAILURES.configurationInvalid(),
+			};
 		case 404:
 		case 405:
 			return notFound(request, statusCode, said, saidOrBody, where);

@@ -5,13 +5,16 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ALERT_BOUNDS } from './alertSettings';
+import { hourlyLimit, tierOf } from '../../shared/wording';
+import { ALERT_BOUNDS, ALERT_DEFAULTS } from './alertSettings';
 import { METRICS } from './viral';
 
 export const ALERT_EVENTS = ['digest', 'volumeSpike', 'sentimentShift'] as const;
 
-/** Viral Mention is offered once the Stream Trigger follows it (engagement updates). */
-const VIRAL_OFFERED = false;
+/** What a viral alert's look-up costs, for the event's description and its notice. */
+export function viralLookupCost(): string {
+	return `Each mention that fires a rule is looked up once in the project (then remembered): one search, two at most, of the key's ${hourlyLimit('historicalSearch')} an hour shared with every workflow using the key, within Options → Look-Up Searches per Hour (default ${ALERT_DEFAULTS.lookupSearchesPerHour})`;
+}
 
 /** The events, for each trigger's Event field. */
 export function alertEventOptions(source: 'poll' | 'stream'): INodePropertyOptions[] {
@@ -36,12 +39,11 @@ export function alertEventOptions(source: 'poll' | 'stream'): INodePropertyOptio
 			description: `The share of one sentiment moves away from its usual share: one item per shift. ${counted}.`,
 		},
 	];
-	if (source === 'stream' && VIRAL_OFFERED) {
+	if (source === 'stream') {
 		events.push({
 			name: 'Viral Mention',
 			value: 'viralMention',
-			description:
-				"Enterprise tier: a mention's likes, shares, comments or views cross a threshold or grow fast (engagement updates), once per mention and rule",
+			description: `${tierOf('engagementStream')} tier: a mention of the project whose likes, shares, comments or views cross a threshold or grow fast (engagement updates), once per mention and rule, with its link. ${viralLookupCost()}.`,
 		});
 	}
 	return events;
@@ -212,13 +214,20 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			default: 'up',
 		},
 	];
-	if (source === 'stream' && VIRAL_OFFERED) {
+	if (source === 'stream') {
+		properties.push({
+			displayName: `The engagement updates cover every project of the account and carry no link. ${viralLookupCost()}: found there, the alert carries its link, author and text; shown by that search to be another project's, it is not alerted; not found (or the cap spent), the alert comes with the figures and says why. Updates that carry only the mention's ID are read by the same searches, in rounds spread over the hour (docs/alerts.md).`,
+			name: 'viralNotice',
+			type: 'notice',
+			displayOptions: show('viralMention'),
+			default: '',
+		});
 		properties.push({
 			displayName: 'Likes At Least',
 			name: 'viral_likeCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 1000, // ALERT_DEFAULTS.viral.likeCount
 			description: 'Alert once when a mention reaches this many likes (0: not watched)',
 		});
@@ -227,7 +236,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_shareCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 200, // ALERT_DEFAULTS.viral.shareCount
 			description: 'Alert once when a mention reaches this many shares (0: not watched)',
 		});
@@ -236,7 +245,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_commentCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 0, // ALERT_DEFAULTS.viral.commentCount
 			description: 'Alert once when a mention reaches this many comments (0: not watched)',
 		});
@@ -245,7 +254,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 			name: 'viral_viewCount',
 			type: 'number',
 			displayOptions: show('viralMention'),
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 			default: 0, // ALERT_DEFAULTS.viral.viewCount
 			description: 'Alert once when a mention reaches this many views (0: not watched)',
 		});
@@ -263,7 +272,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 				name: 'viralGrowthGain',
 				type: 'number',
 				displayOptions: show('viralMention'),
-				typeOptions: { minValue: 0 },
+				typeOptions: { minValue: 0, maxValue: ALERT_BOUNDS.viralLevel.max },
 				default: 100, // ALERT_DEFAULTS.viralGrowthGain
 				description:
 					'Alert once when a mention gains at least this many within the minutes below (0: off)',
@@ -367,6 +376,19 @@ export function alertOptions(source: 'poll' | 'stream'): INodeProperties[] {
 			description: 'How many mentions of the alert window the item carries, by reach',
 		},
 	];
-	void source;
+	if (source === 'stream') {
+		options.push({
+			displayName: 'Look-Up Searches per Hour',
+			name: 'lookupSearchesPerHour',
+			type: 'number',
+			displayOptions: inOptions('viralMention'),
+			typeOptions: {
+				minValue: ALERT_BOUNDS.lookupSearchesPerHour.min,
+				maxValue: ALERT_BOUNDS.lookupSearchesPerHour.max,
+			},
+			default: 6, // ALERT_DEFAULTS.lookupSearchesPerHour
+			description: `Most search requests in any hour the viral alerts spend looking mentions up (of the key's ${hourlyLimit('historicalSearch')} an hour, shared with every workflow using it). Past it, an alert comes without its link and says so.`,
+		});
+	}
 	return options;
 }

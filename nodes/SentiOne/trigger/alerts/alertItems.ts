@@ -251,30 +251,54 @@ export function shiftItem(input: {
 const metricText = (metric: Metric, n: number) =>
 	`${formatCount(n)} ${METRIC_WORDS[metric][n === 1 ? 0 : 1]}`;
 
-/** The item of a viral mention. */
+/** "1,200 likes, 30 shares" (the counts the reading carries, in the order of METRICS). */
+export function figuresText(figures: Partial<Record<Metric, number>>): string {
+	return (Object.keys(METRIC_WORDS) as Metric[])
+		.filter((m) => figures[m] !== undefined)
+		.map((m) => metricText(m, figures[m]!))
+		.join(', ');
+}
+
+/** What the look-up of a viral mention found: its flat row, or why there is none. */
+export interface ViralLookup {
+	/** the mention's Simplify row, when the look-up found it in the project */
+	mention?: IDataObject;
+	/** how it was found, or why its link is missing, in words */
+	note: string;
+}
+
+const textOf = (row: IDataObject | undefined, field: string) =>
+	typeof row?.[field] === 'string' && row[field] !== '' ? row[field] : null;
+
+/** "A post by Anna Nowak on Facebook", "An article by an author on Websites", "A mention". */
+function viralWhat(row: IDataObject | undefined): string {
+	if (!row) return 'A mention';
+	const type = textOf(row, 'mentionType');
+	const what = type ? type.toLowerCase() : 'mention';
+	return `${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what} by ${byWhom(row)}`;
+}
+
+/** The item of a viral mention: the rule it fired, its figures, and its link when the look-up found it. */
 export function viralItem(
 	hit: ViralHit,
-	mention: IDataObject | undefined,
-	context: { zone: string; lookup: string },
+	lookup: ViralLookup,
+	context: { zone: string; projectId: number },
 ): IDataObject {
-	const figures = Object.entries(hit.figures)
-		.map(([m, n]) => metricText(m as Metric, n))
-		.join(', ');
-	const what = mention
-		? `A ${String(mention.sourceType ?? '')} ${String(mention.mentionType ?? 'mention').toLowerCase()} by ${byWhom(mention).replace(/ on .*$/, '')}`.replace(
-				/^A\s+(?=[AEIOU])/,
-				'An ',
-			)
-		: 'A mention';
+	const row = lookup.mention;
 	const rule =
 		hit.rule === 'crossed'
 			? `passed ${metricText(hit.metric, hit.level)}`
-			: `gained ${metricText(hit.metric, hit.value - (hit.from ?? 0))} in ${hit.minutes} minutes`;
-	const summary = `Going viral: ${what} ${rule} (${figures}) at ${clockTime(hit.at, context.zone)} (${context.zone}).${mention ? `${quote(mention)}${typeof mention.url === 'string' ? ` ${mention.url}` : ''}` : ` ${context.lookup}`}`;
+			: `gained ${metricText(hit.metric, hit.value - (hit.from ?? 0))} in ${hit.minutes} minute${hit.minutes === 1 ? '' : 's'}`;
+	const url = textOf(row, 'url');
+	const tail = row
+		? `${quote(row)}${url ? ` ${url as string}` : ''}`
+		: ` Its link could not be found: ${lookup.note}`;
+	const summary = `Going viral: ${viralWhat(row)} ${rule} (${figuresText(hit.figures)}) at ${clockTime(hit.at, context.zone)} (${context.zone}).${tail}`;
 	return {
 		kind: 'viralMention',
 		summary,
 		mentionId: hit.mentionId,
+		projectId: context.projectId,
 		rule: hit.rule,
 		metric: hit.metric,
 		level: hit.level,
@@ -282,8 +306,14 @@ export function viralItem(
 		...(hit.rule === 'gained' ? { from: hit.from, minutes: hit.minutes } : {}),
 		figures: hit.figures,
 		updatedAt: new Date(hit.at).toISOString(),
-		url: typeof mention?.url === 'string' ? mention.url : null,
-		mention: mention ?? null,
-		lookup: context.lookup,
+		found: row !== undefined,
+		url,
+		authorName: textOf(row, 'authorName'),
+		sourceType: textOf(row, 'sourceType'),
+		mentionType: textOf(row, 'mentionType'),
+		text: textOf(row, 'text'),
+		publishedAt: textOf(row, 'publishedAt'),
+		lookup: lookup.note,
+		mention: row ?? null,
 	};
 }

@@ -12,6 +12,7 @@ import {
 	readNumber,
 	readText,
 } from '../../shared/parameters';
+import { hourlyLimit } from '../../shared/wording';
 import { isValidZone } from '../../shared/zones';
 import type { BaselineMode } from './baseline';
 import type { Metric, ViralSettings } from './viral';
@@ -40,6 +41,8 @@ export const ALERT_DEFAULTS = {
 	>,
 	viralGrowthGain: 100,
 	viralGrowthMinutes: 60,
+	/** of the key's 30 searches an hour (docs/alerts.md, "Viral Mention": the look-up) */
+	lookupSearchesPerHour: 6,
 } as const;
 
 export const ALERT_BOUNDS = {
@@ -52,8 +55,14 @@ export const ALERT_BOUNDS = {
 	minMentions: { min: 1, max: 1_000_000 },
 	shiftWindowMinutes: { min: 15, max: 1440 },
 	shiftPoints: { min: 1, max: 100 },
-	viralLevel: { min: 0, max: Number.MAX_SAFE_INTEGER },
+	/**
+	 * a threshold or a gain: 0 (off) up to 10 billion; above it is a typing slip (the most viewed
+	 * video has about 16 billion views after a decade; no likes, shares or comments come near)
+	 */
+	viralLevel: { min: 0, max: 10_000_000_000 },
 	viralGrowthMinutes: { min: 1, max: 1440 },
+	/** at least one, at most the key's whole search budget */
+	lookupSearchesPerHour: { min: 1, max: hourlyLimit('historicalSearch') },
 } as const;
 
 export interface DigestSettings {
@@ -88,6 +97,8 @@ export interface ShiftSettings {
 
 export interface ViralAlertSettings extends ViralSettings {
 	event: 'viralMention';
+	/** search requests an hour the look-ups (and id-only rounds) may spend */
+	lookupSearchesPerHour: number;
 }
 
 export type AlertSettings = DigestSettings | SpikeSettings | ShiftSettings | ViralAlertSettings;
@@ -307,7 +318,16 @@ export function readAlertSettings(
 				'Fast Growth: Gain',
 				ALERT_BOUNDS.viralLevel,
 			);
-			const settings: ViralAlertSettings = { event, thresholds };
+			const settings: ViralAlertSettings = {
+				event,
+				thresholds,
+				lookupSearchesPerHour: optionNumber(
+					'lookupSearchesPerHour',
+					'Look-Up Searches per Hour',
+					ALERT_DEFAULTS.lookupSearchesPerHour,
+					ALERT_BOUNDS.lookupSearchesPerHour,
+				),
+			};
 			if (gain > 0) {
 				settings.growth = {
 					metric: readChoice(

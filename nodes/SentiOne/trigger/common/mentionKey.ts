@@ -11,7 +11,7 @@ import { readServerInstant } from '../../shared/time';
 export function idAndCollectedAt(mention: IDataObject): { id?: string; collectedAt?: number } {
 	const rawId = mention.id;
 	const id =
-		typeof rawId === 'string' && rawId !== '' && rawId.length <= BOUNDS.maxReceivedIdChars
+		typeof rawId === 'string' && rawId !== '' && rawId.length <= BOUNDS.maxMentionIdChars
 			? rawId
 			: typeof rawId === 'number' && Number.isFinite(rawId)
 				? String(rawId)

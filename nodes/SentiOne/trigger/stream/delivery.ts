@@ -3,7 +3,8 @@
  * memory of ids drops the repeats that backfills and gap fills bring — only when it matches the
  * filters (a server may not apply them) and, when anonymization was asked for, only anonymized or
  * with its identifying fields removed; and the memory a restart of n8n resumes from, saved right
- * before every emit.
+ * before every emit. With Options → Mark Delivered When other than Emitted, what is passed on
+ * waits (redelivery.ts) until n8n confirms its execution, and is passed on again after a failure.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -17,6 +18,7 @@ import { FilterVerifier, verificationNotice } from '../../shared/verify';
 import { idAndCollectedAt } from '../common/mentionKey';
 import { testAlertItem } from '../alerts';
 import { DedupMemory } from './dedupMemory';
+import { Redelivery } from './redelivery';
 import type { SessionContext } from './sessionTypes';
 import type { StreamMemory } from './streamState';
 import { uncertainIds } from './streamState';
@@ -44,9 +46,15 @@ export class Delivery {
 	/** what is persisted for a restart: updated right before every emit (streamState.ts) */
 	private persisted: StreamMemory | undefined;
 
+	/** what waits for its execution (Mark Delivered When other than Emitted; active workflows) */
+	private readonly redelivery: Redelivery | undefined;
+
 	constructor(private readonly session: SessionContext) {
 		this.memory = new DedupMemory(session.options.dedupCapacity);
 		this.verifier = new FilterVerifier(session.settings.filters);
+		const mode = session.settings.markDelivered ?? 'emitted';
+		if (mode !== 'emitted' && !session.options.manual)
+			this.redelivery = new Redelivery(session, mode, () => this.save());
 	}
 
 	/**
@@ -63,6 +71,11 @@ export class Delivery {
 			const uncertain = hooks.deduplicates ? uncertainIds(saved) : new Set<string>();
 			saved.ids = saved.ids.filter(([id]) => !uncertain.has(id));
 			for (const [id] of saved.ids) this.memory.add(id);
+			// items still waiting for a successful execution: passed on again by the redelivery only
+			if (this.redelivery && saved.pending) {
+				for (const item of saved.pending) this.memory.add(item.key);
+				this.redelivery.restore(saved.pending);
+			}
 		}
 		if (!options.manual && options.store) {
 			this.persisted = {
@@ -70,9 +83,20 @@ export class Delivery {
 				lastAliveAt: saved?.lastAliveAt ?? this.session.lastAliveAt,
 				ids: saved?.ids ?? [],
 			};
+			if (this.redelivery) this.persisted.pending = this.redelivery.saved();
 			options.store.save(this.persisted);
 		}
 		return saved;
+	}
+
+	/** Starts passing on again what waits for a successful execution (Mark Delivered When). */
+	startRedelivery(): void {
+		this.redelivery?.start();
+	}
+
+	/** Resolves once nothing is waiting to be passed on again (the session stopped). */
+	async close(): Promise<void> {
+		await this.redelivery?.stop();
 	}
 
 	/** True when the mention with this id was passed on. */
@@ -92,8 +116,14 @@ export class Delivery {
 			const at = clock.now();
 			this.persisted.ids.push(hooks.deduplicates ? [idKey(id), at, 1] : [idKey(id), at]);
 		}
-		this.save();
-		hooks.emit(row, id);
+		if (this.redelivery) {
+			// saved and passed on, then kept until its execution confirms it (an item without an id
+			// is known by a fingerprint of itself)
+			this.redelivery.first(id ?? `row:${fingerprint(JSON.stringify(row))}`, row);
+		} else {
+			this.save();
+			hooks.emit(row, id);
+		}
 		stats.emitted++;
 		// A test event is one item: stop listening.
 		if (options.manual) this.session.finishTest();
@@ -105,8 +135,11 @@ export class Delivery {
 	 */
 	passAlert(item: IDataObject, key: string): void {
 		if (this.session.stopped) return;
-		this.save();
-		this.session.hooks.emit(item, key);
+		if (this.redelivery) this.redelivery.first(key, item);
+		else {
+			this.save();
+			this.session.hooks.emit(item, key);
+		}
 		this.session.stats.emitted++;
 	}
 
@@ -115,6 +148,7 @@ export class Delivery {
 		const { options } = this.session;
 		if (!this.persisted || !options.store) return;
 		this.persisted.lastAliveAt = this.session.receivedThrough;
+		if (this.redelivery) this.persisted.pending = this.redelivery.saved();
 		options.store.save(this.persisted);
 	}
 

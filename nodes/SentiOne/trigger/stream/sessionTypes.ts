@@ -7,6 +7,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { UnconfirmedFilter } from '../../shared/contract';
 import type { SentiOneTransport } from '../../shared/transport';
+import type { DeliveryAttempt } from './redeliveryPolicy';
 import type { StreamAlerts } from './streamAlerts';
 import type { StreamSettings } from './streamSettings';
 import type { StreamMemory } from './streamState';
@@ -15,8 +16,10 @@ export interface SessionHooks {
 	/**
 	 * One execution with this item. `id`: the id of the mention (or the key of the update) it
 	 * carries, from which the host derives the execution's deduplication key when it has one.
+	 * `attempt` (Mark Delivered When other than Emitted): which attempt of the item this is (the
+	 * key differs per attempt) and whom to tell how its execution ended (redelivery.ts).
 	 */
-	emit(row: IDataObject, id?: string): void;
+	emit(row: IDataObject, id?: string, attempt?: DeliveryAttempt): void;
 	/**
 	 * True when n8n refuses a second execution with the same deduplication key (n8n 2.41+, active
 	 * workflows): ids a restart leaves uncertain can then be passed on again (streamState.ts).
@@ -79,6 +82,14 @@ export interface SessionStats {
 	lastBackfillMinutes: number;
 	/** the session resumed from the memory a previous run of n8n left */
 	resumed: boolean;
+	/** Mark Delivered When (not Emitted): items whose execution confirmed their delivery */
+	delivered: number;
+	/** items passed on again after a failed execution (retries) */
+	redelivered: number;
+	/** items whose execution n8n did not start again (its deduplication key existed): not retried */
+	unconfirmed: number;
+	/** items given up (attempts spent, no word from n8n, or too many waiting) and reported */
+	givenUp: number;
 }
 
 export function newStats(): SessionStats {
@@ -101,6 +112,10 @@ export function newStats(): SessionStats {
 		gapRequests: 0,
 		lastBackfillMinutes: 0,
 		resumed: false,
+		delivered: 0,
+		redelivered: 0,
+		unconfirmed: 0,
+		givenUp: 0,
 	};
 }
 

@@ -24,6 +24,7 @@ import {
 } from '../../shared/wording';
 import { alertEventOptions, alertOptions, alertProperties } from '../alerts';
 import { triggerHeader } from '../common/descriptions';
+import { REDELIVERY, retryScheduleText } from './redeliveryPolicy';
 import { MAX_GAP_REQUESTS, MAX_STALL_TIMEOUT_SECONDS } from './streamSettings';
 
 /** the events on the live stream of mentions (with a project and filters) */
@@ -52,7 +53,11 @@ const EVENTS: INodePropertyOptions[] = [
 
 export const streamProperties: INodeProperties[] = [
 	...triggerHeader(BUDGET_NOTICE, EVENTS),
-	{ ...projectLocator, displayOptions: forMentions },
+	{
+		...projectLocator,
+		// Viral Mention: alerts only for this project's mentions, found by its look-up searches
+		displayOptions: { show: { event: [...forMentions.show.event, 'viralMention'] } },
+	},
 	{
 		...filtersCollection({
 			dates: false,
@@ -81,6 +86,32 @@ export const streamProperties: INodeProperties[] = [
 			displayOptions: mentionOptions,
 			default: true,
 			description: `Whether to search for the mentions of an outage longer than the ${BACKFILL_MINUTES_MAX} minutes a reconnect can backfill, and for mentions that arrived malformed. Uses the search budget (${hourlyLimit('recentSearch')} requests an hour, shared).`,
+		},
+		{
+			displayName: 'Mark Delivered When',
+			name: 'markDelivered',
+			type: 'options',
+			options: [
+				{
+					name: 'Emitted',
+					value: 'emitted',
+					description:
+						'As soon as the item is passed on, whatever its execution does: one that fails is not run again',
+				},
+				{
+					name: 'Execution Finished',
+					value: 'executionFinished',
+					description:
+						'Once its execution has ended, successfully or not (a cancelled one too); passed on again only when n8n could not run it',
+				},
+				{
+					name: 'Execution Succeeded',
+					value: 'executionSucceeded',
+					description: `Once an execution ends without an error. An item whose execution fails is passed on again ${retryScheduleText()}, then given up and reported.`,
+				},
+			],
+			default: 'emitted',
+			description: `When an item (mention, update or alert) counts as delivered. Items not delivered yet (at most ${REDELIVERY.maxPending}) are kept in the trigger's memory and passed on again after a restart of n8n; each attempt is a new execution. A test event is always Emitted.`,
 		},
 		{
 			displayName: 'Max Search Requests per Gap',

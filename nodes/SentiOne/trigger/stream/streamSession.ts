@@ -34,6 +34,7 @@ import { StreamAlerts } from './streamAlerts';
 import type { StreamSettings } from './streamSettings';
 import { onMentionStream } from './streamSettings';
 import type { StreamTarget } from './streamTarget';
+import { ViralAlerts } from './viralAlerts';
 
 type ConnectionEnd = 'ended' | 'dropped' | 'stalled' | 'deadline' | 'oversize' | 'closed';
 
@@ -95,10 +96,21 @@ export class StreamSession implements SessionContext {
 				clock.now(),
 			);
 		}
+		if (settings.alert?.event === 'viralMention') {
+			this.viral = new ViralAlerts(
+				this,
+				settings.alert,
+				options.manual ? undefined : options.alertStore,
+				(item, key) => this.delivery.passAlert(item, key),
+			);
+		}
 	}
 
 	/** the mention alerts (alert events) */
 	readonly alerts?: StreamAlerts;
+
+	/** the viral alerts (Viral Mention: engagement updates) */
+	readonly viral?: ViralAlerts;
 
 	get signal(): AbortSignal {
 		return this.abort.signal;
@@ -165,6 +177,7 @@ export class StreamSession implements SessionContext {
 				);
 			}
 		}
+		this.delivery.startRedelivery();
 		this.loop = this.run(
 			first.ok ? first.value : undefined,
 			first.ok ? resume?.gap : undefined,
@@ -213,6 +226,8 @@ export class StreamSession implements SessionContext {
 		this.abort.abort();
 		this.current?.close();
 		await this.loop;
+		await this.viral?.close();
+		await this.delivery.close();
 		const s = this.stats;
 		this.hooks.log(
 			`SentiOne stream closed: ${s.connections} connection(s), ${s.drops} dropped, ${s.stalls} stalled, ${s.serverCloses} closed by the server, ${s.failedOpens} failed attempt(s), ${s.budgetWaits} budget wait(s); ${s.emitted} item(s) passed on, ${s.duplicates} repeat(s) dropped, ${s.malformed} malformed (${s.repaired} recovered), ${s.gapFills} gap search(es) with ${s.gapRequests} request(s)`,
@@ -376,6 +391,7 @@ export class StreamSession implements SessionContext {
 				this.handle(item);
 				if (this.stopped) break;
 				this.alerts?.tick();
+				this.viral?.tick();
 				if (this.recovery.due) await this.recovery.repair();
 			}
 			return this.stopped ? 'closed' : 'ended';
@@ -400,6 +416,7 @@ export class StreamSession implements SessionContext {
 				return;
 			case 'engagementUpdate':
 				if (this.settings.event === 'engagementUpdate') this.delivery.engagement(item);
+				else this.viral?.update(item);
 				return;
 			case 'malformed':
 				this.recovery.malformed(item);

@@ -14,6 +14,8 @@ import { clock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
 import { isAlertEvent, readAlertSettings } from '../alerts';
+import type { MarkDelivered } from './redeliveryPolicy';
+import { MARK_DELIVERED } from './redeliveryPolicy';
 
 export type StreamEvent =
 	| 'newMention'
@@ -49,7 +51,7 @@ export const MAX_GAP_REQUESTS = hourlyLimit('recentSearch');
 
 export interface StreamSettings {
 	event: StreamEvent;
-	/** set for newMention */
+	/** set for the mention stream's events and Viral Mention (needsProject) */
 	projectId?: number;
 	/** the API's `filters` object (newMention) */
 	filters: IDataObject;
@@ -64,9 +66,20 @@ export interface StreamSettings {
 	stallTimeoutMs: number;
 	/** the alert's settings (an alert event) */
 	alert?: AlertSettings;
+	/** Options → Mark Delivered When (absent: Emitted); a test event is always Emitted */
+	markDelivered?: MarkDelivered;
 }
 
-const STREAM_EVENTS: readonly StreamEvent[] = [...MENTION_EVENTS, 'engagementUpdate'];
+const STREAM_EVENTS: readonly StreamEvent[] = [
+	...MENTION_EVENTS,
+	'engagementUpdate',
+	'viralMention',
+];
+
+/** The events that need a project: the mention stream's, and Viral Mention (its look-ups). */
+export function needsProject(event: StreamEvent): boolean {
+	return onMentionStream(event) || event === 'viralMention';
+}
 
 export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	const node = ctx.getNode();
@@ -115,6 +128,13 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 		maxGapRequests: 0,
 		stallTimeoutMs: Math.round(stallTimeoutSeconds * 1000),
 	};
+	const markDelivered = readChoice(
+		options.markDelivered ?? 'emitted',
+		MARK_DELIVERED,
+		node,
+		'Options → Mark Delivered When',
+	);
+	if (markDelivered !== 'emitted') settings.markDelivered = markDelivered;
 	if (isAlertEvent(event)) {
 		settings.alert = readAlertSettings(
 			event,
@@ -124,12 +144,13 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 			clock.now(),
 		);
 	}
+	if (needsProject(event))
+		settings.projectId = parseProjectId(
+			ctx.getNodeParameter('project', '', { extractValue: true }),
+			node,
+		);
 	if (!onMentionStream(event)) return settings;
 
-	settings.projectId = parseProjectId(
-		ctx.getNodeParameter('project', '', { extractValue: true }),
-		node,
-	);
 	settings.filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),

@@ -14,16 +14,21 @@
  * when the backfill brings them, under the same key, n8n starts them only if it had not (see
  * delivery.ts). Elsewhere the memory is trusted as it is (at most once).
  *
+ * With Options → Mark Delivered When other than Emitted (issue 21.5, redelivery.ts), the memory
+ * also holds the items whose delivery is not confirmed yet (`pending`: the item itself, its
+ * attempts, when the next one is due), so a restart passes them on again.
+ *
  * Bounded (it is saved with every emit): ids of the last REMEMBER_MS of collection, at most
- * MAX_SAVED_IDS of them, a long id kept as its SHA-256. Saved state is input: every field is checked
- * on load; what cannot be read is dropped (the trigger then resumes as on a first activation).
- * Pure: no requests; the clock is a parameter.
+ * MAX_SAVED_IDS of them, a long id kept as its SHA-256; pending items within REDELIVERY's bounds.
+ * Saved state is input: every field is checked on load; what cannot be read is dropped (the
+ * trigger then resumes as on a first activation). Pure: no requests; the clock is a parameter.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS, plausibleInstant } from '../../shared/bounds';
 import { idKey } from '../../shared/text';
 import { MINUTE_MS } from '../../shared/units';
+import { REDELIVERY } from './redeliveryPolicy';
 
 export const STREAM_STATE_KEY = 'sentiOneStream';
 const VERSION = 1;
@@ -45,6 +50,23 @@ export const UNCERTAIN_MS = 10_000;
 /** An id the memory holds: its key, when it was passed on, and whether alone under a deduplication key. */
 export type SavedId = [string, number] | [string, number, 1];
 
+/**
+ * An item passed on under Mark Delivered When (not Emitted) whose delivery is not confirmed yet:
+ * its last attempt is running, or failed and the next one is due at `retryAt`.
+ */
+export interface PendingItem {
+	/** what it is known by: a mention's id (its idKey), an engagement update's or an alert's key */
+	key: string;
+	/** attempts made so far (1: the first execution) */
+	attempt: number;
+	/** epoch ms when it was first passed on */
+	firstAt: number;
+	/** epoch ms when the next attempt is due (the last one failed); absent while the last one runs */
+	retryAt?: number;
+	/** the item as it is passed on */
+	row: IDataObject;
+}
+
 export interface StreamMemory {
 	/** which stream the memory belongs to (event and project): another stream starts afresh */
 	target: string;
@@ -52,6 +74,8 @@ export interface StreamMemory {
 	lastAliveAt: number;
 	/** [id key, epoch ms passed on, 1 when alone under a deduplication key], oldest first */
 	ids: SavedId[];
+	/** items whose delivery is not confirmed yet, oldest first (Mark Delivered When, not Emitted) */
+	pending?: PendingItem[];
 }
 
 function isObject(value: unknown): value is IDataObject {
@@ -83,7 +107,50 @@ export function loadStreamMemory(
 			}
 		}
 	}
-	return { target, lastAliveAt: Math.min(raw.lastAliveAt, now), ids };
+	const pending = loadPending(raw.pending, ceiling);
+	return {
+		target,
+		lastAliveAt: Math.min(raw.lastAliveAt, now),
+		ids,
+		...(pending.length > 0 ? { pending } : {}),
+	};
+}
+
+/** The pending items of a saved memory, checked one by one, within REDELIVERY's bounds (the newest kept). */
+function loadPending(raw: unknown, ceiling: number): PendingItem[] {
+	if (!Array.isArray(raw)) return [];
+	const items: PendingItem[] = [];
+	for (const entry of raw.slice(-REDELIVERY.maxPending)) {
+		if (!isObject(entry)) continue;
+		const { key, attempt, firstAt, retryAt, row } = entry;
+		if (
+			typeof key !== 'string' ||
+			key === '' ||
+			typeof attempt !== 'number' ||
+			!Number.isInteger(attempt) ||
+			attempt < 1 ||
+			attempt > REDELIVERY.maxAttempts ||
+			!plausibleInstant(firstAt) ||
+			(retryAt !== undefined && !plausibleInstant(retryAt)) ||
+			!isObject(row)
+		)
+			continue;
+		items.push({
+			key: idKey(key),
+			attempt,
+			firstAt: Math.min(firstAt, ceiling),
+			...(retryAt === undefined ? {} : { retryAt: Math.min(retryAt as number, ceiling) }),
+			row,
+		});
+	}
+	let chars = 0;
+	const kept: PendingItem[] = [];
+	for (const item of items.reverse()) {
+		chars += JSON.stringify(item.row).length;
+		if (kept.length > 0 && chars > REDELIVERY.maxPendingChars) break;
+		kept.push(item);
+	}
+	return kept.reverse();
 }
 
 /** Writes the memory (one assignment, so n8n notices the change), keeping only what a recovery can need. */
@@ -91,11 +158,14 @@ export function saveStreamMemory(staticData: IDataObject, memory: StreamMemory):
 	const horizon = memory.lastAliveAt - REMEMBER_MS;
 	const ids = memory.ids.filter(([, at]) => at >= horizon).slice(-MAX_SAVED_IDS);
 	memory.ids = ids;
+	const pending = memory.pending ?? [];
 	staticData[STREAM_STATE_KEY] = {
 		v: VERSION,
 		target: memory.target,
 		lastAliveAt: memory.lastAliveAt,
 		ids: ids.map((entry) => [...entry]),
+		// only where there is something pending: an Emitted trigger's memory stays as it was
+		...(pending.length > 0 ? { pending: pending.map((item) => ({ ...item })) } : {}),
 	};
 }
 

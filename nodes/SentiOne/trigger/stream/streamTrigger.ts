@@ -6,34 +6,59 @@
  * (streamState.ts).
  */
 import { createHash } from 'crypto';
-import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { invalidParameter } from '../../shared/parameters';
 import { idKey } from '../../shared/text';
 import { clock } from '../../shared/clock';
 import { SentiOneTransport } from '../../shared/transport';
 import { toItems } from '../../shared/items';
 import { ALERT_STATE_KEY } from '../alerts';
+import type { DeliveryAttempt } from './redeliveryPolicy';
 import { StreamSession } from './streamSession';
 import { readStreamSettings } from './streamSettings';
 import { streamTarget } from './streamTarget';
 import { loadStreamMemory, saveStreamMemory, streamMemoryTarget } from './streamState';
 
 /**
- * The deduplication key of the execution that carries one mention (or engagement update): the
- * same for the same workflow, node, stream and id, so a mention passed on again after a restart
- * (streamState.ts, uncertain ids) is refused by n8n if its execution exists. 71 characters (n8n
- * stores up to 255).
+ * The deduplication key of the execution that carries one mention (or engagement update, or
+ * alert): the same for the same workflow, node, stream and id, so a mention passed on again after
+ * a restart (streamState.ts, uncertain ids) is refused by n8n if its execution exists. 71
+ * characters (n8n stores up to 255). `attempt` (Mark Delivered When, redelivery.ts): a retry after
+ * a failed execution is another execution of the same item, so attempt 2, 3 … each have their own
+ * key, while attempt 1 keeps the key the item has without retries.
  */
 export function executionKey(
 	workflowId: string,
 	nodeId: string,
 	target: string,
 	id: string,
+	attempt = 1,
 ): string {
+	const retry = attempt > 1 ? `\nattempt ${attempt}` : '';
 	return `sentione:${createHash('sha256')
-		.update(`${workflowId}\n${nodeId}\n${target}\n${idKey(id)}`)
+		.update(`${workflowId}\n${nodeId}\n${target}\n${idKey(id)}${retry}`)
 		.digest('hex')}`;
+}
+
+/**
+ * The done promise handed to n8n with an emit (n8n-workflow's IDeferredPromise: a promise and the
+ * functions that settle it), told to `attempt` once n8n settles it.
+ */
+function donePromiseFor(attempt: DeliveryAttempt) {
+	let resolve: (run: IRun | PromiseLike<IRun>) => void = () => undefined;
+	let reject: (error: Error) => void = () => undefined;
+	const promise = new Promise<IRun>((resolveRun, rejectRun) => {
+		resolve = resolveRun;
+		reject = rejectRun;
+	});
+	// n8n 2.41 resolves it with undefined when it started no execution (a duplicate key)
+	promise.then(
+		(run: IRun | undefined) => attempt.settled({ run }),
+		(error: unknown) => attempt.settled({ error }),
+	);
+	return { promise, resolve, reject };
 }
 
 /**
@@ -44,9 +69,26 @@ function hostDeduplicates(emit: ITriggerFunctions['emit']): boolean {
 	return typeof emit === 'function' && emit.length >= 4;
 }
 
+/**
+ * True when the workflow runs on n8n 2.x's Engine 2.0 (its settings' `engineType: 'v2'`), which
+ * refuses an emit with a done promise ("cannot run a trigger that waits for its execution to
+ * finish yet"): Mark Delivered When other than Emitted cannot work there.
+ */
+function onEngineV2(ctx: ITriggerFunctions): boolean {
+	const settings =
+		typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings() : undefined;
+	return (settings as { engineType?: unknown } | undefined)?.engineType === 'v2';
+}
+
 export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const settings = readStreamSettings(this);
 	const manual = this.getMode() === 'manual';
+	if (settings.markDelivered && !manual && onEngineV2(this))
+		throw invalidParameter(
+			this.getNode(),
+			'Options → Mark Delivered When',
+			"this workflow runs on n8n's Engine 2.0 (workflow settings), which cannot yet start an execution a trigger waits for. Choose Emitted, or run the workflow on the standard engine.",
+		);
 	const transport = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
 	const target = streamMemoryTarget(settings.event, settings.projectId);
 	const deduplicates = !manual && hostDeduplicates(this.emit);
@@ -64,8 +106,19 @@ export async function startStreamTrigger(this: ITriggerFunctions): Promise<ITrig
 		streamTarget(settings),
 		{
 			deduplicates,
-			emit: (row: IDataObject, id?: string) => {
-				if (deduplicates && id !== undefined) {
+			emit: (row: IDataObject, id?: string, attempt?: DeliveryAttempt) => {
+				if (attempt) {
+					// Mark Delivered When: n8n says through the done promise how the execution ended
+					const done = donePromiseFor(attempt);
+					if (deduplicates && id !== undefined) {
+						this.emit(
+							[toItems([row])],
+							undefined,
+							done,
+							executionKey(workflowId, nodeId, target, id, attempt.number),
+						);
+					} else this.emit([toItems([row])], undefined, done);
+				} else if (deduplicates && id !== undefined) {
 					this.emit(
 						[toItems([row])],
 						undefined,

@@ -558,6 +558,10 @@ describe('bad input stops before the stream is opened, naming the field', () => 
 		],
 		[{ limit: -1 }, 'Limit: "-1" is not valid. Expected a whole number of at least 1.'],
 		[
+			{ returnAll: false, limit: 5000, options: { maxMentions: 1000 } },
+			'Limit: 5,000 is above Options → Max Mentions per Run (1,000). Lower the Limit or raise Max Mentions per Run.',
+		],
+		[
 			{ filters: { countries: 'Poland' } },
 			'Filters → Countries: "POLAND" is not a two-letter country code',
 		],

@@ -10,6 +10,8 @@ import {
 	TAG_NAME_MAX_LENGTH,
 	TAGS_PER_REQUEST_MAX,
 } from '../../../../nodes/SentiOne/shared/contract';
+import { BOUNDS } from '../../../../nodes/SentiOne/shared/bounds';
+import { idAndCollectedAt } from '../../../../nodes/SentiOne/trigger/common/mentionKey';
 import { failAction, projectById, runAction } from '../../../support/fake/action';
 import { FakeApi } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
@@ -54,6 +56,15 @@ test('names are trimmed and repeats dropped, in the order given; a list from an 
 	]);
 });
 
+test('the longest id a trigger passes on can be tagged: the triggers and Tag share one id bound', async () => {
+	const id = 'm'.repeat(BOUNDS.maxMentionIdChars);
+	expect(idAndCollectedAt({ id }).id).toBe(id);
+	const api = new FakeApi().on('POST', /\/tags$/, { body: { id, tags: ['vip'] } });
+	await runAction(add({ mentionId: id }), { api });
+	expect(api.requests).toHaveLength(1);
+	expect(api.requests[0].path).toBe(`/projects/1001/mentions/${id}/tags`);
+});
+
 test('a mention ID with a slash or other URL characters is sent encoded, one path segment', async () => {
 	const api = new FakeApi().on('POST', /\/tags$/, { body: { id: 'x', tags: [] } });
 	await runAction(add({ mentionId: 'a/b?c#d' }), { api });
@@ -90,8 +101,8 @@ describe('bad input stops before any request, naming the field', () => {
 		],
 		[
 			'a mention ID far too long',
-			{ mentionId: 'x'.repeat(513) },
-			'Mention ID: this is not a mention ID (513 characters long).',
+			{ mentionId: 'x'.repeat(BOUNDS.maxMentionIdChars + 1) },
+			`Mention ID: this is not a mention ID (${BOUNDS.maxMentionIdChars + 1} characters long).`,
 		],
 		[
 			'a mention ID that is an object',

@@ -135,6 +135,15 @@ describe('SentiOne answered: the cause per status, body and headers', () => {
 		},
 	);
 
+	test('403: named for what it is, with where to look (the project, a proxy), not as an unexpected status', () => {
+		const error = mapped(403, { message: 'Forbidden.' });
+		expect(error.message).toBe('SentiOne refused access (403): Forbidden.');
+		expect(error.description).toMatch(/answers a key or tier problem with 401/);
+		expect(error.description).toMatch(/may not see this project or mention \(check the ID\)/);
+		expect(error.description).toMatch(/proxy or firewall/);
+		expect(error.description).toMatch(/on POST \/projects\/1001\//);
+	});
+
 	test.each([500, 501, 502, 503, 504, 599])(
 		'%i: a server error may pass: temporarily-unavailable, with no time to wait for',
 		(status) => {

@@ -111,8 +111,5 @@ afterAll(() => {
 					'the items of the whole stream up to the cut, never an invented or altered one; a cut JSON line is malformed',
 			},
 		],
-		notes: [
-			'Any chunking of complete streams: test/unit/shared/stream/chunking.property.test.ts (2 × 1,000 runs).',
-		],
 	});
 });

@@ -9,8 +9,8 @@ import {
 	windowAt,
 	type WindowSpec,
 } from '../../../../nodes/SentiOne/trigger/alerts/windows';
+import { iso } from '../../../support/time';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const at = (text: string) => Date.parse(text);
 
 /** The windows from the one containing `from`, `count` of them, as [start, end] ISO pairs. */

@@ -15,14 +15,13 @@ import { useFakeClock } from '../../../support/fake/clock';
 import { pollTrigger, type PollTrigger } from '../../../support/fake/pollTrigger';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
-import { HOUR, MINUTE, NOW_MS, SECOND } from '../../../support/time';
+import { HOUR, MINUTE, NOW_MS, SECOND, iso } from '../../../support/time';
 import { projectParam } from '../../../support/triggers';
 
 const SEARCH = PATHS.recentSearch(1001);
 /** 2026-11-21 10:30:00 UTC, where the fake clock starts */
 const T = NOW_MS;
 const clock = useFakeClock(T);
-const iso = (ms: number) => new Date(ms).toISOString();
 const project = projectParam(1001);
 
 type Trigger = PollTrigger;

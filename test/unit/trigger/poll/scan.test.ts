@@ -27,12 +27,11 @@ import { useFakeClock } from '../../../support/fake/clock';
 import { pollContext } from '../../../support/fake/context';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
-import { MINUTE, NOW_MS } from '../../../support/time';
+import { MINUTE, NOW_MS, iso } from '../../../support/time';
 
 const clock = useFakeClock();
 const T = NOW_MS;
 const SEARCH = PATHS.recentSearch(1001);
-const iso = (ms: number) => new Date(ms).toISOString();
 
 const settings = (extra: Partial<PollSettings> = {}): PollSettings => ({
 	event: 'newMention',

@@ -2,12 +2,15 @@
  * What a stream session passes on, and how (trigger/stream/delivery.ts), with a recorded stand-in
  * for the session around it: each mention and engagement update once, only when it matches the
  * filters and (when asked) is anonymized, search results and test-event samples, and the memory a
- * restart of n8n resumes from — saved before every emit.
+ * restart of n8n resumes from — saved before every emit; and, with Mark Delivered When, alerts
+ * and items too large to keep all waiting for their execution.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { SentiOneTransport } from '../../../../nodes/SentiOne/shared/transport';
 import { Delivery } from '../../../../nodes/SentiOne/trigger/stream/delivery';
+import type { DeliveryAttempt } from '../../../../nodes/SentiOne/trigger/stream/redeliveryPolicy';
+import { REDELIVERY } from '../../../../nodes/SentiOne/trigger/stream/redeliveryPolicy';
 import type {
 	SessionContext,
 	SessionOptions,
@@ -16,8 +19,10 @@ import { newStats } from '../../../../nodes/SentiOne/trigger/stream/sessionTypes
 import type { StreamSettings } from '../../../../nodes/SentiOne/trigger/stream/streamSettings';
 import type { StreamMemory } from '../../../../nodes/SentiOne/trigger/stream/streamState';
 import { useFakeClock } from '../../../support/fake/clock';
+import { fakeRun } from '../../../support/fake/context';
 import { mentionAt } from '../../../support/fake/mentions';
-import { NOW_MS } from '../../../support/time';
+import { MINUTE, NOW_MS } from '../../../support/time';
+import { waitFor } from '../../../support/wait';
 
 const T = NOW_MS;
 const clock = useFakeClock(T);
@@ -30,7 +35,8 @@ function session(
 	options: Partial<SessionOptions> = {},
 	deduplicates = false,
 ) {
-	const emitted: Array<{ row: IDataObject; id?: string }> = [];
+	const emitted: Array<{ row: IDataObject; id?: string; attempt?: DeliveryAttempt }> = [];
+	const closed = new AbortController();
 	const reported: Error[] = [];
 	const failed: unknown[] = [];
 	let stopped = false;
@@ -53,14 +59,14 @@ function session(
 		},
 		hooks: {
 			deduplicates,
-			emit: (row, id) => emitted.push({ row, id }),
+			emit: (row, id, attempt) => emitted.push(attempt ? { row, id, attempt } : { row, id }),
 			fatal: () => undefined,
 			report: (error) => reported.push(error),
 			log: () => undefined,
 		},
 		options: { manual: false, ...options },
 		stats: newStats(),
-		signal: new AbortController().signal,
+		signal: closed.signal,
 		get stopped() {
 			return stopped;
 		},
@@ -90,6 +96,7 @@ function session(
 		finished: () => finished,
 		stop: () => {
 			stopped = true;
+			closed.abort();
 		},
 	};
 }
@@ -300,5 +307,57 @@ describe('the memory a restart resumes from', () => {
 		delivery.mention('m1', mentionAt('m1', T));
 		expect(s.ids()).toEqual(['m1']);
 		expect(saves).toEqual([]);
+	});
+});
+
+describe('Mark Delivered When: Execution Succeeded', () => {
+	test('an alert whose execution fails is passed on again under its key, attempt by attempt, until one succeeds', async () => {
+		clock().holdFrom = MINUTE;
+		const s = session({ markDelivered: 'executionSucceeded' });
+		const delivery = new Delivery(s.ctx);
+		delivery.startRedelivery();
+		const key = 'alert:digest:2026-11-21T09:00:00.000Z';
+		const digest = { kind: 'digest', windowStart: '2026-11-21T09:00:00.000Z', mentions: 12 };
+		delivery.passAlert(digest, key);
+		expect(s.emitted).toEqual([
+			{ row: digest, id: key, attempt: expect.objectContaining({ number: 1 }) },
+		]);
+		s.emitted[0].attempt?.settled({ run: fakeRun('error') });
+		await waitFor(() => clock().holding === 1 && clock().slept.at(-1) === MINUTE, {
+			what: 'the retry wait',
+			stepMs: 2,
+		});
+		clock().release();
+		await waitFor(() => s.emitted.length === 2, { what: 'the second attempt', stepMs: 2 });
+		expect(s.emitted[1]).toEqual({
+			row: digest,
+			id: key,
+			attempt: expect.objectContaining({ number: 2 }),
+		});
+		s.emitted[1].attempt?.settled({ run: fakeRun('success') });
+		await waitFor(() => s.ctx.stats.delivered === 1, { what: 'the alert delivered', stepMs: 2 });
+		expect(s.ctx.stats).toMatchObject({ emitted: 1, redelivered: 1, givenUp: 0 });
+		s.stop();
+		await delivery.close();
+	});
+
+	test('what waits is bounded in size too: the oldest large item is given up, and said so', async () => {
+		clock().holdFrom = MINUTE;
+		const s = session({ markDelivered: 'executionSucceeded', simplify: false });
+		const delivery = new Delivery(s.ctx);
+		delivery.startRedelivery();
+		const text = 'x'.repeat(REDELIVERY.maxPendingChars / 3);
+		for (const id of ['big1', 'big2', 'big3'])
+			delivery.mention(id, mentionAt(id, T, { content: { text } }));
+		await waitFor(() => s.reported.length === 1, { what: 'the report', stepMs: 2 });
+		expect(s.reported[0].message).toBe(
+			'1 item passed on by the SentiOne Stream Trigger was given up: more than 500 items (or 2 MB of them) were waiting for a successful execution',
+		);
+		expect(s.ctx.stats.givenUp).toBe(1);
+		// given up: its execution failing changes nothing
+		s.emitted[0].attempt?.settled({ run: fakeRun('error') });
+		s.stop();
+		await delivery.close();
+		expect(s.emitted.map((e) => e.id)).toEqual(['big1', 'big2', 'big3']);
 	});
 });

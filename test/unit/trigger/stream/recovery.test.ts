@@ -18,11 +18,10 @@ import {
 	emittedIds,
 	useStreamTrigger,
 } from '../../../support/fake/streamTrigger';
-import { MINUTE, NOW_MS, SECOND } from '../../../support/time';
+import { MINUTE, NOW_MS, SECOND, iso } from '../../../support/time';
 import { waitFor } from '../../../support/wait';
 
 const T = NOW_MS;
-const iso = (ms: number) => new Date(ms).toISOString();
 const streamTrigger = useStreamTrigger();
 const clock = useFakeClock(T);
 

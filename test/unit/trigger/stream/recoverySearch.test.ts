@@ -16,12 +16,11 @@ import { useFakeClock } from '../../../support/fake/clock';
 import { triggerContext } from '../../../support/fake/context';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
-import { MINUTE, NOW_MS, SECOND } from '../../../support/time';
+import { MINUTE, NOW_MS, SECOND, iso } from '../../../support/time';
 
 const T = NOW_MS;
 useFakeClock(T);
 const SEARCH = PATHS.recentSearch(1001);
-const iso = (ms: number) => new Date(ms).toISOString();
 
 const transportFor = (api: FakeApi) =>
 	new SentiOneTransport(triggerContext({ nodeType: new SentiOneStreamTrigger(), api }), {

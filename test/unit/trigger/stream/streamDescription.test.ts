@@ -42,7 +42,7 @@ test('the UI limits are the limits the settings check', () => {
 	expect(option('backfillMinutes')?.typeOptions).toEqual({ minValue: 0, maxValue: 5 });
 });
 
-test('what the trigger spends comes first, then the events; the project fields show for the events on the mention stream', () => {
+test('what the trigger spends comes first, then the events; the project fields show for the events on the mention stream (the project also for Viral Mention)', () => {
 	const [notice, event, ...rest] = streamProperties;
 	expect(notice).toMatchObject({ name: 'budgetNotice', type: 'notice' });
 	expect(notice.displayName).toMatch(
@@ -55,11 +55,14 @@ test('what the trigger spends comes first, then the events; the project fields s
 		'digest',
 		'volumeSpike',
 		'sentimentShift',
+		'viralMention',
 	]);
-	for (const name of ['project', 'filters'])
-		expect(rest.find((p) => p.name === name)?.displayOptions).toEqual({
-			show: { event: mentionEvents },
-		});
+	expect(rest.find((p) => p.name === 'filters')?.displayOptions).toEqual({
+		show: { event: mentionEvents },
+	});
+	expect(rest.find((p) => p.name === 'project')?.displayOptions).toEqual({
+		show: { event: [...mentionEvents, 'viralMention'] },
+	});
 	expect(rest.find((p) => p.name === 'simplify')?.displayOptions).toEqual({
 		show: { event: ['newMention'] },
 	});

@@ -46,7 +46,7 @@ describe('activation', () => {
 		[
 			'a forbidden project (403)',
 			{ status: 403, body: { message: 'Forbidden.' } },
-			/^SentiOne answered with an unexpected status 403: Forbidden\.$/,
+			/^SentiOne refused access \(403\): Forbidden\.$/,
 		],
 		[
 			'an unknown project (404)',

@@ -92,7 +92,7 @@ test('engagement updates have no project, filters or gap search', () => {
 test.each([
 	[
 		{ event: 'everything' },
-		/^Event: "everything" is not a choice\. Expected one of: newMention, digest, volumeSpike, sentimentShift, engagementUpdate\.$/,
+		/^Event: "everything" is not a choice\. Expected one of: newMention, digest, volumeSpike, sentimentShift, engagementUpdate, viralMention\.$/,
 	],
 	[{ project: { __rl: true, mode: 'id', value: '0' } }, /^Project: "0" is not a project ID/],
 	[

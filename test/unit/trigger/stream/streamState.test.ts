@@ -1,11 +1,13 @@
 /**
  * What the Stream Trigger keeps across a restart of n8n (trigger/stream/streamState.ts, pure): the
  * instant it was last alive and the ids it passed on recently, checked on load like input, bounded
- * on save, and the ids a shutdown may have cut short (uncertain where n8n deduplicates).
+ * on save, and the ids a shutdown may have cut short (uncertain where n8n deduplicates); with
+ * Mark Delivered When, the items not delivered yet (pending), checked and bounded the same way.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS } from '../../../../nodes/SentiOne/shared/bounds';
+import { REDELIVERY } from '../../../../nodes/SentiOne/trigger/stream/redeliveryPolicy';
 import {
 	loadStreamMemory,
 	MAX_SAVED_IDS,
@@ -146,4 +148,107 @@ test('saving keeps only what a recovery can need: the last 10 minutes, at most 1
 test('a memory is filed under its event and project', () => {
 	expect(streamMemoryTarget('newMention', 1001)).toBe('newMention:1001');
 	expect(streamMemoryTarget('engagementUpdate', undefined)).toBe('engagementUpdate:-');
+});
+
+describe('items not delivered yet (Mark Delivered When)', () => {
+	const row = { id: 'm1', text: 'The Acme phone is great' };
+
+	test('saved only when there are some, and read back as they were', () => {
+		const staticData: IDataObject = {};
+		saveStreamMemory(staticData, { target: 't', lastAliveAt: now, ids: [], pending: [] });
+		expect(staticData[STREAM_STATE_KEY]).toStrictEqual({
+			v: 1,
+			target: 't',
+			lastAliveAt: now,
+			ids: [],
+		});
+		const pending = [
+			{ key: 'm1', attempt: 2, firstAt: now - 60_000, retryAt: now + 120_000, row },
+			{
+				key: 'alert:digest:2026-11-24T09:00:00.000Z',
+				attempt: 1,
+				firstAt: now,
+				row: { kind: 'digest' },
+			},
+		];
+		saveStreamMemory(staticData, { target: 't', lastAliveAt: now, ids: [], pending });
+		const loaded = loadStreamMemory(
+			JSON.parse(JSON.stringify(staticData)) as IDataObject,
+			't',
+			now,
+		);
+		expect(loaded?.pending).toEqual(pending);
+	});
+
+	test('read as input: an entry that cannot be read is dropped, the others kept', () => {
+		const loaded = loadStreamMemory(
+			{
+				[STREAM_STATE_KEY]: {
+					v: 1,
+					target: 't',
+					lastAliveAt: now,
+					ids: [],
+					pending: [
+						{ key: '', attempt: 1, firstAt: now, row },
+						{ key: 'a', attempt: 0, firstAt: now, row },
+						{ key: 'b', attempt: REDELIVERY.maxAttempts + 1, firstAt: now, row },
+						{ key: 'c', attempt: 1.5, firstAt: now, row },
+						{ key: 'd', attempt: 1, firstAt: 'yesterday', row },
+						{ key: 'e', attempt: 1, firstAt: now, retryAt: -1, row },
+						{ key: 'f', attempt: 1, firstAt: now, row: 'not an item' },
+						['g', 1, now, row],
+						{ key: 'ok', attempt: 3, firstAt: now + 3_600_000, retryAt: now + 3_600_000, row },
+					],
+				},
+			},
+			't',
+			now,
+		);
+		// instants in the future are brought back within the allowance, like the ids'
+		expect(loaded?.pending).toEqual([
+			{
+				key: 'ok',
+				attempt: 3,
+				firstAt: now + BOUNDS.futureAllowanceMs,
+				retryAt: now + BOUNDS.futureAllowanceMs,
+				row,
+			},
+		]);
+	});
+
+	test('bounded on load: the newest 500, within 2 MB', () => {
+		const many = Array.from({ length: REDELIVERY.maxPending + 20 }, (_, i) => ({
+			key: `m${i}`,
+			attempt: 1,
+			firstAt: now,
+			row: { id: `m${i}` },
+		}));
+		const loaded = loadStreamMemory(
+			{ [STREAM_STATE_KEY]: { v: 1, target: 't', lastAliveAt: now, ids: [], pending: many } },
+			't',
+			now,
+		);
+		expect(loaded?.pending).toHaveLength(REDELIVERY.maxPending);
+		expect(loaded?.pending?.[0].key).toBe('m20');
+		const big = (key: string) => ({
+			key,
+			attempt: 1,
+			firstAt: now,
+			row: { text: 'x'.repeat(REDELIVERY.maxPendingChars / 2) },
+		});
+		const bounded = loadStreamMemory(
+			{
+				[STREAM_STATE_KEY]: {
+					v: 1,
+					target: 't',
+					lastAliveAt: now,
+					ids: [],
+					pending: [big('a'), big('b'), big('c')],
+				},
+			},
+			't',
+			now,
+		);
+		expect(bounded?.pending?.map((p) => p.key)).toEqual(['c']);
+	});
 });
