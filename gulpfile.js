@@ -10,12 +10,13 @@
  * The demo: the simulator (3 projects × 3,000 mentions; a new mention a minute per project on
  * average, on an office-hours daily pattern, the past day of it collected at start by moving the
  * simulator's clock a day forward; engagement updates; a burst of negative mentions of project
- * 1002 two minutes after the start), a local inbox standing in for Slack, Google Sheets and the
+ * 1002 two minutes after the start; a mention of project 1001 going viral), a local inbox standing in for Slack, Google Sheets and the
  * chat model (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a
  * community package, the SentiOne credentials pointing at the simulator, the templates of examples/
  * imported as they are (the templates name no credential: the demo chooses one of its own for
  * their SentiOne nodes as it imports them) plus their runnable "Demo: …" variants (the live Slack
- * alert, the spike alert, the digest and the Sheets ones active), and an owner to log in with.
+ * alert, the spike alert, the digest, the viral alert and the Sheets ones active), and an owner to
+ * log in with.
  *
  * Ports: SIMULATOR_PORT (4010), INBOX_PORT (4011), N8N_PORT (5678). State lives in DEMO_DIR
  * (.demo/), fresh on each start unless --keep. --no-build skips `npm run build`.
@@ -26,7 +27,7 @@ const path = require('node:path');
 const { series } = require('gulp');
 
 const { startInbox } = require('./scripts/demo-inbox');
-const { catchUp, stageBurst } = require('./scripts/demo-traffic');
+const { catchUp, stageBurst, stageViral } = require('./scripts/demo-traffic');
 const {
 	ACTIVE_TEMPLATES,
 	CHAT_MODEL_CREDENTIAL,
@@ -185,6 +186,8 @@ async function demo() {
 			projectId: SPIKE_PROJECT.id,
 			inMinutes: DEMO_BURST_IN_MINUTES,
 		});
+		// a mention of project 1001 that takes off: the viral demo's rules fire within minutes
+		const viral = await stageViral(sim.base, { projectId: 1001 });
 		const env = n8nEnv(userFolder, N8N_PORT, {
 			N8N_RUNNERS_BROKER_PORT: process.env.N8N_RUNNERS_BROKER_PORT || String(N8N_PORT + 1),
 			// the weekly export writes its CSV files here (n8n's default is ~/.n8n-files)
@@ -260,6 +263,10 @@ async function demo() {
 			'',
 			`a burst of negative mentions of ${SPIKE_PROJECT.name} (${SPIKE_PROJECT.id}): ${clock(burst.at)}–${clock(Date.parse(burst.at) + burst.minutes * 60_000)} UTC, ×${burst.factor}`,
 		);
+		line(
+			'',
+			`a mention of Acme Mobile (1001) going viral: +${viral.growth.perMinute.shareCount} shares a minute for ${viral.growth.minutes} minutes`,
+		);
 		line('Local inbox:', `${inbox.base}   (stands in for Slack, Google Sheets and the chat model)`);
 		console.log(
 			'  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of',
@@ -273,7 +280,9 @@ async function demo() {
 		console.log(
 			`  1001 within seconds), the spike alert and the digest (every ${DIGEST_EVERY_MINUTES} minutes) of project ${SPIKE_PROJECT.id},`,
 		);
-		console.log('  and Google Sheets. The spike alert comes a few minutes into the burst.');
+		console.log(
+			'  the viral alert (Acme Mobile) and Google Sheets. The spike alert comes a few minutes into the burst.',
+		);
 		console.log(
 			'  Another burst, by hand: ./dev npx gulp spike   (options: --minutes, --per-minute,',
 		);

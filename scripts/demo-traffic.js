@@ -69,4 +69,26 @@ async function stageBurst(
 	return { burst: live.bursts.at(-1), usualPerMinute };
 }
 
-module.exports = { admin, catchUp, stageBurst };
+/**
+ * Makes the newest mention of a project (collected in the last hour) go viral in a running
+ * simulator: from now on, for `minutes`, it gains `perMinute` likes and shares each minute
+ * (SentiOne's engagement updates). Resolves with the mention's id and its growth.
+ */
+async function stageViral(
+	base,
+	{ projectId, minutes = 30, perMinute = { likeCount: 120, shareCount: 40 } },
+) {
+	const now = Date.parse((await admin(base, '/health')).now);
+	const { mentions } = await admin(
+		base,
+		`/mentions?projectId=${projectId}&collectedFrom=${new Date(now - 3_600_000).toISOString()}`,
+	);
+	const mention = mentions.at(-1);
+	if (!mention) throw new Error(`project ${projectId} collected no mention in the last hour`);
+	const { viral } = await admin(base, '/engagement', {
+		viral: [{ mentionId: mention.id, minutes, perMinute }],
+	});
+	return { mentionId: mention.id, growth: viral.find((v) => v.mentionId === mention.id) };
+}
+
+module.exports = { admin, catchUp, stageBurst, stageViral };

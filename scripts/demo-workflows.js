@@ -46,6 +46,8 @@ const TEMPLATE_CREDENTIALS = {
 	'weekly-export-csv.json': ENTERPRISE_CREDENTIAL,
 	// a Basic key would do; the Enterprise one keeps a Basic live connection free for test events
 	'daily-digest-slack.json': ENTERPRISE_CREDENTIAL,
+	// engagement updates: Enterprise
+	'viral-mention-slack-alert.json': ENTERPRISE_CREDENTIAL,
 };
 /** The OpenAI credential of the demo variant of the AI agent template: its Base URL is the inbox. */
 const CHAT_MODEL_CREDENTIAL = {
@@ -75,13 +77,15 @@ const DIGEST_EVERY_MINUTES = 10;
  * (the Stream Trigger, 1 of the 2 live-stream connections of the Basic key): the polled Slack alert
  * watches the same mentions, so it stays inactive (it would post each one a second time). The
  * spike demo checks every 5 minutes (Basic key), the Sheets demo too (12 of the 30 searches an
- * hour of the Enterprise key), the digest demo holds 1 of the Enterprise key's 2 live connections.
+ * hour of the Enterprise key), the digest demo holds 1 of the Enterprise key's 2 live connections,
+ * the viral demo the Enterprise key's engagement stream (and up to 6 look-up searches an hour).
  */
 const ACTIVE_TEMPLATES = [
 	'daily-digest-slack.json',
 	'negative-mentions-live-slack-alert.json',
 	'negative-mentions-spike-slack-alert.json',
 	'new-mentions-google-sheets.json',
+	'viral-mention-slack-alert.json',
 ];
 
 /** The templates of examples/, by file name. */

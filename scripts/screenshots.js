@@ -9,7 +9,7 @@
  *   npm run screenshots -- --url http://127.0.0.1:5678 [--inbox http://127.0.0.1:4011]
  *                                       use a demo that is already running
  *   npm run screenshots -- --only inbox,ai-agent   only these pictures (names below, without
- *                                       .png; `inbox` is the three inbox-*.png)
+ *                                       .png; `inbox` is the four inbox-*.png)
  *
  * Writes .github/images/*.png (the README's pictures: outside the reach of `n8n-node build`, which
  * copies every other png/svg of the repository into dist/):
@@ -23,6 +23,7 @@
  *   ai-agent.png           the AI agent demo with the SentiOne tools, asked in the chat
  *   inbox-spike.png        the spike alert demo's message in the local inbox (Slack's stand-in),
  *                          for the burst the demo stages a few minutes after its start
+ *   inbox-viral.png        the viral alert demo's first message (the mention the demo makes go viral)
  *   inbox-digest.png       the digest demo's first message of a window it saw whole
  *   inbox-live-alert.png   the live alert demo's first message (one negative mention)
  */
@@ -392,8 +393,8 @@ async function main() {
 
 		if (want('inbox')) {
 			// 8. The alerts as they arrive in the local inbox (the demo's Slack): the first live alert
-			//    (a negative mention of project 1001), the spike alert for the staged burst, and the
-			//    first digest (every 10 minutes in the demo) of a window the trigger saw whole
+			//    (a negative mention of project 1001), the spike alert for the staged burst, the viral
+			//    alert, and the first digest (every 10 minutes in the demo) of a window seen whole
 			const arrived = async (channel, skip) => {
 				const deadline = Date.now() + 25 * 60_000;
 				for (;;) {
@@ -415,6 +416,7 @@ async function main() {
 			};
 			await message('#live-alerts', 'inbox-live-alert.png', { oldest: true });
 			await message('#spike-alerts', 'inbox-spike.png');
+			await message('#viral-alerts', 'inbox-viral.png', { oldest: true });
 			await message('#daily-digest', 'inbox-digest.png', {
 				skip: 'the trigger started in the middle of this window',
 				oldest: true,

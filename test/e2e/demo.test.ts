@@ -175,6 +175,7 @@ test('n8n has the package, the credentials point at the simulator, the templates
 		'sentioneSheets01Demo',
 		'sentioneSpike001Demo',
 		'sentioneStream01Demo',
+		'sentioneViral001Demo',
 	]);
 	const credentials = (
 		await n8n.rest<{ data: Array<{ id: string; name: string; type: string }> }>(
@@ -195,6 +196,7 @@ test('n8n has the package, the credentials point at the simulator, the templates
 		sentioneSpike001: 'sentioneDemoBasic',
 		sentioneSheets01: 'sentioneDemoEnterprise',
 		sentioneDigest01: 'sentioneDemoEnterprise',
+		sentioneViral001: 'sentioneDemoEnterprise',
 		sentioneExport01: 'sentioneDemoEnterprise',
 	};
 	expect(ids.sort()).toEqual(Object.keys(tiers).sort());
@@ -388,12 +390,13 @@ test(
 		const burstAt = Date.parse(bursts[0].at);
 		let box = await inbox();
 		const on = (channel: string) => box.slack.filter((m) => m.channel === channel);
-		// the spike: a few minutes into the burst (checks every 5 minutes); the digest: every 10 minutes
+		// the spike: a few minutes into the burst (checks every 5 minutes); the digest: every 10
+		// minutes; the viral alert: a few minutes after the start (the staged mention gains 40 shares
+		// a minute)
 		const deadline = Date.now() + 14 * 60_000;
-		while (
-			(on('#spike-alerts').length === 0 || on('#daily-digest').length === 0) &&
-			Date.now() < deadline
-		) {
+		const waiting = () =>
+			['#spike-alerts', '#daily-digest', '#viral-alerts'].some((c) => on(c).length === 0);
+		while (waiting() && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 2000));
 			box = await inbox();
 		}
@@ -411,8 +414,17 @@ test(
 				text: message.text,
 				raw: [],
 			});
-		// the sustained spike alerted once
+		// the sustained spike alerted once; the viral mention once per rule it reached
 		expect(on('#spike-alerts')).toHaveLength(1);
+		const viral = on('#viral-alerts');
+		expect(viral[0].text).toMatch(
+			/^:fire: \*Going viral\* · \w{3} \d{1,2} \w{3}, \d\d:\d\d UTC\nGoing viral: An? .+ gained \d+ shares in \d+ minutes? \(/,
+		);
+		expect(new Set(viral.map((m) => m.ref)).size).toBe(1);
+		const rules = viral.map((m) =>
+			/ (gained|passed) [\d,]+ (\w+)/.exec(m.text)?.slice(1).join(' '),
+		);
+		expect(new Set(rules).size).toBe(rules.length);
 	},
 	16 * 60_000,
 );

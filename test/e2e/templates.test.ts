@@ -100,7 +100,7 @@ function withRegexRetries<T>(check: () => T): T {
 	}
 }
 
-test('the seven templates are there, in the shape n8n exports', () => {
+test('the eight templates are there, in the shape n8n exports', () => {
 	expect(files).toEqual([
 		'ai-agent-sentione-tool.json',
 		'daily-digest-slack.json',
@@ -108,6 +108,7 @@ test('the seven templates are there, in the shape n8n exports', () => {
 		'negative-mentions-live-slack-alert.json',
 		'negative-mentions-spike-slack-alert.json',
 		'new-mentions-google-sheets.json',
+		'viral-mention-slack-alert.json',
 		'weekly-export-csv.json',
 	]);
 	for (const { workflow } of templates) {
@@ -258,6 +259,15 @@ test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne
 		digestWindow: 'daily',
 		digestAt: '09:00',
 		options: { sendEmpty: true },
+	});
+	expect(types('viral-mention-slack-alert.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']),
+	);
+	expect(trigger('viral-mention-slack-alert.json').parameters).toMatchObject({
+		event: 'viralMention',
+		viral_likeCount: 1000,
+		viral_shareCount: 200,
+		viralGrowthGain: 100,
 	});
 	// every Slack message: times through Luxon in the workflow's zone, the items' words, no ID
 	for (const { file, workflow } of templates) {
