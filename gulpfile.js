@@ -9,7 +9,7 @@
  *
  * The demo: the simulator (3 projects × 3,000 mentions; a new mention a minute per project on
  * average, on an office-hours daily pattern, the past day of it collected at start by moving the
- * simulator's clock a day forward; engagement updates; a burst of negative mentions of project
+ * simulator's clock a day forward; a burst of negative mentions of project
  * 1002 two minutes after the start; a mention of project 1001 going viral), a local inbox standing in for Slack, Google Sheets and the
  * chat model (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a
  * community package, the SentiOne credentials pointing at the simulator, the templates of examples/
@@ -111,8 +111,10 @@ async function startSimulator(extraArgs = []) {
 		String(LIVE_RATE),
 		'--live-daily',
 		DEMO_TRAFFIC.daily,
+		// no random engagement updates: each would be a viral alert for an already popular mention
+		// (with its look-up); the demo stages one mention going viral instead
 		'--engagement-rate',
-		'20',
+		'0',
 		'--heartbeat-ms',
 		'15000',
 		...extraArgs,
