@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark code: not shipped */
 /** bench/results.md: the figures, the ratios against their targets, the machine and the command. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 import type { BudgetResult } from './budget';
 import type { DecodeFigure, DecodeResult } from './decode';
@@ -505,6 +505,17 @@ ${missed.length === 0 ? 'Every target is met.' : `**${missed.length} target(s) m
 
 ${sections.join('\n\n')}
 `;
-	writeFileSync(input.out, doc);
+	writeFileSync(input.out, withKeptSections(input.out, doc));
 	return checks;
+}
+
+/**
+ * Sections other benchmarks write into the same file between their own markers (`<!-- name:start -->`
+ * … `<!-- name:end -->`, e.g. bench/workers/pollCeiling.ts): kept at the end when the report is
+ * written again.
+ */
+function withKeptSections(file: string, doc: string): string {
+	if (!existsSync(file)) return doc;
+	const kept = readFileSync(file, 'utf8').match(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g);
+	return kept ? `${doc.trimEnd()}\n\n${kept.join('\n\n')}\n` : doc;
 }

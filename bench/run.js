@@ -5,6 +5,7 @@
  *
  *   node bench/run.js [flags]            the whole benchmark (see bench/README.md)
  *   node bench/run.js --worker <name> …  one part in its own process (used by the benchmark)
+ *   node bench/run.js --alerts [flags]   issue 22's alert figures (bench/alertsMain.ts)
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,6 +36,8 @@ const workerFlag = process.argv.indexOf('--worker');
 if (workerFlag !== -1) {
 	const name = process.argv[workerFlag + 1];
 	require(path.join(__dirname, 'workers', `${name}.ts`));
+} else if (process.argv.includes('--alerts')) {
+	require(path.join(__dirname, 'alertsMain.ts'));
 } else {
 	require(path.join(__dirname, 'main.ts'));
 }

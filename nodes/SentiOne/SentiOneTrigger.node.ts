@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './shared/contract';
 import { searchProjects } from './shared/listSearch';
-import { pollNewMentions, pollProperties } from './trigger/poll';
+import { oneCheckAtATime, pollNewMentions, pollProperties } from './trigger/poll';
 
 /**
  * New mentions by polling SentiOne's search on n8n's Poll Times schedule, with a collection-time
@@ -40,6 +40,6 @@ export class SentiOneTrigger implements INodeType {
 	methods = { listSearch: { searchProjects } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollNewMentions.call(this);
+		return await oneCheckAtATime(this, async () => await pollNewMentions.call(this));
 	}
 }

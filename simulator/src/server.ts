@@ -76,6 +76,8 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
 	const { rawPath, path, query } = parseTarget(req.url ?? '/');
 	const method = (req.method ?? 'GET').toUpperCase();
 	const body = await readBody(req);
+	// every answer is dated by the server's clock (D-36), not the machine's (HTTP's Date header)
+	res.setHeader('date', new Date(state.clock.now()).toUTCString());
 
 	if (path === '/__admin' || path.startsWith('/__admin/')) {
 		if (state.opts.admin) {

@@ -247,3 +247,17 @@ describe('request log (admin)', () => {
 		expect((await admin(sim, 'GET', '/requests')).requests).toEqual([]);
 	});
 });
+
+describe('Date: every answer is dated by the simulator clock (D-36, D-50)', () => {
+	test('a success, a refusal and an unknown route carry the clock, to the second; it moves with the clock', async () => {
+		const answers = [
+			await api(sim, 'GET', '/projects', { key: BASIC }),
+			await api(sim, 'GET', '/projects', { key: null }),
+			await api(sim, 'GET', '/nowhere', { key: BASIC }),
+		];
+		for (const res of answers) expect(res.headers.get('date')).toBe(new Date(NOW_MS).toUTCString());
+		await admin(sim, 'POST', '/clock', { advanceMs: 17 * 60_000 });
+		const later = await api(sim, 'GET', '/projects', { key: BASIC });
+		expect(later.headers.get('date')).toBe(new Date(NOW_MS + 17 * 60_000).toUTCString());
+	});
+});

@@ -4,20 +4,40 @@
  * every run, and "wait until the hourly reset" is an instant jump of both clocks
  * (POST /__admin/clock) instead of a real wait of up to an hour.
  */
-import { setClock } from '../../nodes/SentiOne/shared/clock';
+import { serverClock, setClock } from '../../nodes/SentiOne/shared/clock';
 import { admin, clearLog, resetSim, startSim, type Sim } from './simulator';
 import { NOW_MS } from './time';
 
-/** The node's clock, pinned to the simulator's frozen clock; sleeping moves both. */
+/**
+ * The node's clock, pinned to the simulator's frozen clock; sleeping moves both. With a skew the
+ * node's clock stands that far behind the simulator's (negative: ahead): SentiOne's clock and
+ * n8n's differ by it, as they may in the field (D-50).
+ */
 export class SimClock {
 	now = NOW_MS;
 	/** every wait the node asked for, in ms */
 	slept: number[] = [];
 	private restore: (() => void) | undefined;
 
-	constructor(private readonly sim: Sim) {}
+	constructor(
+		private readonly sim: Sim,
+		private skewMs = 0,
+	) {
+		this.now = NOW_MS - skewMs;
+	}
+
+	/**
+	 * Sets how far SentiOne's clock is ahead of the node's (ms; negative: behind) from now on, and
+	 * makes the node forget what SentiOne's answers told it of its clock (a new n8n process).
+	 */
+	skew(ms: number): void {
+		this.now += this.skewMs - ms;
+		this.skewMs = ms;
+		serverClock.reset();
+	}
 
 	install(): void {
+		serverClock.reset();
 		this.restore = setClock({
 			now: () => this.now,
 			sleep: async (ms: number) => {
@@ -39,8 +59,9 @@ export class SimClock {
 	}
 
 	reset(): void {
-		this.now = NOW_MS;
+		this.now = NOW_MS - this.skewMs;
 		this.slept = [];
+		serverClock.reset();
 	}
 }
 

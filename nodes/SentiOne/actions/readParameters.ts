@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { SEARCH_REQUEST_FIELDS, SORT_TYPES } from '../shared/contract';
+import { FILTER_FIELDS, SEARCH_REQUEST_FIELDS, SORT_TYPES } from '../shared/contract';
 import type { FilterScope } from '../shared/filters';
 import { buildFilters } from '../shared/filters';
 import type { RateLimitChoice } from '../shared/pager';
@@ -16,7 +16,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../shared/parameters';
-import { clock } from '../shared/clock';
+import { serverClock } from '../shared/clock';
 import { MINUTE_MS } from '../shared/units';
 import {
 	DEFAULT_MAX_WAIT_MINUTES,
@@ -69,7 +69,8 @@ export function readSearchBody(
 		node,
 		itemIndex: i,
 		timezone: this.getTimezone(),
-		now: clock.now(),
+		// SentiOne judges the dates by its clock (the 7-day window, the future)
+		now: serverClock.now(),
 		scope,
 	});
 	const sortType = readChoice(
@@ -81,6 +82,26 @@ export function readSearchBody(
 		'a sort order',
 	);
 	return { [SEARCH_REQUEST_FIELDS.filters]: filters, [SEARCH_REQUEST_FIELDS.sortType]: sortType };
+}
+
+/**
+ * The search body `sent`, its published range computed again now that SentiOne's answers told its
+ * clock (D-50): undefined when the range did not move (the one filter computed from the clock).
+ */
+export function publishedOnServerClock(
+	this: IExecuteFunctions,
+	i: number,
+	scope: FilterScope,
+	sent: IDataObject,
+): IDataObject | undefined {
+	const rangeOf = (body: IDataObject): unknown =>
+		(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject | undefined)?.[FILTER_FIELDS.publishedAt];
+	const range = rangeOf(readSearchBody.call(this, i, scope));
+	if (JSON.stringify(range) === JSON.stringify(rangeOf(sent))) return undefined;
+	const filters = { ...((sent[SEARCH_REQUEST_FIELDS.filters] as IDataObject | undefined) ?? {}) };
+	if (range === undefined) delete filters[FILTER_FIELDS.publishedAt];
+	else filters[FILTER_FIELDS.publishedAt] = range as IDataObject;
+	return { ...sent, [SEARCH_REQUEST_FIELDS.filters]: filters };
 }
 
 export interface RateLimitHandling {

@@ -21,6 +21,11 @@ export const BOUNDS = {
 	rateLimitWaitGrowth: 4,
 	/** Longest single wait for a rate-limit reset (one hourly window and a margin). */
 	rateLimitMaxWaitMs: 65 * MINUTE_MS,
+	/**
+	 * The clock difference between n8n and SentiOne the node allows for where no answer told it
+	 * (D-50): a gap search reaches this much further on both sides.
+	 */
+	maxClockSkewMs: 15 * MINUTE_MS,
 	/** How far ahead of the node's own clock a collectedAt may move the poll trigger's watermark. */
 	futureAllowanceMs: 5 * MINUTE_MS,
 	/** Instants outside these years are not plausible dates for SentiOne data or input. */

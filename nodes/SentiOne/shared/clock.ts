@@ -37,3 +37,64 @@ export function setClock(replacement: Partial<Clock>): () => void {
 		clock.sleep = previous.sleep;
 	};
 }
+
+/** Date headers further than this from the node's clock are not taken as SentiOne's clock (a cached or broken header). */
+const IMPLAUSIBLE_OFFSET_MS = 60 * 60_000;
+/** The Date header has whole seconds, and the answer took time to arrive: an offset this small is none. */
+export const OFFSET_DEADBAND_MS = 3_000;
+/** Observations the estimate is the median of (one odd header does not move it). */
+const SAMPLES = 5;
+
+/**
+ * SentiOne's clock as the node knows it (D-50): every answer's `Date` header, against the node's
+ * clock when the headers arrived, gives the offset (SentiOne − node, ms); the estimate is the
+ * median of the last few. Instants the server judges by its clock (the 7-day window, a collectedAt
+ * "in the future", a trigger's watermark and gap ranges) are computed on `serverClock.now()`.
+ * One per process: the answers of one SentiOne tell it, whichever execution sent the request.
+ */
+export class ServerClock {
+	private samples: number[] = [];
+
+	/** The offset of the last Date header ignored as implausibly far (cleared by a plausible one). */
+	implausible: number | undefined;
+
+	/** Notes an answer's Date header (ignored when absent, unreadable or implausibly far). */
+	observe(dateHeader: unknown, receivedAt = clock.now()): void {
+		if (typeof dateHeader !== 'string') return;
+		const stated = Date.parse(dateHeader);
+		if (!Number.isFinite(stated)) return;
+		// the header is whole seconds: the server's time was somewhere in that second
+		const offset = stated + 500 - receivedAt;
+		if (Math.abs(offset) > IMPLAUSIBLE_OFFSET_MS) {
+			this.implausible = offset;
+			return;
+		}
+		this.implausible = undefined;
+		this.samples.push(offset);
+		if (this.samples.length > SAMPLES) this.samples.shift();
+	}
+
+	/**
+	 * How far SentiOne's clock is ahead of the node's (negative: behind), in ms; 0 within the
+	 * precision of the Date header; undefined before any answer with a usable Date header.
+	 */
+	get offset(): number | undefined {
+		if (this.samples.length === 0) return undefined;
+		const sorted = [...this.samples].sort((a, b) => a - b);
+		const median = sorted[Math.floor(sorted.length / 2)];
+		return Math.abs(median) <= OFFSET_DEADBAND_MS ? 0 : Math.round(median);
+	}
+
+	/** SentiOne's time now, as well as the node knows it (the node's clock until an answer told). */
+	now(): number {
+		return clock.now() + (this.offset ?? 0);
+	}
+
+	/** Forgets what answers said (a test changing clocks). */
+	reset(): void {
+		this.samples = [];
+		this.implausible = undefined;
+	}
+}
+
+export const serverClock = new ServerClock();

@@ -6,6 +6,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { BOUNDS } from './bounds';
 import { QUERY_PARAMS, route } from './contract';
+import { isEndCursor } from './pager';
 import { SentiOneTransport } from './transport';
 
 interface ProjectPage {
@@ -38,7 +39,7 @@ export async function searchProjects(
 ): Promise<INodeListSearchResult> {
 	const transport = new SentiOneTransport(this);
 	const qs: IDataObject = {};
-	if (paginationToken) qs[QUERY_PARAMS.cursor] = paginationToken;
+	if (!isEndCursor(paginationToken)) qs[QUERY_PARAMS.cursor] = paginationToken;
 	const { body } = await transport.request<ProjectPage>({ ...route('listProjects'), qs });
 	const needle = (filter ?? '').trim().toLowerCase();
 	const projects = (Array.isArray(body.data) ? body.data : [])
@@ -52,7 +53,7 @@ export async function searchProjects(
 	const cursor = body.cursor;
 	const next =
 		typeof cursor === 'string' &&
-		cursor !== '' &&
+		!isEndCursor(cursor) &&
 		cursor.length <= BOUNDS.maxCursorChars &&
 		cursor !== paginationToken
 			? cursor

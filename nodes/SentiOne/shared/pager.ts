@@ -1,7 +1,7 @@
 /**
  * The one cursor pager for every list of the API (projects, tags, both searches). The cursor goes
- * back in the `cursor` query parameter with the same body; paging stops on a null, absent or empty
- * cursor, at the caller's limit (only the pages the limit needs are fetched), or on the caller's
+ * back in the `cursor` query parameter with the same body; paging stops on a cursor that means "the
+ * end" (`isEndCursor`: null, absent, empty or only whitespace — never sent back), at the caller's limit (only the pages the limit needs are fetched), or on the caller's
  * rate-limit choice.
  *
  * Nothing the server sends can make it loop, flood or grow without bound (docs/reliability.md):
@@ -16,9 +16,16 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BOUNDS } from './bounds';
 import { QUERY_PARAMS } from './contract';
-import { asNodeError, declareFailure, errorDetails, FAILURES, unusableAnswer } from './errors';
+import {
+	asNodeError,
+	declareFailure,
+	errorDetails,
+	FAILURES,
+	refusedDates,
+	unusableAnswer,
+} from './errors';
 import { idKey } from './text';
-import { clock } from './clock';
+import { clock, OFFSET_DEADBAND_MS } from './clock';
 import { formatInstant } from './time';
 import type { ApiRequest, SentiOneTransport } from './transport';
 import { rateLimitWait } from './transport';
@@ -55,6 +62,12 @@ export interface PaginateOptions {
 	keep?: (item: IDataObject) => boolean;
 	/** Stop, without an error, once a page shows that later pages cannot matter (a sort crossing a boundary). */
 	stopAfter?: (page: IDataObject[]) => boolean;
+	/**
+	 * The request's body computed again, now that SentiOne's first answer dated its clock (D-50):
+	 * called once, after the first page or its 422 on a date; a body that differs starts the paging
+	 * over with it (one request more, never a loop). Undefined: go on as sent.
+	 */
+	recomputeBody?: () => IDataObject | undefined;
 }
 
 export interface PaginateResult<T> {
@@ -91,8 +104,43 @@ const defaultKey = (item: IDataObject): string | undefined => {
 	return undefined;
 };
 
+/**
+ * Whether a page's cursor says there are no more pages: null, absent, `""` or only whitespace.
+ * SentiOne shows null (D-20); a server writing the end as a blank string would refuse it sent back
+ * (400), so such a cursor ends paging wherever a cursor is read (this pager, the project picker,
+ * a poll trigger's saved round).
+ */
+export function isEndCursor(value: unknown): boolean {
+	return (
+		value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
+	);
+}
+
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when two JSON values differ at most in ISO 8601 instants less than `toleranceMs` apart. */
+export function sameWithin(a: unknown, b: unknown, toleranceMs: number): boolean {
+	if (a === b) return true;
+	if (typeof a === 'string' && typeof b === 'string') {
+		const instant = /^\d{4}-\d\d-\d\dT/;
+		if (!instant.test(a) || !instant.test(b)) return false;
+		const [x, y] = [Date.parse(a), Date.parse(b)];
+		return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= toleranceMs;
+	}
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		return a.every((v, k) => sameWithin(v, b[k], toleranceMs));
+	}
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	return keys.every(
+		(k) =>
+			Object.prototype.hasOwnProperty.call(b, k) &&
+			sameWithin((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], toleranceMs),
+	);
 }
 
 export async function paginate<T = IDataObject>(
@@ -118,7 +166,7 @@ export async function paginate<T = IDataObject>(
 	const cursorsSeen = new Set<string>();
 	const keysSeen = new Set<string>();
 	const items: T[] = [];
-	let cursor: string | undefined = options.cursor;
+	let cursor: string | undefined = isEndCursor(options.cursor) ? undefined : options.cursor;
 	let pages = 0;
 	let waitedMs = 0;
 	let budgetWaits = 0;
@@ -126,6 +174,23 @@ export async function paginate<T = IDataObject>(
 	let repeats = 0;
 	let dropped = 0;
 	let pagesWithoutProgress = 0;
+	let recomputed = options.recomputeBody === undefined || options.cursor !== undefined;
+
+	/** Once, on the first answer: a body computed again that differs replaces the request's. */
+	const startOver = (): boolean => {
+		if (recomputed) return false;
+		recomputed = true;
+		const again = options.recomputeBody?.();
+		// computed a moment later, its instants move by that moment: only a clock that differs starts over
+		if (again === undefined || sameWithin(again, request.body, OFFSET_DEADBAND_MS)) return false;
+		request = { ...request, body: again };
+		items.length = 0;
+		keysSeen.clear();
+		cursorsSeen.clear();
+		cursor = undefined;
+		skipped = repeats = dropped = pagesWithoutProgress = 0;
+		return true;
+	};
 
 	const result = (
 		complete: boolean,
@@ -223,9 +288,12 @@ export async function paginate<T = IDataObject>(
 			if (choice === 'stop' && details?.statusCode === 429 && details.rateLimitKind === 'hourly') {
 				return result(false, stopNotice(details.resetAt));
 			}
+			// a date refused by SentiOne's clock, which the refusal dated: asked again once if it changes
+			if (pages === 0 && refusedDates(error) && startOver()) continue;
 			throw asNodeError(node, error, request.itemIndex);
 		}
 		pages++;
+		if (pages === 1 && startOver()) continue;
 
 		if (!Array.isArray(page.data)) {
 			throw unusableAnswer(node, info, 'the page has no "data" list', request.itemIndex);
@@ -265,7 +333,7 @@ export async function paginate<T = IDataObject>(
 		pagesWithoutProgress = fresh === 0 ? pagesWithoutProgress + 1 : 0;
 
 		const next = page.cursor;
-		if (next === null || next === undefined || next === '') return result(true);
+		if (isEndCursor(next)) return result(true);
 		if (typeof next !== 'string') {
 			throw unusableAnswer(node, info, 'the page cursor is not a string', request.itemIndex);
 		}

@@ -1,9 +1,11 @@
 /**
  * The flat, stable row a spreadsheet or an AI agent wants from a mention. Every key is always
  * present (null when the mention does not carry it) and always in this order, so appending rows
- * to a sheet never shifts columns.
+ * to a sheet never shifts columns. A count above 2^53 is its exact digits as a string (D-51).
  */
 import type { IDataObject } from 'n8n-workflow';
+
+import { exactCount } from './json';
 
 export const SIMPLE_COLUMNS = [
 	'id',
@@ -56,15 +58,15 @@ function simplifyMention(mention: IDataObject): IDataObject {
 		mentionType: at(mention, 'type'),
 		sentiment: at(mention, 'content', 'sentiment'),
 		authorName: at(mention, 'author', 'name'),
-		authorFollowers: at(mention, 'author', 'influenceMetrics', 'followerCount'),
+		authorFollowers: exactCount(at(mention, 'author', 'influenceMetrics'), 'followerCount') as Cell,
 		title: at(mention, 'content', 'title'),
 		text: at(mention, 'content', 'text'),
 		language: at(mention, 'content', 'language', 'code'),
 		country: at(mention, 'location', 'country', 'code'),
-		likeCount: at(common, 'likeCount'),
-		shareCount: at(common, 'shareCount'),
-		commentCount: at(common, 'commentCount'),
-		viewCount: at(common, 'viewCount'),
+		likeCount: exactCount(common, 'likeCount') as Cell,
+		shareCount: exactCount(common, 'shareCount') as Cell,
+		commentCount: exactCount(common, 'commentCount') as Cell,
+		viewCount: exactCount(common, 'viewCount') as Cell,
 		influenceScore: at(mention, 'engagementMetrics', 'influenceScore'),
 		engagementRate: at(mention, 'engagementMetrics', 'engagementRate'),
 		tags: Array.isArray(tags) ? tags.map(String).join(', ') : '',

@@ -121,7 +121,9 @@ describe('each error status, with the mapped message', () => {
 		});
 		const error = await failure(recent());
 		expect(error.message).toBe(
-			'SentiOne rejected 2 values (422) — filters.source.type: "Twitter" is not a valid SourceType. Allowed: Facebook, Websites, Instagram. | filters.publishedAt.from: must be within the last 7 days',
+			'SentiOne rejected 2 values (422) — filters.source.type: "Twitter" is not a valid SourceType. Allowed: Facebook, Websites, Instagram. | filters.publishedAt.from: must be within the last 7 days' +
+				// a date is judged by SentiOne's clock: the message says how it stands to n8n's (D-50)
+				". SentiOne judges dates by its own clock (n8n's clock and SentiOne's agree within seconds)",
 		);
 	});
 

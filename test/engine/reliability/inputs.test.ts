@@ -22,6 +22,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { BOUNDS } from '../../../nodes/SentiOne/shared/bounds';
 import { readDate, readServerInstant } from '../../../nodes/SentiOne/shared/time';
 import {
 	admin,
@@ -180,7 +181,8 @@ async function track(
 
 // --- 1. path segments ----------------------------------------------------------------------------
 
-const LONG_ID = 'm'.repeat(600);
+/** one character past the longest id SentiOne issues (the bound the triggers share) */
+const LONG_ID = 'm'.repeat(BOUNDS.maxMentionIdChars + 1);
 
 /** Mention IDs that would change the route when placed in a path as they are. */
 const REFUSED_IDS: Array<[string, string]> = [
@@ -190,7 +192,7 @@ const REFUSED_IDS: Array<[string, string]> = [
 	['"%2E."', '%2E.'],
 	['"%2e"', '%2e'],
 	['"  ..  " (spaces around)', '  ..  '],
-	['a 600-character id', LONG_ID],
+	[`a ${LONG_ID.length}-character id`, LONG_ID],
 	['an id with a newline', 'abc\ndef'],
 	['an id with a tab', 'abc\tdef'],
 ];

@@ -20,6 +20,13 @@ import type {
 
 import { SentiOneApi } from '../../../credentials/SentiOneApi.credentials';
 import { BASIC } from '../keys';
+import { clock } from '../../../nodes/SentiOne/shared/clock';
+
+/**
+ * The HTTP Date of a fake answer: the node's clock (a fake clock when the test set one), so the
+ * fake SentiOne's clock agrees with n8n's (D-50) unless an answer's own `date` header says otherwise.
+ */
+const dated = (): string => new Date(clock.now()).toUTCString();
 
 export const API_ROOT = '/api/public/v2';
 
@@ -223,7 +230,10 @@ export class FakeApi {
 			const held = answer.stream;
 			if (signal?.aborted) held.body.destroy();
 			else signal?.addEventListener('abort', () => held.body.destroy(), { once: true });
-			const headers: Record<string, string> = { 'content-type': 'text/event-stream' };
+			const headers: Record<string, string> = {
+				'content-type': 'text/event-stream',
+				date: dated(),
+			};
 			for (const [k, v] of Object.entries(answer.headers ?? {}))
 				headers[k.toLowerCase()] = String(v);
 			return { statusCode: answer.status ?? 200, headers, body: held.body };
@@ -235,7 +245,7 @@ export class FakeApi {
 					? answer.body
 					: JSON.stringify(answer.body);
 		const chunks = answer.chunks ?? (text === '' ? [] : [text]);
-		const headers: Record<string, string> = {};
+		const headers: Record<string, string> = { date: dated() };
 		const isJson = answer.chunks === undefined && typeof answer.body === 'object';
 		if (isJson) headers['content-type'] = 'application/json';
 		for (const [k, v] of Object.entries(answer.headers ?? {})) headers[k.toLowerCase()] = String(v);

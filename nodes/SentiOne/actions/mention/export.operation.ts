@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkAnonymized, inClearMessage } from '../../shared/anonymization';
+import { attempt } from '../../shared/attempt';
 import { BOUNDS } from '../../shared/bounds';
 import type { Scope } from '../../shared/contract';
 import {
@@ -29,6 +30,7 @@ import {
 	errorDetails,
 	failureOf,
 	FAILURES,
+	refusedDates,
 } from '../../shared/errors';
 import { invalidParameter, readChoice, readNumberOption } from '../../shared/parameters';
 import { mentionRow } from '../../shared/simplify';
@@ -40,7 +42,7 @@ import {
 	readStreamFormat,
 	streamFormatOption,
 } from '../../shared/streamOptions';
-import type { SentiOneTransport } from '../../shared/transport';
+import type { OpenStream, SentiOneTransport } from '../../shared/transport';
 import { MINUTE_MS } from '../../shared/units';
 import { FilterVerifier, widenCollectedAt, withFilterFallback } from '../../shared/verify';
 import {
@@ -51,7 +53,13 @@ import {
 	tierOf,
 } from '../../shared/wording';
 import { limitProperty, operationNotice, returnAllProperty } from '../common.descriptions';
-import { readPaging, readProjectId, readSearchBody, readSimplify } from '../readParameters';
+import {
+	publishedOnServerClock,
+	readPaging,
+	readProjectId,
+	readSearchBody,
+	readSimplify,
+} from '../readParameters';
 import type { ExecutionHints } from '../executionHints';
 
 /** What one export run may hold and take (Options): a stream that never ends cannot exhaust n8n. */
@@ -193,7 +201,19 @@ export async function execute(
 	if (anonymization) qs[QUERY_PARAMS.anonymization] = anonymization;
 
 	const target = scopedEndpoint('export', scope);
-	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
+	let verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
+	let datesAgain = true;
+	const open = async (sent: IDataObject): Promise<OpenStream> =>
+		await transport.openStream({
+			...route(target, projectId),
+			qs,
+			body: sent,
+			format,
+			itemIndex: i,
+			idleTimeoutMs: EXPORT_CAPS.idleMs,
+			deadlineMs: timeoutMs,
+			maxBytes,
+		});
 	const {
 		value: stream,
 		dropped,
@@ -201,17 +221,22 @@ export async function execute(
 	} = await withFilterFallback(
 		node,
 		widenCollectedAt(body),
-		async (sent) =>
-			await transport.openStream({
-				...route(target, projectId),
-				qs,
-				body: sent,
-				format,
-				itemIndex: i,
-				idleTimeoutMs: EXPORT_CAPS.idleMs,
-				deadlineMs: timeoutMs,
-				maxBytes,
-			}),
+		async (sent) => {
+			const opened = await attempt(async () => await open(sent));
+			if (opened.ok) return opened.value;
+			// a date SentiOne refused by its clock, which the refusal dated (D-50): computed again on
+			// that clock, the export is opened once more when the range moved
+			const again =
+				datesAgain && refusedDates(opened.error)
+					? publishedOnServerClock.call(this, i, scope, sent)
+					: undefined;
+			datesAgain = false;
+			if (!again) throw opened.error;
+			verifier = new FilterVerifier(
+				readSearchBody.call(this, i, scope)[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
+			);
+			return await open(again);
+		},
 		notes.refused,
 	);
 	notes.refusedFilters(dropped, refusal);

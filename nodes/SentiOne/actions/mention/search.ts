@@ -33,6 +33,7 @@ import {
 } from '../common.descriptions';
 import {
 	readPaging,
+	publishedOnServerClock,
 	readProjectId,
 	readRateLimitHandling,
 	readSearchBody,
@@ -84,7 +85,7 @@ async function executeSearch(
 	const simplify = readSimplify.call(this, i);
 	const rateLimit = readRateLimitHandling.call(this, i);
 
-	const verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
+	let verifier = new FilterVerifier(body[SEARCH_REQUEST_FIELDS.filters] as IDataObject);
 	const before = transport.requestsSent;
 	const {
 		value: result,
@@ -101,7 +102,17 @@ async function executeSearch(
 					...paging,
 					onRateLimit: rateLimit.onRateLimit,
 					maxWaitMs: rateLimit.maxWaitMs,
-					keep: verifier.keep,
+					keep: (mention) => verifier.keep(mention),
+					// a published range computed on n8n's clock before SentiOne's answers told its own
+					// (D-50): computed again on SentiOne's, the search starts over once if it moved
+					recomputeBody: () => {
+						const again = publishedOnServerClock.call(this, i, scope, sent);
+						if (again)
+							verifier = new FilterVerifier(
+								readSearchBody.call(this, i, scope)[SEARCH_REQUEST_FIELDS.filters] as IDataObject,
+							);
+						return again;
+					},
 				},
 			),
 		notes.refused,

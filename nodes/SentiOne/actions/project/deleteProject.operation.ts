@@ -20,6 +20,11 @@ export async function execute(
 	transport: SentiOneTransport,
 ): Promise<IDataObject> {
 	const projectId = readProjectId.call(this, i);
-	await transport.request({ ...route('deleteProject', projectId), itemIndex: i });
+	// the answer is not read (D-11: none shown): a 2xx with any body, text or none, deleted it
+	await transport.request({
+		...route('deleteProject', projectId),
+		itemIndex: i,
+		answerUnused: true,
+	});
 	return { deleted: true, id: projectId };
 }

@@ -40,7 +40,7 @@ export const UNCONFIRMED = {
 		decision: 'D-20',
 		guess: 'an opaque keyset cursor; null or absent on the last page',
 		whenWrong:
-			'Repeats across pages (an offset cursor) are dropped, pages without progress stop paging, an empty string ends it like null.',
+			'Repeats across pages (an offset cursor) are dropped, pages without progress stop paging, an empty or whitespace-only cursor ends it like null (never sent back).',
 	},
 	rateLimitWindow: {
 		decision: 'D-07',

@@ -23,11 +23,11 @@ import {
 	unauthorizedCause,
 	UNKNOWN_ROUTE_TEXT,
 } from '../contract';
-import { clock } from '../clock';
-import { formatInstant } from '../time';
+import { clock, serverClock } from '../clock';
+import { formatInstant, formatLocal } from '../time';
 import { anyTier, GROUP_NAMES, lowestTier, plural, recentWindowText, tierBelow } from '../wording';
 import type { RequestInfo, ResponseInfo, SentiOneErrorDetails } from './details';
-import { attach, redact } from './details';
+import { attach, errorDetails, redact } from './details';
 import type { Failure } from './failure';
 import { declareFailure, FAILURES } from './failure';
 
@@ -219,15 +219,60 @@ function notFound(
 	};
 }
 
-function rejectedValues(body: unknown, saidOrBody: string, where: string): Wording {
+/** A date field SentiOne judges by its clock (D-18): the 7-day window, a date in the future. */
+const DATE_FIELD = /publishedAt|collectedAt/;
+
+/** Whether an error is SentiOne's 422 on a date it judges by its clock (D-18). */
+export function refusedDates(error: unknown): boolean {
+	const details = errorDetails(error);
+	return (
+		details?.statusCode === 422 &&
+		Object.keys(details.fieldErrors ?? {}).some((path) => DATE_FIELD.test(path))
+	);
+}
+
+/** How SentiOne's clock stands to n8n's, as its answers dated them (D-50). */
+function clockStanding(): string {
+	const amount = (ms: number) =>
+		Math.abs(ms) < 60_000
+			? plural(Math.round(Math.abs(ms) / 1000), 'second')
+			: Math.abs(ms) < 2 * 3_600_000
+				? `${(Math.abs(ms) / 60_000).toFixed(1)} min`
+				: `${(Math.abs(ms) / 3_600_000).toFixed(1)} hours`;
+	const side = (ms: number) => (ms > 0 ? 'ahead of' : 'behind');
+	const { offset, implausible } = serverClock;
+	if (implausible !== undefined)
+		return `SentiOne's answers are dated ${amount(implausible)} ${side(implausible)} n8n's clock, more than the node can allow for`;
+	if (offset === undefined) return "n8n could not read SentiOne's clock: its answers carry no Date";
+	if (offset === 0) return "n8n's clock and SentiOne's agree within seconds";
+	return `SentiOne's clock is ${amount(offset)} ${side(offset)} n8n's`;
+}
+
+/**
+ * A 422 on a date (D-18) names the clock it was judged by: SentiOne's, with how it stands to n8n's
+ * and SentiOne's time now, so a refusal that comes of a clock difference says so.
+ */
+function clockNote(fields: Record<string, string[]>, said: string, zone: string) {
+	if (!Object.keys(fields).some((path) => DATE_FIELD.test(path)) && !DATE_FIELD.test(said))
+		return undefined;
+	const standing = clockStanding();
+	return {
+		message: `SentiOne judges dates by its own clock (${standing})`,
+		description: `SentiOne's time now is about ${formatLocal(clock.now() + (serverClock.implausible ?? serverClock.offset ?? 0), zone)}; recent search covers the last ${recentWindowText()} and no collected date may be in the future by that clock. The node computes its dates on SentiOne's clock as its answers show it; if the dates above are right, set the time of the host n8n runs on right (NTP) and run again.`,
+	};
+}
+
+function rejectedValues(body: unknown, saidOrBody: string, where: string, zone: string): Wording {
 	const fields = fieldErrorsOf(body) ?? {};
 	const lines = Object.entries(fields).map(([path, messages]) => `${path}: ${messages.join('; ')}`);
+	const clockSaid = clockNote(fields, saidOrBody, zone);
 	return {
-		message:
+		message: `${
 			lines.length > 0
 				? `SentiOne rejected ${lines.length === 1 ? 'a value' : `${lines.length} values`} (422) — ${lines.join(' | ')}`
-				: `SentiOne rejected a value (422): ${saidOrBody}`,
-		description: `Correct the parameter behind each field above and run again. (${where})`,
+				: `SentiOne rejected a value (422): ${saidOrBody}`
+		}`.replace(/\.?$/, (end) => (clockSaid ? `. ${clockSaid.message}` : end)),
+		description: `${clockSaid ? `${clockSaid.description} ` : ''}Correct the parameter behind each field above and run again. (${where})`,
 		details: { fieldErrors: fields },
 		failure: FAILURES.configurationInvalid(),
 	};
@@ -327,7 +372,7 @@ function wordingFor(request: RequestInfo, response: ResponseInfo): Wording {
 				failure: FAILURES.configurationInvalid(),
 			};
 		case 422:
-			return rejectedValues(body, saidOrBody, where);
+			return rejectedValues(body, saidOrBody, where, request.zone ?? 'UTC');
 		case 429:
 			return rateLimited(request, response, said);
 		default:

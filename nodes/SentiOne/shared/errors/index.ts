@@ -9,7 +9,7 @@ export type { RateLimitState, RequestInfo, ResponseInfo, SentiOneErrorDetails } 
 export { asNodeError, errorDetails, redact } from './details';
 export type { Failure, FailureCause } from './failure';
 export { declareFailure, failureOf, FAILURES } from './failure';
-export { describeBody, mapHttpError, tierKnownRefused } from './httpErrors';
+export { describeBody, mapHttpError, refusedDates, tierKnownRefused } from './httpErrors';
 export {
 	credentialProblem,
 	mapNetworkError,

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { EVENT_KINDS } from '../contract';
 import type { SseEvent, SseOversizedEvent } from './sse';
+import { readJson } from '../json';
 
 const { mention: MENTION, heartbeat: HEARTBEAT, engagementUpdate: ENGAGEMENT_UPDATE } = EVENT_KINDS;
 
@@ -89,7 +90,7 @@ export class StreamEvents {
 			}
 			let parsed: unknown;
 			try {
-				parsed = JSON.parse(data);
+				parsed = readJson(data);
 			} catch (error) {
 				this.malformed(event, e.id, data, `invalid JSON: ${errorMessage(error)}`);
 				return;
@@ -99,7 +100,7 @@ export class StreamEvents {
 		}
 		let value: unknown = data;
 		try {
-			value = JSON.parse(data);
+			value = readJson(data);
 		} catch {
 			// Not JSON: unknown kinds pass through with their raw text.
 			value = data;

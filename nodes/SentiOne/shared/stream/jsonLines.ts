@@ -7,6 +7,7 @@
 import { EVENT_KINDS } from '../contract';
 import { errorMessage, idOf, isObject, type StreamEvents, TOO_LARGE } from './events';
 import { CR, type EventLimit, LineBuffer, SPACE } from './lineBuffer';
+import { readJson } from '../json';
 
 const TAB = 9;
 
@@ -100,7 +101,7 @@ export class JsonLinesParser {
 		if ((c0 === SPACE || c0 === TAB) && line.trim() === '') return;
 		let parsed: unknown;
 		try {
-			parsed = JSON.parse(line);
+			parsed = readJson(line);
 		} catch (error) {
 			// a line cut short: keep what can be read with confidence, so the event can be named
 			const salvaged = salvageEnvelope(line);

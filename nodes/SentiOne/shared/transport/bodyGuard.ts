@@ -11,6 +11,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { MINUTE_MS } from '../units';
+import { readJson } from '../json';
 
 /** A body as n8n's HTTP stack hands it over: chunks, and a way to drop the connection. */
 export interface Chunked {
@@ -230,7 +231,7 @@ export function parseJsonOrText(
 ): { json: true; value: unknown } | { json: false; value: string } {
 	if (text.trim() === '') return { json: false, value: text };
 	try {
-		return { json: true, value: JSON.parse(text) as unknown };
+		return { json: true, value: readJson(text) };
 	} catch {
 		return { json: false, value: text };
 	}

@@ -13,6 +13,7 @@ import { describeBody, unusableAnswer } from '../errors';
 import { StreamReader, streamFormatFromContentType } from '../stream';
 import type { Chunked, Guard } from './bodyGuard';
 import { parseJsonOrText } from './bodyGuard';
+import { serverClock } from '../clock';
 import { headerValue } from './rateLimitHeaders';
 import { failure, readBody, refuseRedirect, send } from './send';
 import type { Session } from './session';
@@ -57,6 +58,8 @@ export async function openStream(session: Session, req: StreamRequest): Promise<
 		release();
 		await refuseRedirect(session, raw, info, abort);
 	}
+	// SentiOne's clock, from the Date its headers carry (clock.ts, D-50)
+	serverClock.observe(headerValue(headers, 'date'));
 	const rateLimit = session.rateLimitOf(headers, req.group);
 	const contentType = headerValue(headers, 'content-type');
 	const answer = { raw, statusCode, contentType, rateLimit };

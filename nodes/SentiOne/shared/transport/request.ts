@@ -9,7 +9,7 @@ import { attempt } from '../attempt';
 import { JSON_MEDIA_TYPE } from '../contract';
 import type { RateLimitState, RequestInfo } from '../errors';
 import { credentialProblem, errorDetails, unusableAnswer } from '../errors';
-import { clock } from '../clock';
+import { clock, serverClock } from '../clock';
 import { parseJsonOrText } from './bodyGuard';
 import { isStopped } from './cancel';
 import { headerValue } from './rateLimitHeaders';
@@ -104,6 +104,8 @@ async function exchange<T>(
 	const statusCode = Number(raw.statusCode);
 	const headers = raw.headers as IDataObject;
 	if (statusCode >= 300 && statusCode < 400) await refuseRedirect(session, raw, info, abort);
+	// SentiOne's clock, from the Date its headers carry (clock.ts, D-50)
+	serverClock.observe(headerValue(headers, 'date'));
 	const rateLimit = session.rateLimitOf(headers, req.group);
 	const contentType = headerValue(headers, 'content-type');
 	const read = await readBody(session, raw.body, info, abort, {
@@ -114,6 +116,8 @@ async function exchange<T>(
 	if ('broken' in read)
 		return { kind: 'transient', error: () => unusableAnswer(session.node, info, read.broken) };
 	const reply: Reply = { statusCode, rateLimit, contentType, text: read.text };
+	if (statusCode >= 200 && statusCode < 300 && req.answerUnused)
+		return { kind: 'done', value: { body: {} as T, statusCode, rateLimit } };
 	return statusCode >= 200 && statusCode < 300
 		? success<T>(session, info, reply)
 		: refusal(session, info, reply);

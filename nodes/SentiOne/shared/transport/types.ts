@@ -61,6 +61,11 @@ export interface ApiRequest extends Target {
 	signal?: AbortSignal;
 	/** What had arrived before this request (a pager's earlier pages), for the message of a stalled answer. */
 	arrived?: string;
+	/**
+	 * The caller does not read the answer (a delete): any 2xx is done whatever its body (empty,
+	 * text, JSON that is not an object), and `body` is `{}`.
+	 */
+	answerUnused?: boolean;
 }
 
 export interface ApiResult<T> {

@@ -163,7 +163,7 @@ export function alertProperties(source: 'poll' | 'stream'): INodeProperties[] {
 				maxValue: ALERT_BOUNDS.spikeRatio.max,
 				numberPrecision: 1,
 			},
-			default: 2.5, // ALERT_DEFAULTS.spikeRatio
+			default: 2, // ALERT_DEFAULTS.spikeRatio
 			description:
 				'A spike is at least this many times the baseline (and also far outside its usual spread, and at least Minimum Mentions)',
 		},
@@ -331,7 +331,7 @@ export function alertOptions(source: 'poll' | 'stream'): INodeProperties[] {
 			type: 'number',
 			displayOptions: inOptions('volumeSpike'),
 			typeOptions: { minValue: 1 },
-			default: 10, // ALERT_DEFAULTS.spikeMinMentions
+			default: 20, // ALERT_DEFAULTS.spikeMinMentions
 			description: 'A bucket with fewer mentions is never a spike, however quiet normal is',
 		},
 		{
@@ -344,7 +344,7 @@ export function alertOptions(source: 'poll' | 'stream'): INodeProperties[] {
 				maxValue: ALERT_BOUNDS.spikeDeviations.max,
 				numberPrecision: 1,
 			},
-			default: 3, // ALERT_DEFAULTS.spikeDeviations
+			default: 4, // ALERT_DEFAULTS.spikeDeviations
 			description:
 				'A spike is also at least this many standard deviations above the baseline (its spread, at least that of random arrivals)',
 		},

@@ -4,7 +4,7 @@
  * the trailing 24 hours. Only slots the trigger saw whole and outside alert episodes count. Pure.
  */
 import type { History } from './history';
-import { SENTIMENTS, sumSlots } from './history';
+import { SENTIMENTS, SLOT_MS, sumSlots } from './history';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -31,6 +31,35 @@ function meanAndSpread(values: number[]): { mean: number; spread: number } {
 }
 
 /**
+ * The count of (from, to] on a past day, in whole 5-minute slots: the slots it covers whole, plus
+ * the slot at each end weighted by the share of it the span covers. So a window that does not
+ * start on a slot boundary is compared with the same minutes of a past day, not with slots up to
+ * 5 minutes earlier (on a steep rise of the day, such as the morning, that would read low).
+ */
+function proratedSum(
+	history: History,
+	from: number,
+	to: number,
+): { total: number; usable: boolean } {
+	const first = Math.floor(from / SLOT_MS) * SLOT_MS;
+	const last = Math.floor(to / SLOT_MS) * SLOT_MS;
+	if (first === last) {
+		const slot = sumSlots(history, first, first + SLOT_MS);
+		return { total: (slot.total * (to - from)) / SLOT_MS, usable: slot.usable };
+	}
+	const head = sumSlots(history, first, first + SLOT_MS);
+	const middle = sumSlots(history, first + SLOT_MS, last);
+	const tail = to > last ? sumSlots(history, last, last + SLOT_MS) : { total: 0, usable: true };
+	return {
+		total:
+			(head.total * (first + SLOT_MS - from)) / SLOT_MS +
+			middle.total +
+			(tail.total * (to - last)) / SLOT_MS,
+		usable: head.usable && middle.usable && tail.usable,
+	};
+}
+
+/**
  * The baseline of the window (end − lengthMs, end]; undefined while the history is too short
  * (fewer than MIN_SAME_TIME_DAYS usable days and less than half of the trailing 24 hours usable).
  */
@@ -43,7 +72,7 @@ export function baselineFor(
 	if (mode === 'sameTime') {
 		const days: number[] = [];
 		for (let d = 1; d <= 7; d++) {
-			const sum = sumSlots(history, end - d * DAY_MS - lengthMs, end - d * DAY_MS);
+			const sum = proratedSum(history, end - d * DAY_MS - lengthMs, end - d * DAY_MS);
 			if (sum.usable) days.push(sum.total);
 		}
 		if (days.length >= MIN_SAME_TIME_DAYS) {

@@ -4,3 +4,4 @@
  */
 export { pollProperties } from './pollDescription';
 export { pollNewMentions } from './pollMentions';
+export { oneCheckAtATime } from './oneCheckAtATime';

@@ -10,12 +10,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZES } from '../../shared/contract';
 import { declareFailure, FAILURES } from '../../shared/errors';
 import { clock } from '../../shared/clock';
-import { formatInstant } from '../../shared/time';
+import { formatInstant, formatLocal } from '../../shared/time';
 import type { FilterVerifier } from '../../shared/verify';
 import { verificationNotice } from '../../shared/verify';
 import { hourlyLimit } from '../../shared/wording';
 import type { PollSettings } from './pollSettings';
 import type { PollBudget, PollState } from './pollState';
+import type { Behind } from './catchUp';
+import { CATCH_UP_SPACING_MS, ceilingPerHour } from './catchUp';
 
 export function budgetError(
 	ctx: IPollFunctions,
@@ -54,12 +56,48 @@ export function repairNotice(repairs: string[], restarted: boolean): string {
 	return `The trigger's saved state was repaired: ${repairs.join('; ')}.${restarted ? ' It started again from the newest matching mention, so mentions collected between its last good check and now may not have been passed on.' : ' Nothing is passed on twice; a mention collected in a part of the state that could not be read may have been missed.'}`;
 }
 
-export function behindNotice(settings: PollSettings, share: number): string {
+/**
+ * Falling behind. With what the check measured (`behind`): the rate, the backlog, since when, and
+ * whether the trigger catches up by export; without (checks in a row over an hour behind), the
+ * general words.
+ */
+export function behindNotice(
+	settings: PollSettings,
+	share: number,
+	behind?: Behind,
+	zone = 'UTC',
+	now = clock.now(),
+): string {
 	const limit =
 		share > 0
 			? `Search Requests per Hour: ${share}, at most ${settings.maxRequestsPerPoll} per check`
 			: `Max Requests per Poll: ${settings.maxRequestsPerPoll}`;
-	return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. Raise those options (Search Requests per Hour at most ${hourlyLimit('recentSearch')}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy.`;
+	const exports = hourlyLimit('recentExport');
+	const raise = `raise those options (Search Requests per Hour at most ${hourlyLimit('recentSearch')}, leaving less for other workflows using the key), or use the SentiOne Stream Trigger for a project this busy`;
+	if (!behind)
+		return `The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions) carry fewer than the project collects. Nothing is lost — they are passed on, oldest first, as the requests allow — but they arrive late. To keep up ${settings.catchUp ? '' : 'turn on Options → Catch Up by Export, '}${raise}.`;
+	const catchUp = settings.catchUp
+		? `it catches up by reading the backlog with one export stream (Options → Catch Up by Export: one of the key's ${exports} export requests an hour, whatever its size, at most one every ${CATCH_UP_SPACING_MS / 60_000} minutes), so they arrive within about that`
+		: 'they are passed on, oldest first, as the requests allow, but later and later';
+	return `The trigger is falling behind: mentions arrive at about ${behind.ratePerHour.toLocaleString('en-US')} an hour, more than its requests carry (Options → ${limit}; each brings up to ${PAGE_SIZES.search} mentions: about ${ceilingPerHour(settings).toLocaleString('en-US')} an hour). About ${behind.backlog.toLocaleString('en-US')} are waiting, the oldest collected after ${formatLocal(behind.since, zone)} (${Math.max(0, Math.round((now - behind.since) / 60_000))} min ago). Nothing is lost: ${catchUp}. To keep up ${settings.catchUp ? 'without exports, ' : 'turn on Options → Catch Up by Export, '}${raise}.`;
+}
+
+/** Said once when SentiOne refuses the catch-up export (no such route, the tier): the trigger stops trying. */
+export function catchUpRefusedNotice(message: string): string {
+	return `The trigger could not catch up by export: SentiOne refused the export (${message}). It goes on with searches only, so nothing is lost, but mentions beyond what they carry arrive late; it does not try the export again (turn Options → Catch Up by Export off to silence this).`;
+}
+
+/**
+ * Said once a day while other workflows on the key and this trigger's share together need more than
+ * SentiOne's search budget: before anyone gets a 429, not after.
+ */
+export function sharedKeyNotice(
+	settings: PollSettings,
+	limit: number,
+	others: number,
+	reserve: number,
+): string {
+	return `This API key's search budget is shared: other workflows or triggers using the key spend about ${Math.round(others)} searches an hour, and with this trigger's share (Options → Search Requests per Hour: ${settings.requestsPerHour}) they would need more than SentiOne's ${limit} an hour. So that none of them gets a 429, the trigger now takes only what the others leave, keeping ${reserve} free until each reset; its mentions may arrive later while the key is this busy, and none is lost. To give it more, lower the shares of the other triggers on this key or give them keys of their own.`;
 }
 
 /** Said once when the trigger stops relying on SentiOne's collectedAt filter. */

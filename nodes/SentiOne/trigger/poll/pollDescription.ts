@@ -13,6 +13,7 @@ import {
 import { hourlyLimit, recentWindowText, tierBelow, tierOf } from '../../shared/wording';
 import { alertEventOptions, alertOptions, alertProperties } from '../alerts';
 import { triggerHeader } from '../common/descriptions';
+import { CATCH_UP_SPACING_MS } from './catchUp';
 import {
 	MAX_BACKFILL_HOURS,
 	MAX_LATE_WINDOW_MINUTES,
@@ -42,7 +43,7 @@ const SOURCE_OPTIONS: INodePropertyOptions[] = [
 ];
 
 /** What the trigger spends, first among its fields. */
-const BUDGET_NOTICE = `This trigger spends at most ${POLL_DEFAULTS.requestsPerHour} of the ${SEARCHES} search requests an hour your API key shares with every workflow using it (Options → Search Requests per Hour): at most one check every ${minutesApart(POLL_DEFAULTS.requestsPerHour)} minutes, whatever Poll Times says — sooner checks return quietly, so the default "every minute" is safe. A check with nothing new costs 1 request; each request brings up to ${PAGE_SIZES.search} mentions. For busy projects or alerts within seconds, use the SentiOne Stream Trigger.`;
+const BUDGET_NOTICE = `This trigger spends at most ${POLL_DEFAULTS.requestsPerHour} of the ${SEARCHES} search requests an hour your API key shares with every workflow using it (Options → Search Requests per Hour): at most one check every ${minutesApart(POLL_DEFAULTS.requestsPerHour)} minutes, whatever Poll Times says — sooner checks return quietly, so the default "every minute" is safe. A check with nothing new costs 1 request; each request brings up to ${PAGE_SIZES.search} mentions, so at the defaults it reads at most ${POLL_DEFAULTS.requestsPerHour} × ${PAGE_SIZES.search} mentions an hour: its ceiling. A project collecting more falls behind: the trigger says so at once and catches up with one export (Options → Catch Up by Export). Other triggers on the same key share the ${SEARCHES}: each takes only what the others leave. For busy projects or alerts within seconds, use the SentiOne Stream Trigger.`;
 
 const EVENTS: INodePropertyOptions[] = [
 	{
@@ -133,6 +134,13 @@ export const pollProperties: INodeProperties[] = [
 			default: 12, // POLL_DEFAULTS.requestsPerHour
 			description: `The share of the API key's ${SEARCHES} search requests an hour this trigger may spend. Checks are spaced to match (${POLL_DEFAULTS.requestsPerHour}: at most one every ${minutesApart(POLL_DEFAULTS.requestsPerHour)} minutes; ${SEARCHES}: one every ${minutesApart(SEARCHES)} minutes); a check that comes sooner, or after the share is spent, sends nothing and returns quietly. The rest of the ${SEARCHES} stays free for other workflows using the key. 0: no share of its own, every Poll Times check runs (only for a key no other workflow uses).`,
 			hint: 'Expected: 1 request per check when nothing is new, at most this many an hour',
+		},
+		{
+			displayName: 'Catch Up by Export',
+			name: 'catchUp',
+			type: 'boolean',
+			default: true,
+			description: `Whether a trigger that falls behind (mentions arrive faster than its searches carry: ${PAGE_SIZES.search} a request, ${POLL_DEFAULTS.requestsPerHour} requests an hour at the defaults) reads the whole backlog with one export stream, which costs one of the key's ${hourlyLimit('recentExport')} export requests an hour whatever its size (at most one every ${CATCH_UP_SPACING_MS / 60_000} minutes). Off: the backlog follows, oldest first, as the searches allow.`,
 		},
 	]),
 ];

@@ -22,11 +22,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { Outcome } from '../../shared/attempt';
-import { SEARCH_REQUEST_FIELDS } from '../../shared/contract';
+import { ENDPOINTS, scopedEndpoint, SEARCH_REQUEST_FIELDS } from '../../shared/contract';
 import { asNodeError, errorDetails } from '../../shared/errors';
 import { toItems } from '../../shared/items';
 import { mentionRow } from '../../shared/simplify';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { formatLocal } from '../../shared/time';
 import { nextHourStart, SentiOneTransport } from '../../shared/transport';
 import { DAY_MS, HOUR_MS } from '../../shared/units';
@@ -37,17 +37,33 @@ import {
 	behindNotice,
 	budgetError,
 	descendingNotice,
+	catchUpRefusedNotice,
+	noIdNotice,
 	noticeError,
 	noticesOf,
 	repairNotice,
+	sharedKeyNotice,
 } from './notices';
+import { catchUpByExport, catchUpDue, fallingBehind } from './catchUp';
 import type { PollSettings } from './pollSettings';
 import { readPollSettings } from './pollSettings';
 import { alertCheck, alertEngine, seedAlerts } from './pollAlerts';
 import type { CheckShare } from './searchShare';
-import { account, hourOf, pagesThisPoll, rememberBudget, shareOfCheck } from './searchShare';
+import {
+	account,
+	hourOf,
+	KEY_RESERVE,
+	keyOversubscribed,
+	learnKeyUse,
+	othersPerHour,
+	paceToKey,
+	pagesThisPoll,
+	rememberBudget,
+	shareOfCheck,
+} from './searchShare';
 import type { Loaded, PollBudget, PollState, ScanMode } from './pollState';
-import { addNotice, loadState, newState, saveState } from './pollState';
+import { addNotice, loadState, newState, saveState, waitingSeed } from './pollState';
+import { isEndCursor } from '../../shared/pager';
 import type { ScanResult } from './scan';
 import { newestPage, requestedFrom, roundKey, Scan } from './scan';
 import type { Collected } from './watermark';
@@ -94,12 +110,24 @@ async function sample(transport: SentiOneTransport, settings: PollSettings, zone
  * other.
  */
 async function seed(
+	ctx: IPollFunctions,
 	transport: SentiOneTransport,
 	settings: PollSettings,
 	now: number,
 	repairs: string[],
 ): Promise<PollState> {
-	const { value: result, dropped, refusal } = await newestPage(transport, settings);
+	const { value: result, dropped, refusal } = await newestPage(transport, settings, 'stop');
+	if (result.stopped) {
+		// 429: still no position. Saved, so the checks until the reset send nothing (said once).
+		const seen = rememberBudget(transport, settings, undefined);
+		const budget = {
+			...seen,
+			remaining: 0,
+			resetAt: result.stopped.resetAt ?? nextHourStart(now),
+		};
+		waitingSeed(ctx.getWorkflowStaticData('node'), settings.projectId, budget, repairs);
+		throw budgetError(ctx, budget, true);
+	}
 	const state = newState(settings.projectId, null);
 	const unsent = dropped.filter((f): f is 'language' | 'country' => f !== 'collectedAt');
 	if (unsent.length > 0) {
@@ -117,6 +145,7 @@ async function seed(
 	state.budget = rememberBudget(transport, settings, undefined);
 	if (repairs.length > 0) addNotice(state, '', repairNotice(repairs, true));
 	account(state, { hour: hourOf(now), spentBefore: 0 }, transport.requestsSent, now);
+	learnFromKey(state, transport, settings, transport.requestsSent, now, false);
 	return state;
 }
 
@@ -139,6 +168,10 @@ interface Check {
 	/** the hour the check falls in and what it may spend of the trigger's share */
 	share: CheckShare;
 	now: number;
+	/** what the key's budget says was learnt (once per check) */
+	learned?: boolean;
+	/** requests a catch-up export spent (not searches) */
+	exportRequests?: number;
 }
 
 /** The scan a check ran, and what the steps after it need to know of it. */
@@ -155,9 +188,40 @@ interface ScanRun {
 	watermarkBefore: number | null;
 }
 
-/** Counts what the check sent against the trigger's share (before every save that follows a request). */
+/**
+ * Counts what the check sent against the trigger's share (before every save that follows a
+ * request), and learns from SentiOne's answer what the key has left and the others spend (once).
+ */
 function spend(c: Check): void {
-	account(c.state, c.share, c.transport.requestsSent, c.now);
+	// the searches of this check (a catch-up export spends the export budget, not the share)
+	const sent = c.transport.requestsSent - (c.exportRequests ?? 0);
+	account(c.state, c.share, sent, c.now);
+	if (c.learned) return;
+	c.learned = true;
+	learnFromKey(c.state, c.transport, c.settings, sent, c.now);
+}
+
+/**
+ * What the key's budget says after `sent` searches of this check; the shared-key notice when due
+ * (`tell`: not on the first check, which n8n runs at activation).
+ */
+function learnFromKey(
+	state: PollState,
+	transport: SentiOneTransport,
+	settings: PollSettings,
+	sent: number,
+	now: number,
+	tell = true,
+): void {
+	const group = ENDPOINTS[scopedEndpoint('search', settings.source)].group;
+	if (!learnKeyUse(state, transport.rateLimits[group], sent, now)) return;
+	if (tell && keyOversubscribed(state, settings) && state.key) {
+		addNotice(
+			state,
+			`sharedKey:${Math.floor(now / DAY_MS)}`,
+			sharedKeyNotice(settings, state.key.limit, othersPerHour(state.key), KEY_RESERVE),
+		);
+	}
 }
 
 /** Keeps the search budget SentiOne stated in its answers. */
@@ -314,10 +378,13 @@ function advanceRound(c: Check, run: ScanRun, { result, body, done }: ScanResult
 	if (descending && done && state.round?.top !== undefined)
 		state.watermark = Math.max(state.watermark ?? state.round.top, state.round.top);
 	if (descending) {
-		if (done || !result.nextCursor) delete state.round;
+		if (done || isEndCursor(result.nextCursor)) delete state.round;
 	} else {
 		const cursor = result.nextCursor;
-		state.round = cursor ? { body: JSON.stringify(body), key: run.key, cursor } : undefined;
+		state.round =
+			cursor && !isEndCursor(cursor)
+				? { body: JSON.stringify(body), key: run.key, cursor }
+				: undefined;
 		if (!state.round) delete state.round;
 	}
 	const before = run.watermarkBefore;
@@ -333,22 +400,78 @@ function advanceRound(c: Check, run: ScanRun, { result, body, done }: ScanResult
 }
 
 /**
- * Check after check ends with more to read, and what waits was collected over an hour ago: a
- * project busier than the trigger's requests carry (not a backlog a few checks clear, as after a
- * wait for the budget). Said once a day while it lasts.
+ * Falling behind, told by the next check (whatever it is: at these rates a check with nothing to
+ * pass on never comes): this check ended with more to read while the mentions it read arrived
+ * faster than the trigger's searches carry (catchUp.ts, `fallingBehind`); or check after check
+ * ended with more to read and what waits was collected over an hour ago. Said once a day while it
+ * lasts; the next due check catches up by export when it may.
  */
-function trackBehind(c: Check): void {
+function trackBehind(c: Check, read: IDataObject[]): void {
 	const { state, settings, now } = c;
 	state.behindChecks = state.round ? Math.min((state.behindChecks ?? 0) + 1, 10_000) : 0;
 	if (state.behindChecks === 0) delete state.behindChecks;
-	if (
+	const behind = fallingBehind(settings, state, read, state.round !== undefined, now);
+	const slow =
 		(state.behindChecks ?? 0) >= BEHIND_CHECKS &&
 		state.watermark !== null &&
-		now - state.watermark > HOUR_MS
-	) {
-		const kind = `behind:${Math.floor(now / DAY_MS)}`;
-		addNotice(state, kind, behindNotice(settings, settings.requestsPerHour));
+		now - state.watermark > HOUR_MS;
+	if (behind || slow) state.behind = now;
+	else if (!state.round) delete state.behind;
+	if (!behind && !slow) return;
+	const kind = `behind:${Math.floor(now / DAY_MS)}`;
+	if (state.told?.includes(kind)) return;
+	const zone = c.ctx.getTimezone();
+	addNotice(state, kind, behindNotice(settings, settings.requestsPerHour, behind, zone, now));
+	state.urgent = true;
+}
+
+/**
+ * Passes on what the check brought (a search's or a catch-up's): through the alert engine for an
+ * alert event, else as rows; saves, and reports pending notices when there is nothing to pass on.
+ */
+function passOn(c: Check, loaded: Loaded, mentions: IDataObject[]): INodeExecutionData[][] | null {
+	const { ctx, settings, staticData, state, now } = c;
+	prune(state, settings.lateWindowMs);
+	// a fresh engine of a backfill sees from where the backfill starts
+	const seenFrom = loaded.state ? now : now - settings.backfillHours * HOUR_MS;
+	const engine = alertEngine(ctx, settings, staticData, now, seenFrom);
+	const items = engine
+		? alertCheck(c, engine, mentions)
+		: mentions.map((mention) => mentionRow(mention, settings.simplify));
+	spend(c);
+	if (items.length === 0) return saveAndReport(ctx, staticData, state);
+	saveState(staticData, state);
+	return [toItems(items)];
+}
+
+/**
+ * Falling behind: the backlog by one export (catchUp.ts). Undefined when it did not catch up (not
+ * allowed, refused, or a part it cannot trust): the check searches as usual.
+ */
+async function catchUp(
+	c: Check,
+	loaded: Loaded,
+): Promise<INodeExecutionData[][] | null | undefined> {
+	const { state, settings, now } = c;
+	const { caught, refusal, requests } = await catchUpByExport(c.transport, settings, state, now);
+	c.exportRequests = requests;
+	if (refusal) addNotice(state, 'catchUp:off', catchUpRefusedNotice(refusal));
+	if (!caught) return undefined;
+	const { collected, keptAt, noId } = collect(caught.mentions, state.watermark ?? now);
+	const admitted = admit(state, collected, now);
+	// the searches go on from the new watermark: an open round is behind it
+	delete state.round;
+	delete state.tail;
+	if (caught.complete) {
+		delete state.behind;
+		delete state.behindChecks;
 	}
+	if (noId > 0) addNotice(state, 'noId', noIdNotice(noId));
+	return passOn(
+		c,
+		loaded,
+		admitted.map((i) => caught.mentions[keptAt[i]]),
+	);
 }
 
 export async function pollNewMentions(
@@ -359,18 +482,35 @@ export async function pollNewMentions(
 	if (this.getMode() === 'manual') return await sample(transport, settings, this.getTimezone());
 
 	const staticData = this.getWorkflowStaticData('node');
-	const now = clock.now();
+	// the watermark, the scan's start and "collected in the future" are SentiOne's instants: its
+	// clock, as its answers dated them (D-50)
+	const now = serverClock.now();
 	const loaded = loadState(staticData, settings.projectId, now);
-	if (!loaded.state && (settings.startFrom === 'now' || loaded.repairs.length > 0)) {
-		const seeded = await seed(transport, settings, now, loaded.repairs);
+	if (
+		!loaded.state &&
+		(settings.startFrom === 'now' || loaded.repairs.length > 0 || loaded.seedWait)
+	) {
+		// a first check refused by a 429 waits quietly for the reset
+		if (loaded.seedWait && loaded.seedWait.resetAt > now) return null;
+		const seeded = await seed(this, transport, settings, now, loaded.repairs);
 		seedAlerts(this, settings, staticData, now);
 		return saveAndReport(this, staticData, seeded);
 	}
 	const state = continuedState(loaded, settings, now);
+	if (state.urgent) {
+		// told now, whatever this check would have done (it sends nothing; the next goes on)
+		delete state.urgent;
+		if ((state.pending ?? []).length > 0) return saveAndReport(this, staticData, state);
+	}
 	const share = shareOfCheck(state, settings, now);
 	if (!share) return null;
 	const c: Check = { ctx: this, transport, settings, staticData, state, share, now };
+	if (catchUpDue(settings, state, now)) {
+		const caughtUp = await catchUp(c, loaded);
+		if (caughtUp !== undefined) return caughtUp;
+	}
 	if (gateOnBudget(c)) return null;
+	if (!paceToKey(share, state, settings, now)) return null;
 
 	const run = await runScan(c);
 	if (handleRefusal(c, run)) {
@@ -383,16 +523,6 @@ export async function pollNewMentions(
 	const skipped = fetched.result.skipped;
 	for (const [kind, text] of noticesOf(state, run.verifier, noId, skipped))
 		addNotice(state, kind, text);
-	trackBehind(c);
-	prune(state, settings.lateWindowMs);
-	// a fresh engine of a backfill sees from where the backfill starts
-	const seenFrom = loaded.state ? now : now - settings.backfillHours * HOUR_MS;
-	const engine = alertEngine(this, settings, staticData, now, seenFrom);
-	const items = engine
-		? alertCheck(c, engine, mentions)
-		: mentions.map((mention) => mentionRow(mention, settings.simplify));
-	spend(c);
-	if (items.length === 0) return saveAndReport(this, staticData, state);
-	saveState(staticData, state);
-	return [toItems(items)];
+	trackBehind(c, fetched.result.items);
+	return passOn(c, loaded, mentions);
 }

@@ -13,7 +13,7 @@ import {
 	readNumber,
 	readNumberOption,
 } from '../../shared/parameters';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { HOUR_MS, MINUTE_MS } from '../../shared/units';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
@@ -53,6 +53,8 @@ export interface PollSettings {
 	maxRequestsPerPoll: number;
 	/** the share of the key's hourly search budget this trigger may spend; 0: none of its own */
 	requestsPerHour: number;
+	/** falling behind, read the backlog with one export (catchUp.ts) */
+	catchUp: boolean;
 	lateWindowMs: number;
 }
 
@@ -71,7 +73,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 	const filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
-		now: clock.now(),
+		now: serverClock.now(),
 		scope: source,
 	});
 	const simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);
@@ -108,6 +110,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		0,
 		MAX_REQUESTS_PER_HOUR,
 	);
+	const catchUp = readBoolean(options.catchUp, node, 'Options → Catch Up by Export', true);
 	const lateWindowMinutes = option(
 		'lateWindowMinutes',
 		'Late Mention Window (Minutes)',
@@ -135,6 +138,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		backfillHours,
 		maxRequestsPerPoll,
 		requestsPerHour,
+		catchUp,
 		lateWindowMs: lateWindowMinutes * MINUTE_MS,
 	};
 }

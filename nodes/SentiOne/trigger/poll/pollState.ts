@@ -23,11 +23,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { BOUNDS, plausibleInstant, plausibleReset } from '../../shared/bounds';
+import { isEndCursor } from '../../shared/pager';
 import { idKey } from '../../shared/text';
 import type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 import { MAX_REMEMBERED_IDS, prune } from './watermark';
 
-export type { PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
+export type { KeyUse, PollBudget, PollRound, PollState, ScanMode } from './pollState.types';
 
 export const STATE_KEY = 'sentiOneMentions';
 const STATE_VERSION = 2;
@@ -56,6 +57,26 @@ export interface Loaded {
 	state?: PollState;
 	/** what was unreadable and how it was repaired, in words (empty when nothing was) */
 	repairs: string[];
+	/**
+	 * The first check (the seed) got a 429: no position yet, and no request before this reset
+	 * (`waitingSeed` saved it; `repairs` are those that made the seed necessary, still to report).
+	 */
+	seedWait?: PollBudget & { resetAt: number };
+}
+
+/**
+ * What a first check that got a 429 saves: no position, the reset it waits for, and the repairs it
+ * has yet to report (loadState gives them back), so later checks before the reset send nothing.
+ */
+export function waitingSeed(
+	staticData: IDataObject,
+	projectId: number,
+	budget: PollBudget & { resetAt: number },
+	repairs: string[],
+): void {
+	const seedWait: IDataObject = { resetAt: budget.resetAt, repairs };
+	if (budget.limit !== undefined) seedWait.limit = budget.limit;
+	staticData[STATE_KEY] = { v: STATE_VERSION, projectId, seedWait };
 }
 
 /**
@@ -74,6 +95,17 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 		};
 	}
 	if (typeof raw.projectId === 'number' && raw.projectId !== projectId) return { repairs };
+	if (raw.projectId === projectId && isObject(raw.seedWait) && raw.watermark === undefined) {
+		// a first check that got a 429: still no position; wait for a plausible reset
+		const wait = raw.seedWait;
+		const resetAt =
+			typeof wait.resetAt === 'number' ? plausibleReset(wait.resetAt, now, 'ms') : undefined;
+		const limit = wholeIn(wait.limit, 1, 10_000_000);
+		const loaded: Loaded = { repairs: shortStrings(wait.repairs, MAX_NOTICES) ?? [] };
+		if (resetAt !== undefined)
+			loaded.seedWait = limit === undefined ? { resetAt } : { resetAt, limit };
+		return loaded;
+	}
 	if (raw.projectId !== projectId)
 		repairs.push('the project of the saved state was unreadable; it was taken as this project');
 	if (raw.v !== 1 && raw.v !== STATE_VERSION)
@@ -190,7 +222,7 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 			typeof r.key === 'string' &&
 			r.key.length <= MAX_ROUND_TEXT &&
 			typeof r.cursor === 'string' &&
-			r.cursor !== '' &&
+			!isEndCursor(r.cursor) &&
 			r.cursor.length <= BOUNDS.maxCursorChars &&
 			(r.top === undefined || instant(r.top) !== undefined)
 		) {
@@ -256,6 +288,54 @@ export function loadState(staticData: IDataObject, projectId: number, now: numbe
 	const checkedAt = instant(raw.checkedAt);
 	// a check time ahead of the clock would silence the trigger: dropped
 	if (checkedAt !== undefined && checkedAt <= now) state.checkedAt = checkedAt;
+	if (isObject(raw.key)) {
+		const k = raw.key;
+		const resetAt =
+			typeof k.resetAt === 'number' ? plausibleReset(k.resetAt, now, 'ms') : undefined;
+		const limit = wholeIn(k.limit, 1, 10_000_000);
+		const remaining = wholeIn(k.remaining, 0, 10_000_000);
+		const mine = wholeIn(k.mine, 0, 10_000_000);
+		const at = instant(k.at);
+		if (
+			resetAt !== undefined &&
+			limit !== undefined &&
+			remaining !== undefined &&
+			mine !== undefined &&
+			at !== undefined &&
+			at <= now
+		) {
+			state.key = {
+				resetAt,
+				limit,
+				remaining: Math.min(remaining, limit),
+				mine: Math.min(mine, limit),
+				at,
+			};
+			const before = k.othersBefore;
+			if (
+				typeof before === 'number' &&
+				Number.isFinite(before) &&
+				before >= 0 &&
+				before <= limit * 4
+			)
+				state.key.othersBefore = before;
+		}
+	}
+	const behind = instant(raw.behind);
+	if (behind !== undefined && behind <= ceiling) state.behind = behind;
+	if (isObject(raw.catchUp)) {
+		const c = raw.catchUp;
+		const catchUp: NonNullable<PollState['catchUp']> = {};
+		const at = instant(c.at);
+		// a time ahead of the clock would hold the catch-up back: dropped
+		if (at !== undefined && at <= now) catchUp.at = at;
+		const waitUntil =
+			typeof c.waitUntil === 'number' ? plausibleReset(c.waitUntil, now, 'ms') : undefined;
+		if (waitUntil !== undefined) catchUp.waitUntil = waitUntil;
+		if (c.off === 1) catchUp.off = 1;
+		if (Object.keys(catchUp).length > 0) state.catchUp = catchUp;
+	}
+	if (raw.urgent === true) state.urgent = true;
 	const lastCost = wholeIn(raw.lastCost, 1, 100);
 	if (lastCost !== undefined) state.lastCost = lastCost;
 	const behindChecks = wholeIn(raw.behindChecks, 1, 10_000);

@@ -20,6 +20,21 @@ export interface PollBudget {
 	reported?: number;
 }
 
+/** What the key's search budget showed after this trigger's last requests (searchShare.ts). */
+export interface KeyUse {
+	/** the window's reset (epoch ms) */
+	resetAt: number;
+	limit: number;
+	/** what the key had left after this trigger's last request */
+	remaining: number;
+	/** this trigger's requests in the window */
+	mine: number;
+	/** when it was seen */
+	at: number;
+	/** the others' pace in the window before, requests an hour */
+	othersBefore?: number;
+}
+
 /** How a check finds new mentions (contract module, UNCONFIRMED.collectedAtFilter). */
 export type ScanMode = 'collectedAt' | 'descending';
 
@@ -49,6 +64,14 @@ export interface PollState {
 	checkedAt?: number;
 	/** the requests that check sent (the next check waits as many spacings) */
 	lastCost?: number;
+	/** what the key's search budget showed after the last requests, to pace to the other workflows */
+	key?: KeyUse;
+	/** when a check last found mentions arriving faster than the trigger's searches carry (catchUp.ts) */
+	behind?: number;
+	/** the catch-up exports: when the last ran, a 429's reset to wait for, refused for good (catchUp.ts) */
+	catchUp?: { at?: number; waitUntil?: number; off?: 1 };
+	/** the pending notices are told by the next check, whatever it is (falling behind cannot wait for a quiet check) */
+	urgent?: boolean;
 	/** checks in a row that ended with more to read */
 	behindChecks?: number;
 	/** kinds of notice already reported (each is reported once) */

@@ -72,9 +72,14 @@ export function roundKey(settings: PollSettings, mode: ScanMode): string {
 
 /**
  * The newest page of matching mentions, by one request (the first check notes the newest; a test
- * event shows them): filters SentiOne refuses the shape of are left out and applied locally.
+ * event shows them): filters SentiOne refuses the shape of are left out and applied locally. With
+ * `stop`, a 429 is an empty, incomplete page whose `stopped` holds the reset.
  */
-export async function newestPage(transport: SentiOneTransport, settings: PollSettings) {
+export async function newestPage(
+	transport: SentiOneTransport,
+	settings: PollSettings,
+	onRateLimit: 'fail' | 'stop' = 'fail',
+) {
 	const verifier = new FilterVerifier(settings.filters);
 	return await withFilterFallback(
 		transport.node,
@@ -83,7 +88,7 @@ export async function newestPage(transport: SentiOneTransport, settings: PollSet
 			await paginate<IDataObject>(transport, searchRequest(settings, body), {
 				returnAll: true,
 				pageBudget: 1,
-				onRateLimit: 'fail',
+				onRateLimit,
 				keep: verifier.keep,
 			}),
 	);

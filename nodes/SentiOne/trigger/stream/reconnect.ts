@@ -133,6 +133,19 @@ export function recoveryPlan(lastAliveAt: number, reconnectAt: number): Recovery
 	};
 }
 
+/**
+ * A range of the node's clock (when the stream was down, when a malformed event arrived) as the
+ * collectedAt range SentiOne dated those mentions in (D-50): shifted by how far SentiOne's clock is
+ * ahead (`offset`, from the Date of its answers); when no answer told it, widened on both sides
+ * by the clock skew the node allows for (BOUNDS.maxClockSkewMs), so a gap is never filled on the
+ * wrong side of a clock difference — what it brings twice is dropped as passed on.
+ */
+export function onServerClock(range: { from: number; to: number }, offset: number | undefined) {
+	if (offset === undefined)
+		return { from: range.from - BOUNDS.maxClockSkewMs, to: range.to + BOUNDS.maxClockSkewMs };
+	return { from: range.from + offset, to: range.to + offset };
+}
+
 export type FailureKind = 'permanent' | 'hourlyLimit' | 'busy' | 'transient';
 
 /** How a failed connection attempt should be handled. */

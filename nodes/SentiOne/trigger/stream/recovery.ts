@@ -12,7 +12,7 @@ import { BACKFILL_MINUTES_MAX, SEARCH_REQUEST_FIELDS } from '../../shared/contra
 import { declareFailure, failureOf } from '../../shared/errors';
 import type { StreamItem } from '../../shared/stream';
 import { idKey } from '../../shared/text';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { formatInstant, formatLocal } from '../../shared/time';
 import { MINUTE_MS } from '../../shared/units';
 import { withoutFilters } from '../../shared/verify';
@@ -21,7 +21,7 @@ import type { Delivery } from './delivery';
 import type { CollectedRange } from './recoverySearch';
 import { searchCollected, searchLatest } from './recoverySearch';
 import { exportCollectedRange } from '../common/exportRange';
-import { RECONNECT } from './reconnect';
+import { onServerClock, RECONNECT } from './reconnect';
 import type { SessionContext } from './sessionTypes';
 import { onMentionStream } from './streamSettings';
 
@@ -165,8 +165,10 @@ export class Recovery {
 	 * one export first (one request whatever its size: trigger/common/exportRange.ts), by search
 	 * when the export is refused.
 	 */
-	async fillGap(range: CollectedRange, reason: 'outage' | 'repair'): Promise<boolean> {
+	async fillGap(nodeRange: CollectedRange, reason: 'outage' | 'repair'): Promise<boolean> {
 		const { settings, transport, options, hooks, node, stats } = this.session;
+		// the range is of the node's clock; SentiOne dated the mentions by its own (D-50)
+		const range = onServerClock(nodeRange, serverClock.offset);
 		const zone = transport.zone;
 		const between = `between ${formatLocal(range.from, zone)} and ${formatLocal(range.to, zone)}`;
 		const what = `mentions collected ${between}`;

@@ -10,7 +10,7 @@ import { buildFilters } from '../../shared/filters';
 import { parseProjectId, readBoolean, readChoice, readNumberOption } from '../../shared/parameters';
 import { readAnonymization, readNotAnonymized, readStreamFormat } from '../../shared/streamOptions';
 import type { StreamFormat } from '../../shared/stream';
-import { clock } from '../../shared/clock';
+import { clock, serverClock } from '../../shared/clock';
 import { hourlyLimit } from '../../shared/wording';
 import type { AlertSettings } from '../alerts';
 import { isAlertEvent, readAlertSettings } from '../alerts';
@@ -154,7 +154,7 @@ export function readStreamSettings(ctx: ITriggerFunctions): StreamSettings {
 	settings.filters = buildFilters(ctx.getNodeParameter('filters', {}) as IDataObject, {
 		node,
 		timezone: ctx.getTimezone(),
-		now: clock.now(),
+		now: serverClock.now(),
 		scope: 'live',
 	});
 	settings.simplify = readBoolean(ctx.getNodeParameter('simplify', true), node, 'Simplify', true);

@@ -184,7 +184,7 @@ test('404, 422 and 429 (fail) are the mapped errors, with the historical route n
 		},
 	});
 	expect((await failAction(historical(), { api: rejected })).message).toBe(
-		'SentiOne rejected a value (422) — filters.publishedAt.from: must not be in the future',
+		"SentiOne rejected a value (422) — filters.publishedAt.from: must not be in the future. SentiOne judges dates by its own clock (n8n's clock and SentiOne's agree within seconds)",
 	);
 	const spent = new FakeApi().on('POST', PATH, {
 		status: 429,

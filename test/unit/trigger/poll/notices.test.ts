@@ -30,6 +30,7 @@ const settings = (maxRequestsPerPoll: number): PollSettings => ({
 	backfillHours: 0,
 	maxRequestsPerPoll,
 	requestsPerHour: 12,
+	catchUp: true,
 	lateWindowMs: 0,
 });
 

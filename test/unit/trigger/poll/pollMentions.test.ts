@@ -124,6 +124,8 @@ describe('first activation', () => {
 			spent: { hour: T - 30 * MINUTE, count: 1 },
 			checkedAt: T,
 			lastCost: 1,
+			// what the key had left after this trigger's request, to pace to other workflows
+			key: { resetAt: T + 30 * MINUTE, limit: 30, remaining: 29, mine: 1, at: T },
 		});
 	});
 
@@ -294,6 +296,7 @@ describe('a backlog bigger than one check', () => {
 					backfillHours: 0,
 					maxRequestsPerPoll: 2,
 					requestsPerHour: 12,
+					catchUp: true,
 					lateWindowMs: 10 * MINUTE,
 				},
 				'collectedAt',
@@ -338,7 +341,7 @@ describe('a backlog bigger than one check', () => {
 		expect(t.state().round).toBeUndefined();
 	});
 
-	test('"falling behind": checks in a row ending with more to read, over an hour behind, said once when a check has nothing to pass on', async () => {
+	test('"falling behind": checks in a row ending with more to read, over an hour behind, said once by the next check, before any request', async () => {
 		const t = trigger({
 			startFrom: 'backfill',
 			backfillHours: 24,
@@ -358,14 +361,18 @@ describe('a backlog bigger than one check', () => {
 			clock().advance(5 * MINUTE);
 		}
 		expect(passed).toEqual(['old1', 'old2', 'old3', 'old4', 'old5', 'old6']);
-		// no mention is held back for the notice: it waits for a check with nothing to pass on
+		// no mention is held back for the notice: the next check tells it, sending nothing
 		expect(t.state().pending).toEqual([expect.stringMatching(/^The trigger is falling behind/)]);
+		const requests = t.api.requests.length;
 		const error = await t.failure();
+		expect(t.api.requests).toHaveLength(requests);
 		expect(error.message).toMatch(
 			/^The trigger is falling behind: new mentions SentiOne collected over an hour ago are still waiting, because its requests \(Options → Search Requests per Hour: 12, at most 1 per check; each brings up to 25 mentions\)/,
 		);
 		expect(error.description).toMatch(/This is reported once; the trigger goes on\./);
 		expect(t.state().pending).toBeUndefined();
+		clock().advance(5 * MINUTE);
+		expect(await t.poll()).toBeNull();
 		expect(t.state().behindChecks).toBeUndefined();
 		clock().advance(5 * MINUTE);
 		expect(await t.poll()).toBeNull();
@@ -650,24 +657,52 @@ describe('saved state that cannot be trusted', () => {
 	// later checks in the same window send no request" (docs/triggers.md, How a check works, 7) and
 	// the trigger's share. At activation n8n fails the activation instead, so this bites a running
 	// trigger whose saved state became unreadable.
-	test.failing(
-		'a 429 on the check that starts afresh is reported once; later checks in the window send nothing',
-		async () => {
-			const t = trigger();
-			t.staticData[STATE_KEY] = 'garbage';
-			t.api.on('POST', SEARCH, {
-				status: 429,
-				headers: rateLimitHeaders(30, 0, T + 20 * MINUTE),
-				body: { message: 'Rate limit exceeded.' },
-			});
-			expect((await t.failure()).message).toMatch(/search budget is used up \(429\)/);
-			for (let minute = 1; minute <= 4; minute++) {
-				clock().advance(MINUTE);
-				expect(await t.poll()).toBeNull();
-			}
-			expect(t.api.requests).toHaveLength(1);
-		},
-	);
+	test('a 429 on the check that starts afresh is reported once; later checks in the window send nothing; after the reset it starts afresh and reports the repair', async () => {
+		const t = trigger();
+		t.staticData[STATE_KEY] = 'garbage';
+		t.api.once('POST', SEARCH, {
+			status: 429,
+			headers: rateLimitHeaders(30, 0, T + 20 * MINUTE),
+			body: { message: 'Rate limit exceeded.' },
+		});
+		const error = await t.failure();
+		expect(error.message).toMatch(/search budget is used up \(429\)/);
+		expect(error.message).toMatch(/at most 30 requests an hour/);
+		for (let minute = 1; minute <= 4; minute++) {
+			clock().advance(MINUTE);
+			expect(await t.poll()).toBeNull();
+		}
+		expect(t.api.requests).toHaveLength(1);
+		// after the reset: one request notes the newest, and the repair is said then
+		clock().advance(16 * MINUTE);
+		t.api.once('POST', SEARCH, { body: page([mentionAt('m9', T + 19 * MINUTE)]) });
+		const repaired = await t.failure();
+		expect(repaired.message).toMatch(
+			/^The trigger's saved state was repaired: the saved state is not an object/,
+		);
+		expect(t.api.requests).toHaveLength(2);
+		expect(t.state()).toMatchObject({
+			watermark: T + 19 * MINUTE,
+			seen: [['m9', T + 19 * MINUTE]],
+		});
+	});
+
+	test('a 429 on the first check of Start From Now is kept the same way', async () => {
+		const t = trigger();
+		t.api.once('POST', SEARCH, {
+			status: 429,
+			headers: rateLimitHeaders(30, 0, T + 10 * MINUTE),
+			body: { message: 'Rate limit exceeded.' },
+		});
+		expect((await t.failure()).message).toMatch(/search budget is used up \(429\)/);
+		clock().advance(5 * MINUTE);
+		expect(await t.poll()).toBeNull();
+		clock().advance(6 * MINUTE);
+		t.api.once('POST', SEARCH, { body: page([mentionAt('m1', T)]) });
+		expect(await t.poll()).toBeNull();
+		expect(t.api.requests).toHaveLength(2);
+		expect(t.state()).toMatchObject({ watermark: T, seen: [['m1', T]] });
+	});
 
 	test('mentions without an id and entries that are not mentions are not passed on, each said once', async () => {
 		const t = await activated();

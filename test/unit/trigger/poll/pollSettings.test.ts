@@ -32,6 +32,7 @@ test('the defaults: recent search, start from now, simplified, the documented sh
 		backfillHours: 0,
 		maxRequestsPerPoll: POLL_DEFAULTS.maxRequestsPerPoll,
 		requestsPerHour: POLL_DEFAULTS.requestsPerHour,
+		catchUp: true,
 		lateWindowMs: POLL_DEFAULTS.lateWindowMinutes * 60_000,
 	});
 	expect(POLL_DEFAULTS).toEqual({
@@ -63,6 +64,7 @@ test('each field as set: historical search, backfill hours, options, filters in 
 		backfillHours: 6,
 		maxRequestsPerPoll: 5,
 		requestsPerHour: 0,
+		catchUp: true,
 		lateWindowMs: 0,
 	});
 	// backfill left at its default

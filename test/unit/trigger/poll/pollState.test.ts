@@ -12,6 +12,7 @@ import {
 	loadState,
 	newState,
 	saveState,
+	waitingSeed,
 } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import { admit } from '../../../../nodes/SentiOne/trigger/poll/watermark';
 import { HOUR, MINUTE } from '../../../support/time';
@@ -266,6 +267,64 @@ describe('a corrupt state is repaired, and each repair said', () => {
 		expect(state?.pending).toEqual(Array.from({ length: 10 }, (_, i) => `n${i + 2}`));
 		expect(state?.told).toHaveLength(50);
 		expect(state?.told?.[0]).toBe('k10');
+	});
+});
+
+describe('what pacing, catching up and a refused first check keep', () => {
+	test('the key seen, falling behind, the catch-up and the urgent flag are kept when plausible, dropped when not', () => {
+		const key = { resetAt: T0 + 90 * MIN, limit: 30, remaining: 12, mine: 4, at: NOW - MIN };
+		const kept = loadState(
+			saved(
+				good({
+					key: { ...key, othersBefore: 14.5 },
+					behind: NOW - 2 * MIN,
+					catchUp: { at: NOW - 5 * MIN, waitUntil: NOW + 10 * MIN, off: 1 },
+					urgent: true,
+				}),
+			),
+			7,
+			NOW,
+		);
+		expect(kept.repairs).toEqual([]);
+		expect(kept.state).toMatchObject({
+			key: { ...key, othersBefore: 14.5 },
+			behind: NOW - 2 * MIN,
+			catchUp: { at: NOW - 5 * MIN, waitUntil: NOW + 10 * MIN, off: 1 },
+			urgent: true,
+		});
+		const poisoned = loadState(
+			saved(
+				good({
+					key: { ...key, at: NOW + HOUR, othersBefore: 1e9 },
+					behind: 'yesterday',
+					catchUp: { at: NOW + 365 * 24 * HOUR, waitUntil: 1e15, off: 'yes' },
+					urgent: 'very',
+				}),
+			),
+			7,
+			NOW,
+		).state;
+		// a time ahead of the clock could silence the trigger or hold the catch-up back: dropped
+		expect(poisoned?.key).toBeUndefined();
+		expect(poisoned?.behind).toBeUndefined();
+		expect(poisoned?.catchUp).toBeUndefined();
+		expect(poisoned?.urgent).toBeUndefined();
+		expect(
+			loadState(saved(good({ key: { ...key, remaining: 1e9, mine: -1 } })), 7, NOW).state?.key,
+		).toBeUndefined();
+	});
+
+	test('a first check refused by a 429 keeps its reset and its repairs, for this project only', () => {
+		const staticData: IDataObject = {};
+		waitingSeed(staticData, 7, { resetAt: NOW + 20 * MIN, limit: 30 }, ['the state was lost']);
+		expect(loadState(staticData, 7, NOW)).toEqual({
+			repairs: ['the state was lost'],
+			seedWait: { resetAt: NOW + 20 * MIN, limit: 30 },
+		});
+		expect(loadState(staticData, 8, NOW)).toEqual({ repairs: [] });
+		// an implausible reset is not waited for: the first check runs again
+		waitingSeed(staticData, 7, { resetAt: NOW + 500 * 24 * HOUR }, []);
+		expect(loadState(staticData, 7, NOW)).toEqual({ repairs: [] });
 	});
 });
 

@@ -43,6 +43,7 @@ const settings = (extra: Partial<PollSettings> = {}): PollSettings => ({
 	backfillHours: 0,
 	maxRequestsPerPoll: 2,
 	requestsPerHour: 12,
+	catchUp: true,
 	lateWindowMs: 10 * MINUTE,
 	...extra,
 });

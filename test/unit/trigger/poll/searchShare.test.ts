@@ -2,7 +2,8 @@
  * The poll trigger's share of the key's search budget (trigger/poll/searchShare.ts): checks spaced
  * to the share (n spacings after a check of n requests), none once the hour's share is spent, the
  * pages a check may spend (Max Requests per Poll, fewer when n8n gives the poll little time), and
- * the budget SentiOne last stated.
+ * the budget SentiOne last stated; several triggers and workflows on one key: what the others
+ * spend, learnt from the rate-limit headers, and the line every trigger paces the key along.
  */
 import { SentiOneTrigger } from '../../../../nodes/SentiOne/SentiOneTrigger.node';
 import type { PollSettings } from '../../../../nodes/SentiOne/trigger/poll/pollSettings';
@@ -10,6 +11,12 @@ import { newState } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import {
 	account,
 	hourOf,
+	KEY_RESERVE,
+	keyLeft,
+	keyOversubscribed,
+	learnKeyUse,
+	othersPerHour,
+	paceToKey,
 	pagesThisPoll,
 	rememberBudget,
 	shareOfCheck,
@@ -30,6 +37,7 @@ const settings = (requestsPerHour = 12, maxRequestsPerPoll = 2): PollSettings =>
 	backfillHours: 0,
 	maxRequestsPerPoll,
 	requestsPerHour,
+	catchUp: true,
 	lateWindowMs: 0,
 });
 
@@ -167,5 +175,84 @@ describe('rememberBudget', () => {
 		expect(
 			rememberBudget(seen, settings(), { remaining: 0, resetAt: HOUR0, reported: HOUR0 }),
 		).toEqual({ limit: 30, remaining: 0, resetAt });
+	});
+});
+
+describe('several triggers and workflows on one key', () => {
+	const RESET = HOUR0 + HOUR;
+	const seen = (remaining: number, resetAt = RESET) => ({ limit: 30, remaining, resetAt });
+
+	test('what the others spent is what the key spent that was not this trigger’s', () => {
+		const state = newState(1001, null);
+		expect(learnKeyUse(state, seen(29), 0, HOUR0)).toBe(false);
+		expect(learnKeyUse(state, undefined, 1, HOUR0)).toBe(false);
+		expect(learnKeyUse(state, { limit: 30 }, 1, HOUR0)).toBe(false);
+		// 10:30: this trigger's 2 requests, the key has 20 left: the others spent 8 in 30 minutes
+		expect(learnKeyUse(state, seen(20), 2, HOUR0 + 30 * MINUTE)).toBe(true);
+		expect(state.key).toEqual({
+			resetAt: RESET,
+			limit: 30,
+			remaining: 20,
+			mine: 2,
+			at: HOUR0 + 30 * MINUTE,
+		});
+		expect(othersPerHour(state.key!)).toBe(16);
+		// same window: its own requests add up
+		learnKeyUse(state, seen(17), 1, HOUR0 + 40 * MINUTE);
+		expect(state.key?.mine).toBe(3);
+		// a new window starts its own count and keeps the others' pace of the last one
+		learnKeyUse(state, seen(29, RESET + HOUR), 1, RESET + MINUTE);
+		expect(state.key).toMatchObject({ mine: 1, remaining: 29, othersBefore: 15 });
+		// early in a window the pace of the last one counts (a young window says little)
+		expect(othersPerHour(state.key!)).toBe(15);
+	});
+
+	test('a trigger sends only while the key stays on the line down to the reserve at the reset', () => {
+		const state = newState(1001, null);
+		// unknown key: no limit of its own
+		expect(keyLeft(state, HOUR0)).toBeUndefined();
+		// 10:30, the key has 20 left, the others spend 16 an hour: the line at 10:30 is
+		// 3 + 27 / 2 - 5 = 11.5, so 8 may go now
+		learnKeyUse(state, seen(20), 2, HOUR0 + 30 * MINUTE);
+		expect(keyLeft(state, HOUR0 + 30 * MINUTE)).toBe(8);
+		// 10 minutes later the others are taken to have spent 16 / 6 ≈ 2.7 more; the line is 7
+		expect(keyLeft(state, HOUR0 + 40 * MINUTE)).toBe(10);
+		// the key nearly spent near the reset: nothing; the reserve is never touched
+		learnKeyUse(state, seen(4), 1, HOUR0 + 55 * MINUTE);
+		expect(keyLeft(state, HOUR0 + 55 * MINUTE)).toBe(1);
+		learnKeyUse(state, seen(3), 1, HOUR0 + 56 * MINUTE);
+		expect(keyLeft(state, HOUR0 + 56 * MINUTE)).toBeLessThanOrEqual(0);
+		expect(keyLeft(state, HOUR0 + 59 * MINUTE)).toBeLessThanOrEqual(0);
+		// a window not seen yet allows at least one request, to see it
+		expect(keyLeft(state, RESET + MINUTE)).toBeGreaterThanOrEqual(1);
+		expect(KEY_RESERVE).toBe(3);
+	});
+
+	test('the check sends no more than the key allows, nothing when it allows none; a share of 0 does not pace', () => {
+		const state = newState(1001, null);
+		learnKeyUse(state, seen(5), 1, HOUR0 + 30 * MINUTE);
+		const check = () => ({ hour: HOUR0, spentBefore: 1, left: 11 });
+		expect(paceToKey(check(), state, settings(), HOUR0 + 31 * MINUTE)).toBe(false);
+		expect(paceToKey(check(), state, settings(0), HOUR0 + 31 * MINUTE)).toBe(true);
+		// 10:35: 12 left, the others spent 16 in 35 minutes; the line at 10:36 is 8.8: 2 may go
+		learnKeyUse(state, seen(12), 1, HOUR0 + 35 * MINUTE);
+		const lowered = check();
+		expect(paceToKey(lowered, state, settings(), HOUR0 + 36 * MINUTE)).toBe(true);
+		expect(lowered.left).toBe(2);
+	});
+
+	test('said when the others’ measured pace and the share need more than the budget', () => {
+		const state = newState(1001, null);
+		// 10:10 is too early to measure; nothing known before: nothing said
+		learnKeyUse(state, seen(10), 1, HOUR0 + 10 * MINUTE);
+		expect(keyOversubscribed(state, settings())).toBe(false);
+		// 10:30: the others spent 19 in 30 minutes (38 an hour) + 12 > 30
+		learnKeyUse(state, seen(10), 1, HOUR0 + 30 * MINUTE);
+		expect(keyOversubscribed(state, settings())).toBe(true);
+		expect(keyOversubscribed(state, settings(0))).toBe(false);
+		// others at 16 an hour and a share of 12 fit
+		const calm = newState(1001, null);
+		learnKeyUse(calm, seen(20), 2, HOUR0 + 30 * MINUTE);
+		expect(keyOversubscribed(calm, settings())).toBe(false);
 	});
 });
