@@ -4,14 +4,19 @@
  *
  *   npx gulp simulator   simulator on 127.0.0.1:4010 with mentions arriving live
  *   npx gulp demo        everything below; Ctrl+C stops everything it started
+ *   npx gulp spike       stages a burst of negative mentions in the running demo's simulator
+ *                        (--minutes 15, --per-minute 8, --negative 0.8, --project 1002, --in 0)
  *
- * The demo: the simulator (3 projects × 3,000 mentions, 4 new mentions a minute per project and
- * engagement updates), a local inbox standing in for Slack, Google Sheets and the chat model
- * (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a community
- * package, the SentiOne credentials pointing at the simulator, the templates of examples/ imported
- * as they are (the templates name no credential: the demo chooses one of its own for their
- * SentiOne nodes as it imports them) plus their runnable "Demo: …" variants (the Slack, live Slack
- * and Sheets ones active), and an owner to log in with.
+ * The demo: the simulator (3 projects × 3,000 mentions; a new mention a minute per project on
+ * average, on an office-hours daily pattern, the past day of it collected at start by moving the
+ * simulator's clock a day forward; a burst of negative mentions of project
+ * 1002 two minutes after the start; a mention of project 1001 going viral), a local inbox standing in for Slack, Google Sheets and the
+ * chat model (scripts/demo-inbox.js), and a real n8n on 127.0.0.1 with this package installed as a
+ * community package, the SentiOne credentials pointing at the simulator, the templates of examples/
+ * imported as they are (the templates name no credential: the demo chooses one of its own for
+ * their SentiOne nodes as it imports them) plus their runnable "Demo: …" variants (the live Slack
+ * alert, the spike alert, the digest, the viral alert and the Sheets ones active), and an owner to
+ * log in with.
  *
  * Ports: SIMULATOR_PORT (4010), INBOX_PORT (4011), N8N_PORT (5678). State lives in DEMO_DIR
  * (.demo/), fresh on each start unless --keep. --no-build skips `npm run build`.
@@ -22,10 +27,14 @@ const path = require('node:path');
 const { series } = require('gulp');
 
 const { startInbox } = require('./scripts/demo-inbox');
+const { catchUp, stageBurst, stageViral } = require('./scripts/demo-traffic');
 const {
 	ACTIVE_TEMPLATES,
 	CHAT_MODEL_CREDENTIAL,
 	DEMO_CREDENTIALS,
+	DEMO_TRAFFIC,
+	DIGEST_EVERY_MINUTES,
+	SPIKE_PROJECT,
 	demoWorkflow,
 	templates,
 	withDemoCredential,
@@ -46,8 +55,11 @@ const OWNER = {
 	lastName: 'User',
 	password: 'Demo-pass-1234',
 };
-const LIVE_RATE = 4;
+const LIVE_RATE = DEMO_TRAFFIC.ratePerMinute;
 const MENTIONS = 3000;
+const HOUR_MS = 3_600_000;
+/** The demo's burst: it starts this long after the simulator, so n8n is up and watching. */
+const DEMO_BURST_IN_MINUTES = 2;
 
 /** What the demo started, newest last: `stop()` (async, graceful) and `kill()` (sync, last resort). */
 const children = [];
@@ -79,17 +91,30 @@ function waitForSignal() {
 	});
 }
 
-function startSimulator(extraArgs = []) {
+/**
+ * Starts the simulator with its clock a day back and frozen, then moves the clock to now: the
+ * simulator collects that day minute by minute on the daily pattern (DEMO_TRAFFIC), so the recent
+ * past looks like a real project's, then runs with real time.
+ */
+async function startSimulator(extraArgs = []) {
 	const args = [
 		path.join(ROOT, 'simulator/src/cli.ts'),
 		'--port',
 		String(SIMULATOR_PORT),
 		'--mentions',
 		String(MENTIONS),
+		'--now',
+		new Date(Date.now() - DEMO_TRAFFIC.pastHours * HOUR_MS).toISOString(),
+		'--clock',
+		'frozen',
 		'--live-rate',
 		String(LIVE_RATE),
+		'--live-daily',
+		DEMO_TRAFFIC.daily,
+		// no random engagement updates: each would be a viral alert for an already popular mention
+		// (with its look-up); the demo stages one mention going viral instead
 		'--engagement-rate',
-		'20',
+		'0',
 		'--heartbeat-ms',
 		'15000',
 		...extraArgs,
@@ -106,7 +131,7 @@ function startSimulator(extraArgs = []) {
 				setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
 			}),
 	});
-	return new Promise((resolve, reject) => {
+	const sim = await new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout.on('data', (d) => {
 			out += d;
@@ -115,7 +140,11 @@ function startSimulator(extraArgs = []) {
 		});
 		child.on('exit', (code) => reject(new Error(`simulator exited (${code})`)));
 	});
+	await catchUp(sim.base);
+	return sim;
 }
+
+const clock = (iso) => new Date(iso).toISOString().slice(11, 16);
 
 async function simulator() {
 	const sim = await startSimulator();
@@ -123,7 +152,9 @@ async function simulator() {
 	console.log(
 		'keys: SENTIONE-APIKEY-basic-demo (Basic), SENTIONE-APIKEY-enterprise-demo (Enterprise)',
 	);
-	console.log(`new mentions arrive at ${LIVE_RATE} a minute per project; Ctrl+C stops it`);
+	console.log(
+		`new mentions arrive at ${LIVE_RATE} a minute per project on average (${DEMO_TRAFFIC.daily} pattern, UTC); Ctrl+C stops it`,
+	);
 	await waitForSignal();
 	await stopAll();
 }
@@ -150,9 +181,15 @@ async function demo() {
 	fs.mkdirSync(filesDir, { recursive: true });
 	installPackage(userFolder);
 	try {
-		const inbox = await startInbox({ port: INBOX_PORT, filesDir });
+		const inbox = await startInbox({ port: INBOX_PORT, filesDir, timeZone: 'UTC' });
 		children.push({ name: 'inbox', stop: () => inbox.stop(), kill: () => {} });
 		const sim = await startSimulator();
+		const { burst } = await stageBurst(sim.base, {
+			projectId: SPIKE_PROJECT.id,
+			inMinutes: DEMO_BURST_IN_MINUTES,
+		});
+		// a mention of project 1001 that takes off: the viral demo's rules fire within minutes
+		const viral = await stageViral(sim.base, { projectId: 1001 });
 		const env = n8nEnv(userFolder, N8N_PORT, {
 			N8N_RUNNERS_BROKER_PORT: process.env.N8N_RUNNERS_BROKER_PORT || String(N8N_PORT + 1),
 			// the weekly export writes its CSV files here (n8n's default is ~/.n8n-files)
@@ -220,7 +257,18 @@ async function demo() {
 		line('n8n with n8n-nodes-sentione:', `${n8n.base}   (n8n ${N8N_VERSION})`);
 		line('  log in as', `${OWNER.email} / ${OWNER.password}`);
 		line('SentiOne simulator:', `${sim.base}/api/public/v2`);
-		line('', `3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mentions a minute per project`);
+		line(
+			'',
+			`3 projects × ${MENTIONS} mentions; ${LIVE_RATE} new mention a minute per project on average (${DEMO_TRAFFIC.daily}, UTC)`,
+		);
+		line(
+			'',
+			`a burst of negative mentions of ${SPIKE_PROJECT.name} (${SPIKE_PROJECT.id}): ${clock(burst.at)}–${clock(Date.parse(burst.at) + burst.minutes * 60_000)} UTC, ×${burst.factor}`,
+		);
+		line(
+			'',
+			`a mention of Acme Mobile (1001) going viral: +${viral.growth.perMinute.shareCount} shares a minute for ${viral.growth.minutes} minutes`,
+		);
 		line('Local inbox:', `${inbox.base}   (stands in for Slack, Google Sheets and the chat model)`);
 		console.log(
 			'  Credentials "SentiOne (simulator, …)" point at the simulator. Workflows: the templates of',
@@ -229,9 +277,18 @@ async function demo() {
 			'  examples/ (their SentiOne nodes on these credentials), and their "Demo: …" variants that post',
 		);
 		console.log(
-			'  to the local inbox; the Slack and Google Sheets demos are active (a check every 5 minutes),',
+			'  to the local inbox. Active: the live Slack alert (each negative mention of project',
 		);
-		console.log('  and so is the live Slack alert (SentiOne Stream Trigger: within seconds).');
+		console.log(
+			`  1001 within seconds), the spike alert and the digest (every ${DIGEST_EVERY_MINUTES} minutes) of project ${SPIKE_PROJECT.id},`,
+		);
+		console.log(
+			'  the viral alert (Acme Mobile) and Google Sheets. The spike alert comes a few minutes into the burst.',
+		);
+		console.log(
+			'  Another burst, by hand: ./dev npx gulp spike   (options: --minutes, --per-minute,',
+		);
+		console.log('  --negative, --project, --in; or POST /__admin/live, simulator/README.md)');
 		console.log('Ctrl+C stops n8n, the simulator and the inbox.');
 		await waitForSignal();
 	} finally {
@@ -239,6 +296,33 @@ async function demo() {
 	}
 }
 
+/** `gulp spike [--minutes 15] [--per-minute 8] [--negative 0.8] [--project 1002] [--in 0]` */
+async function spike() {
+	const option = (name, fallback) => {
+		const i = process.argv.indexOf(`--${name}`);
+		if (i < 0) return fallback;
+		const value = Number(process.argv[i + 1]);
+		if (!Number.isFinite(value)) throw new Error(`--${name} needs a number`);
+		return value;
+	};
+	const base = `http://127.0.0.1:${SIMULATOR_PORT}`;
+	const { burst, usualPerMinute } = await stageBurst(base, {
+		projectId: option('project', SPIKE_PROJECT.id),
+		inMinutes: option('in', 0),
+		minutes: option('minutes', 15),
+		perMinute: option('per-minute', 8),
+		negative: option('negative', 0.8),
+	});
+	const end = Date.parse(burst.at) + burst.minutes * 60_000;
+	console.log(
+		`burst staged: project ${burst.projectId}, ${clock(burst.at)}–${clock(end)} UTC, ×${burst.factor} its usual ${usualPerMinute.toFixed(1)} mentions a minute, ${Math.round((burst.sentiment?.Negative ?? 0) * 100)}% negative`,
+	);
+	console.log(
+		`the spike demo (project ${SPIKE_PROJECT.id}) alerts a few minutes into a burst of its project (it checks every 5 minutes)`,
+	);
+}
+
 exports.simulator = simulator;
+exports.spike = spike;
 exports.demo = series(build, n8nInstall, demo);
 exports.default = exports.demo;

@@ -3,7 +3,8 @@
  * a test) machine cannot reach — Slack, Google Sheets and an OpenAI chat model — and the
  * "demo variants" of those templates that talk to it instead.
  *
- * - `POST /slack/api/chat.postMessage`  {channel, text}: stored as a Slack message
+ * - `POST /slack/api/chat.postMessage`  {channel, text, ref?}: stored as a Slack message (`ref`: the
+ *   mention it is about, kept for the tests, not shown)
  * - `POST /sheets/v4/spreadsheets/<id>/values/<range>:append`  {columns, values}: appended to one
  *   sheet the way n8n's Google Sheets node appends to an empty sheet — the first row's column names
  *   become the header, later rows are placed by name, and a row whose columns differ from the
@@ -54,7 +55,17 @@ const escapeHtml = (v) =>
 		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
 	);
 
-/** Slack mrkdwn, just enough for the inbox page: *bold*, >quote, <url|label>, :emoji:. */
+/** The emoji codes the templates use, as Slack shows them. */
+const EMOJI = {
+	rotating_light: '🚨',
+	chart_with_upwards_trend: '📈',
+	white_check_mark: '✅',
+	newspaper: '📰',
+	zzz: '💤',
+	fire: '🔥',
+};
+
+/** Slack mrkdwn, just enough for the inbox page: *bold*, >quote, <url|label>, bare links, :emoji:. */
 function slackToHtml(text) {
 	return String(text ?? '')
 		.split('\n')
@@ -62,8 +73,9 @@ function slackToHtml(text) {
 			const quoted = line.startsWith('>');
 			let html = escapeHtml(quoted ? line.slice(1) : line)
 				.replace(/&lt;(https?:\/\/[^|&]+)\|([^&]+)&gt;/g, '<a href="$1">$2</a>')
+				.replace(/(^|[\s(])(https?:\/\/[^\s<&]+)/g, '$1<a href="$2">$2</a>')
 				.replace(/\*([^*\n]+)\*/g, '<b>$1</b>')
-				.replace(/:rotating_light:/g, '🚨');
+				.replace(/:([a-z_]+):/g, (code, name) => EMOJI[name] ?? code);
 			if (quoted) html = `<blockquote>${html}</blockquote>`;
 			return html;
 		})
@@ -287,7 +299,22 @@ function chatCompletion(body, res, log) {
 
 // ---------------------------------------------------------------- the inbox server
 
-function page(state, filesDir) {
+/** When a message arrived, as Slack shows it: "Wed 14:05:09 UTC". */
+function shownTime(iso, timeZone) {
+	const parts = new Intl.DateTimeFormat('en-GB', {
+		timeZone,
+		weekday: 'short',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		hourCycle: 'h23',
+		timeZoneName: 'short',
+	}).formatToParts(new Date(iso));
+	const part = (type) => parts.find((p) => p.type === type)?.value ?? '';
+	return `${part('weekday')} ${part('hour')}:${part('minute')}:${part('second')} ${part('timeZoneName')}`;
+}
+
+function page(state, filesDir, timeZone) {
 	const files = [];
 	if (filesDir && fs.existsSync(filesDir)) {
 		const walk = (dir) => {
@@ -315,7 +342,7 @@ ${state.slack
 	.slice(0, 100)
 	.map(
 		(m) =>
-			`<div class="msg"><div class="meta">${escapeHtml(m.channel)} · ${escapeHtml(m.at)}</div>${slackToHtml(m.text)}</div>`,
+			`<div class="msg"><div class="meta">${escapeHtml(m.channel)} · ${escapeHtml(shownTime(m.at, timeZone))}</div>${slackToHtml(m.text)}</div>`,
 	)
 	.join('\n')}
 <h2>Google Sheets (${SHEET_RANGE.split('!')[0]}): ${rows.length} row${rows.length === 1 ? '' : 's'}</h2>
@@ -339,10 +366,11 @@ ${files.length ? `<ul>${files.map((f) => `<li>${escapeHtml(f.name)} (${f.size} b
 
 /**
  * Starts the inbox on 127.0.0.1. `filesDir`: where the demo workflows write files (listed on the
- * page). Resolves with `{ base, port, state, stop() }`; `state` is live: `{slack, sheet, llm, requests,
- * slackOutage, slackRefused}`.
+ * page); `timeZone`: the one the page shows arrival times in (the demo workflows'). Resolves with
+ * `{ base, port, state, stop() }`; `state` is live: `{slack, sheet, llm, requests, slackOutage,
+ * slackRefused}`.
  */
-function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
+function startInbox({ port = 0, host = '127.0.0.1', filesDir, timeZone = 'UTC' } = {}) {
 	const state = {
 		slack: [],
 		sheet: { header: null, rows: [], records: [], mismatches: [] },
@@ -382,6 +410,8 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
 					channel: String(body.channel),
 					text: body.text,
 					ts,
+					// the mention the message is about, when the stand-in names it (not shown)
+					...(typeof body.ref === 'string' && body.ref !== '' ? { ref: body.ref } : {}),
 				});
 				return sendJson(res, 200, {
 					ok: true,
@@ -447,7 +477,7 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
 				return sendJson(res, 200, state);
 			}
 			if (req.method === 'GET' && url.pathname === '/') {
-				const html = page(state, filesDir);
+				const html = page(state, filesDir, timeZone);
 				res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
 				return res.end(html);
 			}
@@ -480,7 +510,12 @@ function startInbox({ port = 0, host = '127.0.0.1', filesDir } = {}) {
 const HTTP_REQUEST = { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2 };
 const TEMPLATE_FILES_DIR = '/home/node/.n8n-files';
 
-/** The Slack message node's channel and text, as an HTTP Request to the inbox (same expressions). */
+/**
+ * The Slack message node's channel and text, as an HTTP Request to the inbox (same expressions),
+ * plus `ref`: the ID of the mention the item is about, if any. Not part of the message (the page
+ * does not show it): the tests match each message to the simulator's mention with it, now that
+ * the templates' texts name no ID.
+ */
 function slackStandIn(node, inbox) {
 	const p = node.parameters;
 	const channel = p.channelId && typeof p.channelId === 'object' ? p.channelId.value : p.channelId;
@@ -494,6 +529,7 @@ function slackStandIn(node, inbox) {
 				parameters: [
 					{ name: 'channel', value: channel },
 					{ name: 'text', value: p.text },
+					{ name: 'ref', value: "={{ $json.id ?? $json.mentionId ?? '' }}" },
 				],
 			},
 			options: {},

@@ -2,10 +2,14 @@
 /**
  * The README's pictures: the n8n editor as a user meets this package, taken from the running demo
  * with headless Chromium (Debian's `chromium` package, driven by playwright-core; installed with
- * apt-get when /usr/bin/chromium is missing: test/support/n8n/chromium.js).
+ * apt-get when /usr/bin/chromium is missing: test/support/n8n/chromium.js; the inbox pictures also
+ * need Debian's `fonts-noto-color-emoji`, installed the same way).
  *
  *   npm run screenshots                 build, start the demo on free ports, shoot, stop it
- *   npm run screenshots -- --url http://127.0.0.1:5678   use a demo that is already running
+ *   npm run screenshots -- --url http://127.0.0.1:5678 [--inbox http://127.0.0.1:4011]
+ *                                       use a demo that is already running
+ *   npm run screenshots -- --only inbox,ai-agent   only these pictures (names below, without
+ *                                       .png; `inbox` is the four inbox-*.png)
  *
  * Writes .github/images/*.png (the README's pictures: outside the reach of `n8n-node build`, which
  * copies every other png/svg of the repository into dist/):
@@ -17,12 +21,18 @@
  *   credential.png         the credential, tested against the simulator
  *   executed-workflow.png  the weekly export demo, executed
  *   ai-agent.png           the AI agent demo with the SentiOne tools, asked in the chat
+ *   inbox-spike.png        the spike alert demo's message in the local inbox (Slack's stand-in),
+ *                          for the burst the demo stages a few minutes after its start
+ *   inbox-viral.png        the viral alert demo's first message (the mention the demo makes go viral)
+ *   inbox-digest.png       the digest demo's first message of a window it saw whole
+ *   inbox-live-alert.png   the live alert demo's first message (one negative mention)
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const browser = require('../test/support/n8n/chromium');
+const { aptInstall } = require('./n8n/install');
 const { freePort } = require('./n8n/run');
 const rest = require('./n8n/rest');
 
@@ -73,6 +83,7 @@ async function startDemo() {
 	log(`demo running on http://127.0.0.1:${ports.N8N_PORT}`);
 	return {
 		base: `http://127.0.0.1:${ports.N8N_PORT}`,
+		inbox: `http://127.0.0.1:${ports.INBOX_PORT}`,
 		stop: () =>
 			new Promise((resolve) => {
 				child.once('exit', () => {
@@ -199,10 +210,24 @@ const TIER_WORKFLOW = {
 
 async function main() {
 	const urlFlag = process.argv.indexOf('--url');
+	const onlyFlag = process.argv.indexOf('--only');
+	const only = onlyFlag > 0 ? process.argv[onlyFlag + 1].split(',') : undefined;
+	const want = (name) => !only || only.includes(name);
 	browser.ensureChromium();
+	// the inbox pictures show the Slack messages' emoji as Slack does
+	if (want('inbox')) aptInstall(['fonts-noto-color-emoji']);
+	const inboxFlag = process.argv.indexOf('--inbox');
+
 	const demo =
 		urlFlag > 0
-			? { base: process.argv[urlFlag + 1].replace(/\/$/, ''), stop: async () => {} }
+			? {
+					base: process.argv[urlFlag + 1].replace(/\/$/, ''),
+					inbox: (inboxFlag > 0 ? process.argv[inboxFlag + 1] : 'http://127.0.0.1:4011').replace(
+						/\/$/,
+						'',
+					),
+					stop: async () => {},
+				}
 			: await startDemo();
 	let chromium;
 	try {
@@ -259,98 +284,145 @@ async function main() {
 			}
 		};
 
-		// 1. The nodes panel, searched for "mentions": the SentiOne entry (with the action node's
-		//    description) and the SentiOne Stream Trigger; behind it the canvas subtitle "Export mentions"
-		await open('/workflow/sentioneExport01Demo');
-		await page.click('[data-test-id="node-creator-plus-button"]');
-		await page.keyboard.type('mentions');
-		await page
-			.locator(
-				'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-sentione.sentiOneStreamTrigger-"]',
-			)
-			.waitFor({ timeout: 30_000 });
-		await page.mouse.move(200, 450);
-		await shot('node-panel.png');
+		if (want('node-panel')) {
+			// 1. The nodes panel, searched for "mentions": the SentiOne entry (with the action node's
+			//    description) and the SentiOne Stream Trigger; behind it the canvas subtitle "Export mentions"
+			await open('/workflow/sentioneExport01Demo');
+			await page.click('[data-test-id="node-creator-plus-button"]');
+			await page.keyboard.type('mentions');
+			await page
+				.locator(
+					'[data-test-id="item-iterator-item"][data-keyboard-nav-id^="n8n-nodes-sentione.sentiOneStreamTrigger-"]',
+				)
+				.waitFor({ timeout: 30_000 });
+			await page.mouse.move(200, 450);
+			await shot('node-panel.png');
+		}
 
-		// 2. The credential: API key (hidden) and Base URL, tested against the simulator
-		await page.goto(`${demo.base}/home/credentials/sentioneDemoBasic`, {
-			waitUntil: 'networkidle',
-		});
-		await page.waitForSelector('[data-test-id="credential-edit-dialog"], .el-dialog', {
-			timeout: 60_000,
-		});
-		await page.waitForTimeout(1500);
-		const retest = page.getByRole('button', { name: /^(Retry|Test)/ });
-		if (await retest.count()) await retest.first().click();
-		await page.waitForTimeout(2500);
-		await shot('credential.png');
+		if (want('credential')) {
+			// 2. The credential: API key (hidden) and Base URL, tested against the simulator
+			await page.goto(`${demo.base}/home/credentials/sentioneDemoBasic`, {
+				waitUntil: 'networkidle',
+			});
+			await page.waitForSelector('[data-test-id="credential-edit-dialog"], .el-dialog', {
+				timeout: 60_000,
+			});
+			await page.waitForTimeout(1500);
+			const retest = page.getByRole('button', { name: /^(Retry|Test)/ });
+			if (await retest.count()) await retest.first().click();
+			await page.waitForTimeout(2500);
+			await shot('credential.png');
+		}
 
-		// 3. Search Recent with its filters, executed: parameters and the simplified rows
-		await open(`/workflow/${search.id}`);
-		await executeWorkflow();
-		await page.setViewportSize({ width: 1600, height: 1300 });
-		await openNode('Search recent mentions');
-		await shot('search-filters.png');
-		await page.keyboard.press('Escape');
-		await page.setViewportSize(VIEWPORT);
+		if (want('search-filters')) {
+			// 3. Search Recent with its filters, executed: parameters and the simplified rows
+			await open(`/workflow/${search.id}`);
+			await executeWorkflow();
+			await page.setViewportSize({ width: 1600, height: 1300 });
+			await openNode('Search recent mentions');
+			await shot('search-filters.png');
+			await page.keyboard.press('Escape');
+			await page.setViewportSize(VIEWPORT);
+		}
 
-		// 4. A tier refusal: the Basic key running Search Historical, the error in the output panel
-		await open(`/workflow/${tier.id}`);
-		await executeWorkflow();
-		await closeToasts(page);
-		await openNode("Last year's mentions", { widen: 200 });
-		await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-error-message"]', {
-			timeout: 30_000,
-		});
-		await shot('tier-refusal.png');
-		await page.keyboard.press('Escape');
+		if (want('tier-refusal')) {
+			// 4. A tier refusal: the Basic key running Search Historical, the error in the output panel
+			await open(`/workflow/${tier.id}`);
+			await executeWorkflow();
+			await closeToasts(page);
+			await openNode("Last year's mentions", { widen: 200 });
+			await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-error-message"]', {
+				timeout: 30_000,
+			});
+			await shot('tier-refusal.png');
+			await page.keyboard.press('Escape');
+		}
 
-		// 5. The SentiOne Stream Trigger of the live Slack alert demo: "Fetch test event" (the
-		//    mentions of the last 5 minutes, over one live-stream connection), its events listed
-		await page.setViewportSize({ width: 1600, height: 1000 });
-		await open('/workflow/sentioneStream01Demo');
-		await openNode('Negative mention, live', { widen: 0 });
-		await page
-			.locator(
-				'[data-test-id="ndv"] [data-test-id="trigger-execute-button"], [data-test-id="ndv"] [data-test-id="node-execute-button"]',
-			)
-			.first()
-			.click();
-		await page.waitForSelector(
-			'[data-test-id="ndv"] [data-test-id="output-panel"] table, [data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="run-data-schema-item"], [data-test-id="ndv"] [data-test-id="node-error-message"]',
-			{ timeout: 120_000 },
-		);
-		await closeToasts(page);
-		// and its two events, open: "New Mention" and "Engagement Update" (the tier in its description)
-		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-event"]').click();
-		await page.getByText('Engagement Update', { exact: true }).waitFor({ timeout: 10_000 });
-		await shot('stream-trigger.png');
-		await page.keyboard.press('Escape');
-		await page.keyboard.press('Escape');
-		await page.setViewportSize(VIEWPORT);
+		if (want('stream-trigger')) {
+			// 5. The SentiOne Stream Trigger of the live Slack alert demo: "Fetch test event" (the
+			//    mentions of the last 5 minutes, over one live-stream connection), its events listed
+			await page.setViewportSize({ width: 1600, height: 1000 });
+			await open('/workflow/sentioneStream01Demo');
+			await openNode('Negative mention, live', { widen: 0 });
+			await page
+				.locator(
+					'[data-test-id="ndv"] [data-test-id="trigger-execute-button"], [data-test-id="ndv"] [data-test-id="node-execute-button"]',
+				)
+				.first()
+				.click();
+			await page.waitForSelector(
+				'[data-test-id="ndv"] [data-test-id="output-panel"] table, [data-test-id="ndv"] [data-test-id="output-panel"] [data-test-id="run-data-schema-item"], [data-test-id="ndv"] [data-test-id="node-error-message"]',
+				{ timeout: 120_000 },
+			);
+			await closeToasts(page);
+			// and its two events, open: "New Mention" and "Engagement Update" (the tier in its description)
+			await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-event"]').click();
+			await page.getByText('Engagement Update', { exact: true }).waitFor({ timeout: 10_000 });
+			await shot('stream-trigger.png');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
+			await page.setViewportSize(VIEWPORT);
+		}
 
-		// 6. An executed workflow: the weekly export (demo variant) run from the editor
-		await open('/workflow/sentioneExport01Demo');
-		await executeWorkflow();
-		await closeToasts(page);
-		await shot('executed-workflow.png');
+		if (want('executed-workflow')) {
+			// 6. An executed workflow: the weekly export (demo variant) run from the editor
+			await open('/workflow/sentioneExport01Demo');
+			await executeWorkflow();
+			await closeToasts(page);
+			await shot('executed-workflow.png');
+		}
 
-		// 7. The AI agent with the SentiOne tool, asked in the chat
-		await page.setViewportSize({ width: 1440, height: 1080 });
-		await open('/workflow/sentioneAgent001Demo');
-		await page.locator('[data-test-id="workflow-chat-button"]').click();
-		const input = page.locator('[data-test-id="canvas-chat"] textarea').first();
-		await input.waitFor({ timeout: 30_000 });
-		await input.fill('What are people complaining about at Acme Mobile this week?');
-		await input.press('Enter');
-		await page.waitForFunction(() => document.body.innerText.includes('Frequent words'), null, {
-			timeout: 120_000,
-		});
-		await closeToasts(page);
-		await page.locator('[data-test-id="zoom-to-fit"]').click();
-		await page.waitForTimeout(1200);
-		await shot('ai-agent.png');
-		await page.setViewportSize(VIEWPORT);
+		if (want('ai-agent')) {
+			// 7. The AI agent with the SentiOne tool, asked in the chat
+			await page.setViewportSize({ width: 1440, height: 1080 });
+			await open('/workflow/sentioneAgent001Demo');
+			await page.locator('[data-test-id="workflow-chat-button"]').click();
+			const input = page.locator('[data-test-id="canvas-chat"] textarea').first();
+			await input.waitFor({ timeout: 30_000 });
+			await input.fill('What are people complaining about at Acme Mobile this week?');
+			await input.press('Enter');
+			await page.waitForFunction(() => document.body.innerText.includes('Frequent words'), null, {
+				timeout: 120_000,
+			});
+			await closeToasts(page);
+			await page.locator('[data-test-id="zoom-to-fit"]').click();
+			await page.waitForTimeout(1200);
+			await shot('ai-agent.png');
+			await page.setViewportSize(VIEWPORT);
+		}
+
+		if (want('inbox')) {
+			// 8. The alerts as they arrive in the local inbox (the demo's Slack): the first live alert
+			//    (a negative mention of project 1001), the spike alert for the staged burst, the viral
+			//    alert, and the first digest (every 10 minutes in the demo) of a window seen whole
+			const arrived = async (channel, skip) => {
+				const deadline = Date.now() + 25 * 60_000;
+				for (;;) {
+					const { slack } = await (await fetch(`${demo.inbox}/inbox.json`)).json();
+					if (slack.some((m) => m.channel === channel && !(skip && m.text.includes(skip)))) return;
+					if (Date.now() > deadline) throw new Error(`no message on ${channel} in the inbox`);
+					await new Promise((resolve) => setTimeout(resolve, 5000));
+				}
+			};
+			const message = async (channel, file, { skip, oldest = false } = {}) => {
+				await arrived(channel, skip);
+				await page.setViewportSize({ width: 1000, height: 1400 });
+				await page.goto(demo.inbox, { waitUntil: 'load' });
+				const cards = page.locator('.msg', { hasText: channel, hasNotText: skip });
+				const card = oldest ? cards.last() : cards.first();
+				await card.waitFor({ timeout: 10_000 });
+				await card.screenshot({ path: path.join(OUT, file) });
+				log(`.github/images/${file}`);
+			};
+			await message('#live-alerts', 'inbox-live-alert.png', { oldest: true });
+			await message('#spike-alerts', 'inbox-spike.png');
+			await message('#viral-alerts', 'inbox-viral.png', { oldest: true });
+			await message('#daily-digest', 'inbox-digest.png', {
+				skip: 'the trigger started in the middle of this window',
+				oldest: true,
+			});
+			await page.setViewportSize(VIEWPORT);
+		}
 	} finally {
 		await chromium?.close();
 		await demo.stop();

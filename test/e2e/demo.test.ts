@@ -25,7 +25,7 @@ import {
 	type N8nSession,
 	type RestClient,
 } from '../support/n8n/host';
-import { ROOT } from '../support/n8n/workflows';
+import { ROOT, rawValues } from '../support/n8n/workflows';
 import { DAY } from '../support/time';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -84,7 +84,7 @@ const admin = async <T>(path: string, body?: unknown): Promise<T> =>
 	).json()) as T;
 const inbox = async () =>
 	(await (await fetch(`http://127.0.0.1:${ports.inbox}/inbox.json`)).json()) as {
-		slack: Array<{ channel: string; text: string }>;
+		slack: Array<{ channel: string; text: string; at: string; ref?: string }>;
 		sheet: {
 			header: string[] | null;
 			records: Array<Record<string, unknown>>;
@@ -170,7 +170,13 @@ test('n8n has the package, the credentials point at the simulator, the templates
 			.filter((w) => w.active)
 			.map((w) => w.id)
 			.sort(),
-	).toEqual(['sentioneSheets01Demo', 'sentioneSlack001Demo', 'sentioneStream01Demo']);
+	).toEqual([
+		'sentioneDigest01Demo',
+		'sentioneSheets01Demo',
+		'sentioneSpike001Demo',
+		'sentioneStream01Demo',
+		'sentioneViral001Demo',
+	]);
 	const credentials = (
 		await n8n.rest<{ data: Array<{ id: string; name: string; type: string }> }>(
 			'GET',
@@ -187,7 +193,10 @@ test('n8n has the package, the credentials point at the simulator, the templates
 		sentioneAgent001: 'sentioneDemoBasic',
 		sentioneSlack001: 'sentioneDemoBasic',
 		sentioneStream01: 'sentioneDemoBasic',
+		sentioneSpike001: 'sentioneDemoBasic',
 		sentioneSheets01: 'sentioneDemoEnterprise',
+		sentioneDigest01: 'sentioneDemoEnterprise',
+		sentioneViral001: 'sentioneDemoEnterprise',
 		sentioneExport01: 'sentioneDemoEnterprise',
 	};
 	expect(ids.sort()).toEqual(Object.keys(tiers).sort());
@@ -205,40 +214,40 @@ test('n8n has the package, the credentials point at the simulator, the templates
 				credential: tiers[id.replace(/Demo$/, '')],
 			});
 	}
-	// the simulator: a realistic data set, collecting live
-	const live = await admin<{ ratePerMinute: number }>('/live');
+	// the simulator: a realistic data set, collecting live on a daily pattern, the past day collected
+	// at start, and a burst of negative mentions of project 1002 staged
+	const live = await admin<{
+		ratePerMinute: number;
+		daily: string;
+		bursts: Array<{ at: string; projectId: number; factor: number }>;
+	}>('/live');
 	expect(live.ratePerMinute).toBeGreaterThan(0);
+	expect(live.daily).toBe('office-hours');
+	expect(live.bursts).toEqual([expect.objectContaining({ projectId: 1002 })]);
+	expect(live.bursts[0].factor).toBeGreaterThanOrEqual(2);
 	const stats = await admin<{ mentionsPerProject: Record<string, number> }>('/stats');
 	expect(Object.values(stats.mentionsPerProject).every((n) => n >= 3000)).toBe(true);
+	const pastDay = await admin<{ mentions: unknown[] }>(
+		`/mentions?projectId=1001&collectedFrom=${new Date(Date.now() - 23 * 3_600_000).toISOString()}&collectedTo=${new Date(Date.now() - 3_600_000).toISOString()}`,
+	);
+	expect(pastDay.mentions.length).toBeGreaterThan(200); // a mention a minute on average, 22 hours
 });
 
-test('the active Slack and Sheets demos posted the last hour of mentions to the inbox at once', async () => {
+test('the active Sheets demo posted the last hour of mentions to the inbox at once; the polled Slack alert stays quiet', async () => {
 	const deadline = Date.now() + 60_000;
-	const polled = (b: Awaited<ReturnType<typeof inbox>>) =>
-		b.slack.filter((m) => m.channel === '#social-alerts');
 	let box = await inbox();
-	while ((polled(box).length === 0 || box.sheet.records.length === 0) && Date.now() < deadline) {
+	while (box.sheet.records.length === 0 && Date.now() < deadline) {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		box = await inbox();
 	}
-	expect(polled(box).length).toBeGreaterThan(0);
-	expect(box.sheet.records.length).toBeGreaterThan(polled(box).length);
+	expect(box.sheet.records.length).toBeGreaterThan(0);
 	expect(box.sheet.header).toEqual([...SIMPLE_COLUMNS]);
 	expect(box.sheet.mismatches).toEqual([]);
-	const truth = new Map(
-		(
-			await admin<{ mentions: Array<{ id: string; sentiment: string }> }>(
-				'/mentions?projectId=1001',
-			)
-		).mentions.map((m) => [m.id, m.sentiment]),
-	);
-	for (const message of box.slack) {
-		const id = /· id (\w+)$/.exec(message.text)?.[1] ?? '';
-		expect(truth.get(id)).toBe('Negative');
-	}
-	// and the page a user opens shows them
+	// the polled alert watches the live alert's mentions: inactive, so each arrives once
+	expect(box.slack.filter((m) => m.channel === '#social-alerts')).toEqual([]);
+	// and the page a user opens shows the sheet
 	const page = await (await fetch(`http://127.0.0.1:${ports.inbox}/`)).text();
-	expect(page).toContain('Negative mention');
+	expect(page).toContain('Google Sheets (Mentions)');
 });
 
 test('the live alert demo (Stream Trigger) posts a negative mention to the inbox within seconds of its collection, and nothing else', async () => {
@@ -258,19 +267,18 @@ test('the live alert demo (Stream Trigger) posts a negative mention to the inbox
 	).mentions;
 	const collected = Date.now();
 	const live = async () => (await inbox()).slack.filter((m) => m.channel === '#live-alerts');
-	const idOf = (text: string) => /· id (\w+)$/.exec(text)?.[1] ?? '';
 	let messages = await live();
-	while (!messages.some((m) => idOf(m.text) === negative.id) && Date.now() - collected < 30_000) {
+	while (!messages.some((m) => m.ref === negative.id) && Date.now() - collected < 30_000) {
 		await new Promise((resolve) => setTimeout(resolve, 250));
 		messages = await live();
 	}
 	const after = Date.now() - collected;
-	expect(messages.map((m) => idOf(m.text))).toContain(negative.id);
+	expect(messages.map((m) => m.ref)).toContain(negative.id);
 	expect(after).toBeLessThan(30_000);
 	// a little longer: the positive mention never comes, and the negative one only once
 	await new Promise((resolve) => setTimeout(resolve, 3000));
 	messages = await live();
-	const ids = messages.map((m) => idOf(m.text));
+	const ids = messages.map((m) => m.ref);
 	expect(ids).not.toContain(positive.id);
 	expect(ids.filter((id) => id === negative.id)).toHaveLength(1);
 	// every live alert is a negative mention of the project (the stream's backfill at start included)
@@ -282,8 +290,9 @@ test('the live alert demo (Stream Trigger) posts a negative mention to the inbox
 		).mentions.map((m) => [m.id, m.sentiment]),
 	);
 	for (const id of ids)
-		expect({ id, sentiment: truth.get(id) }).toEqual({ id, sentiment: 'Negative' });
+		expect({ id, sentiment: truth.get(id ?? '') }).toEqual({ id, sentiment: 'Negative' });
 	expect(messages[0].text).toMatch(/^:rotating_light: \*Negative mention \(live\)\* on /);
+	for (const message of messages) expect(rawValues(message.text)).toEqual([]);
 });
 
 test('the templates\' SentiOne parts run too (on the credential the demo chose): "Fetch test event" on the Slack template\'s trigger', async () => {
@@ -373,6 +382,52 @@ test("the AI agent demo answers through the real SentiOne tool (the chat model i
 	);
 	expect(toolSearch.length).toBeGreaterThan(0);
 });
+
+test(
+	'the spike demo alerts once on the staged burst and the digest demo sends its window, each reading like a person wrote it',
+	async () => {
+		const { bursts } = await admin<{ bursts: Array<{ at: string }> }>('/live');
+		const burstAt = Date.parse(bursts[0].at);
+		let box = await inbox();
+		const on = (channel: string) => box.slack.filter((m) => m.channel === channel);
+		// the spike: a few minutes into the burst (checks every 5 minutes); the digest: every 10
+		// minutes; the viral alert: a few minutes after the start (the staged mention gains 40 shares
+		// a minute)
+		const deadline = Date.now() + 14 * 60_000;
+		const waiting = () =>
+			['#spike-alerts', '#daily-digest', '#viral-alerts'].some((c) => on(c).length === 0);
+		while (waiting() && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+			box = await inbox();
+		}
+		const [spike] = on('#spike-alerts');
+		expect(spike.text).toMatch(
+			/^:chart_with_upwards_trend: \*Spike in negative mentions\* since \d\d:\d\d \(\w{3} \d{1,2} \w{3}, UTC\)\nVolume spike: \d+ mentions in the 15 minutes to \d\d:\d\d \(UTC\), [\d.]+× the usual /,
+		);
+		expect(Date.parse(spike.at) - burstAt).toBeLessThan(12 * 60_000);
+		const [digest] = on('#daily-digest');
+		expect(digest.text).toMatch(
+			/^(:newspaper: \*SentiOne digest\*|:zzz: \*Nothing today\*) · \w{3} \d{1,2} \w{3} \d\d:\d\d to \w{3} \d{1,2} \w{3} \d\d:\d\d UTC\nDigest for /,
+		);
+		for (const message of box.slack)
+			expect({ text: message.text, raw: rawValues(message.text) }).toEqual({
+				text: message.text,
+				raw: [],
+			});
+		// the sustained spike alerted once; the viral mention once per rule it reached
+		expect(on('#spike-alerts')).toHaveLength(1);
+		const viral = on('#viral-alerts');
+		expect(viral[0].text).toMatch(
+			/^:fire: \*Going viral\* · \w{3} \d{1,2} \w{3}, \d\d:\d\d UTC\nGoing viral: An? .+ gained \d+ shares in \d+ minutes? \(/,
+		);
+		expect(new Set(viral.map((m) => m.ref)).size).toBe(1);
+		const rules = viral.map((m) =>
+			/ (gained|passed) [\d,]+ (\w+)/.exec(m.text)?.slice(1).join(' '),
+		);
+		expect(new Set(rules).size).toBe(rules.length);
+	},
+	16 * 60_000,
+);
 
 test('Ctrl+C stops everything the demo started', async () => {
 	const started = [demo.pid!, ...descendants(demo.pid!)];

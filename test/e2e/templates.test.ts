@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: not shipped in the package */
 /**
  * The templates in examples/ in a real n8n: each imports with n8n's own CLI (`import:workflow`,
  * read back with `export:workflow`), every node type and typeVersion is one n8n (with the package
@@ -16,9 +16,37 @@ import type { INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { N8N_VERSION, createHost, sharedN8n, type Host } from '../support/n8n/host';
-import { ROOT } from '../support/n8n/workflows';
+import {
+	N8N_VERSION,
+	createHost,
+	nodeOutput,
+	sharedN8n,
+	type Host,
+	type RunningN8n,
+} from '../support/n8n/host';
+import {
+	CREDENTIALS,
+	ROOT,
+	project,
+	rawValues,
+	sentiOneCredentials,
+	startInbox,
+	templateForTest,
+	type Inbox,
+} from '../support/n8n/workflows';
+import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import { DAY } from '../support/time';
+import { sleep, until } from '../support/wait';
 import { type SavedWorkflowJson } from '../support/workflowJson';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const demoTraffic = require('../../scripts/demo-traffic.js') as {
+	catchUp(base: string): Promise<void>;
+	stageBurst(
+		base: string,
+		o: { projectId: number; inMinutes?: number; minutes?: number; perMinute?: number },
+	): Promise<{ burst: { at: string; minutes: number; factor: number } }>;
+};
 
 const EXAMPLES = join(ROOT, 'examples');
 const files = readdirSync(EXAMPLES)
@@ -72,12 +100,15 @@ function withRegexRetries<T>(check: () => T): T {
 	}
 }
 
-test('the five templates are there, in the shape n8n exports', () => {
+test('the eight templates are there, in the shape n8n exports', () => {
 	expect(files).toEqual([
 		'ai-agent-sentione-tool.json',
+		'daily-digest-slack.json',
 		'negative-mention-slack-alert.json',
 		'negative-mentions-live-slack-alert.json',
+		'negative-mentions-spike-slack-alert.json',
 		'new-mentions-google-sheets.json',
+		'viral-mention-slack-alert.json',
 		'weekly-export-csv.json',
 	]);
 	for (const { workflow } of templates) {
@@ -205,10 +236,314 @@ test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne
 	).toBe(true);
 	// the search tool's parameters are filled in by the model
 	expect(JSON.stringify(tools.map((t) => t.parameters))).toMatch(/\$fromAI\('projectId'/);
+	// the alerts: a spike of negative mentions (poll trigger, reading the past day to know normal)
+	// and a daily digest that is sent on quiet days too (Stream Trigger), each to Slack
+	const trigger = (file: string) =>
+		templates
+			.find((t) => t.file === file)!
+			.workflow.nodes.find((n) => n.type.startsWith('n8n-nodes-sentione.'))!;
+	expect(types('negative-mentions-spike-slack-alert.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneTrigger', 'n8n-nodes-base.slack']),
+	);
+	expect(trigger('negative-mentions-spike-slack-alert.json').parameters).toMatchObject({
+		event: 'volumeSpike',
+		startFrom: 'backfill',
+		backfillHours: 24,
+		filters: { sentiments: ['Negative'] },
+	});
+	expect(types('daily-digest-slack.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']),
+	);
+	expect(trigger('daily-digest-slack.json').parameters).toMatchObject({
+		event: 'digest',
+		digestWindow: 'daily',
+		digestAt: '09:00',
+		options: { sendEmpty: true },
+	});
+	expect(types('viral-mention-slack-alert.json')).toEqual(
+		expect.arrayContaining(['n8n-nodes-sentione.sentiOneStreamTrigger', 'n8n-nodes-base.slack']),
+	);
+	expect(trigger('viral-mention-slack-alert.json').parameters).toMatchObject({
+		event: 'viralMention',
+		viral_likeCount: 1000,
+		viral_shareCount: 200,
+		viralGrowthGain: 100,
+	});
+	// every Slack message: times through Luxon in the workflow's zone, the items' words, no ID
+	for (const { file, workflow } of templates) {
+		for (const slack of workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.slack')) {
+			const text = String(slack.parameters.text);
+			expect({ file, luxon: /DateTime\.fromISO\(\$json\.\w+\)\.toFormat\('/.test(text) }).toEqual({
+				file,
+				luxon: true,
+			});
+			expect({ file, ids: text.match(/\$json\.(id|mentionId)\b/g) }).toEqual({ file, ids: null });
+		}
+	}
 	const sheets = templates
 		.find((t) => t.file === 'new-mentions-google-sheets.json')!
 		.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.googleSheets')!;
 	expect(
 		(sheets.parameters.columns as { schema: Array<{ id: string }> }).schema.map((c) => c.id),
 	).toEqual([...SIMPLE_COLUMNS]);
+});
+
+/**
+ * The alert templates, published in a real `n8n start` against a simulator with a realistic past:
+ * it starts its clock a day back and moves it to now (collecting that day on an office-hours
+ * pattern), as the demo does (scripts/demo-traffic.js). Their Slack nodes post to the local inbox
+ * (the demo variant's stand-in), the poll trigger checks every 15 seconds, and the simulator's
+ * limits are off (what they spend has its own tests). Each workflow has a time zone of its own,
+ * so the times in the messages show whose zone they are in.
+ */
+describe('the alert templates run against the simulator, and their messages read like a person wrote them', () => {
+	const SPIKE_ZONE = 'Europe/Warsaw';
+	const DIGEST_ZONE = 'America/New_York';
+	/** the digest watches a project that is quiet while the test runs (a burst of factor 0) */
+	const QUIET_PROJECT = 1003;
+	let sim: Sim;
+	let inbox: Inbox;
+	let n8n: RunningN8n;
+	let spike: SavedWorkflowJson;
+	let digest: SavedWorkflowJson;
+	let activatedAt = 0;
+
+	const messages = (channel: string) => inbox.state.slack.filter((m) => m.channel === channel);
+	/** The items the trigger passed on in the workflow's executions, oldest first. */
+	const items = async (workflow: SavedWorkflowJson, trigger: string) => {
+		const runs = (await n8n.executions(workflow.id)).filter((e) => e.status === 'success');
+		const out: Array<Record<string, unknown>> = [];
+		for (const run of runs.reverse()) out.push(...nodeOutput(await n8n.execution(run.id), trigger));
+		return out;
+	};
+
+	beforeAll(async () => {
+		inbox = await startInbox();
+		sim = await startSim(
+			['--mentions', '1500', '--seed', '5', '--limits', 'off', '--live-rate', '1'],
+			{ now: new Date(Date.now() - DAY).toISOString() },
+		);
+		await admin(sim, 'POST', '/live', { daily: 'office-hours' });
+		await demoTraffic.catchUp(sim.base);
+		await admin(sim, 'POST', '/live', {
+			bursts: [{ at: new Date().toISOString(), minutes: 60, factor: 0, projectId: QUIET_PROJECT }],
+		});
+		spike = templateForTest(
+			'negative-mentions-spike-slack-alert.json',
+			'e2eSpikeAlert001',
+			CREDENTIALS.basic,
+			inbox.base,
+		);
+		spike.settings = { ...spike.settings, timezone: SPIKE_ZONE };
+		for (const n of spike.nodes.filter((x) => x.type === 'n8n-nodes-sentione.sentiOneTrigger')) {
+			// the demo's: 14 hours back at the first check (the baseline needs 12 hours seen), no late
+			// mentions to wait for (the simulator makes each searchable at once)
+			n.parameters = {
+				...n.parameters,
+				backfillHours: 14,
+				options: {
+					...(n.parameters.options as object),
+					maxRequestsPerPoll: 20,
+					lateWindowMinutes: 1,
+				},
+			};
+		}
+		digest = templateForTest(
+			'daily-digest-slack.json',
+			'e2eDigestSlack01',
+			CREDENTIALS.enterprise,
+			inbox.base,
+		);
+		digest.settings = { ...digest.settings, timezone: DIGEST_ZONE };
+		for (const n of digest.nodes.filter(
+			(x) => x.type === 'n8n-nodes-sentione.sentiOneStreamTrigger',
+		)) {
+			// a window a minute long instead of a day
+			n.parameters = {
+				...n.parameters,
+				project: project(QUIET_PROJECT),
+				digestWindow: 'minutes',
+				digestEvery: 1,
+			};
+		}
+		n8n = await host.start();
+		await n8n.createCredentials(sentiOneCredentials(sim.base));
+		await n8n.createWorkflows([spike, digest]);
+		for (const w of [spike, digest]) {
+			const published = await n8n.activate(w.id);
+			if (published.status !== 200)
+				throw new Error(
+					`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+				);
+		}
+		activatedAt = Date.now();
+	}, 15 * 60_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sim?.stop();
+		await inbox?.stop();
+	});
+
+	test('control: the check finds an ISO timestamp and a hex ID, and not what a link hides', () => {
+		expect(rawValues('published 2026-11-26T22:11:50.596Z · id c01efc1268af8cd7bbaefd5a')).toEqual([
+			'2026-11-26T22:11:50.596Z',
+			'c01efc1268af8cd7bbaefd5a',
+		]);
+		expect(
+			rawValues(
+				'<https://import.sentione.com/item/c01efc1268af8cd7|Open the mention> on 26 Nov, 22:11',
+			),
+		).toEqual([]);
+	});
+
+	test(
+		"spike in negative mentions → Slack: once per burst, with the numbers, in the workflow's time zone",
+		async () => {
+			// the first check read the last 14 hours; then a burst: about 8 mentions a minute, 80% negative
+			await until(
+				async () =>
+					(
+						await admin<{ requests: Array<{ path: string }> }>(sim, 'GET', '/requests')
+					).requests.some((r) => r.path === '/api/public/v2/projects/1001/mentions/recent/search'),
+				{ what: 'the spike trigger to read the past hours', timeoutMs: 120_000, stepMs: 500 },
+			);
+			expect(messages('#spike-alerts')).toEqual([]);
+			const { burst } = await demoTraffic.stageBurst(sim.base, { projectId: 1001, minutes: 12 });
+			const [message] = await until(
+				async () => {
+					const got = messages('#spike-alerts');
+					return got.length > 0 ? got : undefined;
+				},
+				{ what: 'the spike alert', timeoutMs: 10 * 60_000, stepMs: 1000 },
+			);
+			const alertedAfter = Date.now() - Date.parse(burst.at);
+			// a few more checks: the spike goes on, and is not alerted again
+			await sleep(60_000);
+			expect(messages('#spike-alerts')).toHaveLength(1);
+			const [item] = await items(spike, 'Spike in negative mentions');
+			expect(item.kind).toBe('volumeSpike');
+			// the count is the truth: the negative mentions the simulator collected in the bucket
+			const truth = (
+				await admin<{ mentions: Array<{ collectedAt: string; sentiment: string }> }>(
+					sim,
+					'GET',
+					'/mentions?projectId=1001',
+				)
+			).mentions.filter((m) => {
+				const at = Date.parse(m.collectedAt);
+				return (
+					m.sentiment === 'Negative' &&
+					at > Date.parse(item.windowStart as string) &&
+					at <= Date.parse(item.windowEnd as string)
+				);
+			});
+			expect(item.count).toBe(truth.length);
+			expect(item.count).toBeGreaterThanOrEqual(item.threshold as number);
+			expect(Date.parse(item.windowEnd as string)).toBeGreaterThan(Date.parse(burst.at));
+			// the message: the header with the bucket's start and zone (Luxon, the workflow's zone), the
+			// item's summary, the other sampled mentions by author and source; no raw value
+			const start = new Date(item.windowStart as string);
+			const hhmm = start.toLocaleTimeString('en-GB', {
+				timeZone: SPIKE_ZONE,
+				hour: '2-digit',
+				minute: '2-digit',
+			});
+			expect(message.text).toMatch(
+				new RegExp(
+					`^:chart_with_upwards_trend: \\*Spike in negative mentions\\* since ${hhmm} \\(\\w{3} \\d{1,2} \\w{3}, GMT\\+\\d\\)\\n`,
+				),
+			);
+			expect(message.text).toContain(item.summary as string);
+			expect(item.summary).toMatch(
+				new RegExp(
+					`^Volume spike: ${item.count} mentions in the 15 minutes to \\d\\d:\\d\\d \\(${SPIKE_ZONE}\\), [\\d.]+× the usual`,
+				),
+			);
+			// (the poll trigger's sample holds the mentions its alerting check read: it may be empty)
+			const sample = item.sample as Array<{ id: string; authorName: string; sourceType: string }>;
+			for (const m of sample) {
+				expect(message.text).toContain(`${m.authorName ?? 'an author'} on ${m.sourceType}`);
+				expect(message.text).not.toContain(m.id);
+			}
+			expect(rawValues(message.text)).toEqual([]);
+			process.stderr.write(
+				`[templates] spike alert ${Math.round(alertedAfter / 1000)} s after the burst began (${item.count} negative mentions in 15 minutes, threshold ${item.threshold}, baseline ${item.baseline} over ${item.baselineBasis})\n`,
+			);
+		},
+		15 * 60_000,
+	);
+
+	test(
+		'daily digest → Slack: "Nothing today" for a quiet window, the totals and the mentions by author otherwise',
+		async () => {
+			// the project is quiet: a whole window without a mention, then three mentions at once
+			const [quiet] = await until(
+				async () => {
+					const got = messages('#daily-digest').filter((m) =>
+						m.text.startsWith(':zzz: *Nothing today*'),
+					);
+					return got.some((m) => m.text.includes('nothing to report'))
+						? got.filter((m) => m.text.includes('nothing to report'))
+						: undefined;
+				},
+				{ what: 'an empty digest', timeoutMs: 5 * 60_000, stepMs: 1000 },
+			);
+			const injected = (
+				await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
+					projectId: QUIET_PROJECT,
+					count: 3,
+				})
+			).mentions;
+			const [full] = await until(
+				async () => {
+					const got = messages('#daily-digest').filter(
+						(m) => m.text.startsWith(':newspaper:') && m.text.includes(': 3 mentions,'),
+					);
+					return got.length > 0 ? got : undefined;
+				},
+				{ what: 'a digest of the three mentions', timeoutMs: 4 * 60_000, stepMs: 1000 },
+			);
+			const digests = await items(digest, 'Daily digest');
+			const emptyItem = digests.find((d) => d.empty === true && d.complete === true)!;
+			const fullItem = digests.find((d) => d.total === 3)!;
+			expect(fullItem).toBeDefined();
+			// the header: the window in the workflow's zone (Luxon), then the item's summary
+			const local = (iso: unknown) =>
+				new Date(iso as string).toLocaleTimeString('en-GB', {
+					timeZone: DIGEST_ZONE,
+					hour: '2-digit',
+					minute: '2-digit',
+				});
+			expect(quiet.text).toMatch(
+				new RegExp(
+					`^:zzz: \\*Nothing today\\* · \\w{3} \\d{1,2} \\w{3} ${local(emptyItem.windowStart)} to \\w{3} \\d{1,2} \\w{3} ${local(emptyItem.windowEnd)} E[SD]T\\n`,
+				),
+			);
+			expect(quiet.text).toContain(`${emptyItem.summary as string}`);
+			expect(emptyItem.summary).toMatch(/nothing to report — no matching mentions\.$/);
+			expect(full.text).toMatch(
+				new RegExp(
+					`^:newspaper: \\*SentiOne digest\\* · \\w{3} \\d{1,2} \\w{3} ${local(fullItem.windowStart)} to \\w{3} \\d{1,2} \\w{3} ${local(fullItem.windowEnd)} E[SD]T\\n`,
+				),
+			);
+			expect(full.text).toContain(fullItem.summary as string);
+			expect(fullItem.summary).toMatch(/: 3 mentions, \d negative/);
+			expect(full.text).toMatch(/\n\*By sentiment:\* \w+ \d/);
+			expect(full.text).toContain('*Most reached:*\n• ');
+			for (const m of injected) {
+				expect(full.text).toContain(`${m.author.name as string} on ${m.source.type as string}`);
+				expect(full.text).not.toContain(m.id);
+			}
+			for (const message of messages('#daily-digest'))
+				expect({ text: message.text, raw: rawValues(message.text) }).toEqual({
+					text: message.text,
+					raw: [],
+				});
+			process.stderr.write(
+				`[templates] ${messages('#daily-digest').length} digests in ${Math.round((Date.now() - activatedAt) / 1000)} s\n`,
+			);
+		},
+		12 * 60_000,
+	);
 });

@@ -37,6 +37,7 @@ import {
 	type Inbox,
 } from '../support/n8n/workflows';
 import { sleep, until } from '../support/wait';
+import { shownInMessage } from '../support/shownTime';
 import { DAY } from '../support/time';
 import { type SavedWorkflowJson } from '../support/workflowJson';
 
@@ -224,12 +225,17 @@ test(
 		const byId = new Map(collected.map((m) => [m.id as string, m]));
 		for (const message of inbox.state.slack) {
 			expect(['#social-alerts', '#live-alerts']).toContain(message.channel);
-			const id = /· id (\w+)$/.exec(message.text)![1];
+			const id = message.ref!;
 			const m = byId.get(id);
 			expect(message.text).toMatch(
 				new RegExp(`^:rotating_light: \\*Negative mention\\* on ${m.sourceType}`),
 			);
-			expect(message.text).toMatch(/\n>.+\n<https?:\/\/\S+\|Open the mention> · published \S+ · /);
+			// published in the workflow's time zone (UTC), as a person writes it; no ID in the text
+			expect(message.text).toMatch(/\n>.+\n<https?:\/\/\S+\|Open the mention> · published /);
+			expect(message.text).toContain(
+				`· published ${shownInMessage(Date.parse(m.publishedAt as string))} · `,
+			);
+			expect(message.text).not.toContain(id);
 		}
 
 		// 2. Sheets: one row per collected mention, the header and every row in the Simplify column order

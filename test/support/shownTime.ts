@@ -17,3 +17,18 @@ export function shownAt(epochMs: number, zone = 'UTC'): string {
 export function shownAtPattern(epochMs: number, zone = 'UTC'): string {
 	return shownAt(epochMs, zone).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/**
+ * How the templates' Slack messages show an instant (their Luxon format `ccc d LLL yyyy, HH:mm
+ * ZZZZ`, in the workflow's zone): "Thu 26 Nov 2026, 23:10 GMT+1", worked out here with Intl.
+ */
+export function shownInMessage(epochMs: number, zone = 'UTC'): string {
+	const part = (options: Intl.DateTimeFormatOptions, locale = 'en-GB') =>
+		new Intl.DateTimeFormat(locale, { timeZone: zone, ...options }).format(new Date(epochMs));
+	const zoneName =
+		new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+			.formatToParts(new Date(epochMs))
+			.find((p) => p.type === 'timeZoneName')?.value ?? zone;
+	const time = part({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+	return `${part({ weekday: 'short' })} ${part({ day: 'numeric' })} ${part({ month: 'short' })} ${part({ year: 'numeric' })}, ${time} ${zoneName}`;
+}

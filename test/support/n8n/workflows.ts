@@ -127,7 +127,7 @@ export const EVERY_15_SECONDS = {
 export interface Inbox {
 	base: string;
 	state: {
-		slack: Array<{ channel: string; text: string }>;
+		slack: Array<{ channel: string; text: string; ref?: string }>;
 		sheet: {
 			header: string[] | null;
 			records: Array<Record<string, unknown>>;
@@ -149,11 +149,14 @@ const demoInbox = require('../../../scripts/demo-inbox.js') as {
 const { demoVariant } = demoInbox;
 export const startInbox = demoInbox.startInbox;
 
-/** The mention ids of the Slack messages the inbox got on `channel` (the templates' text ends with "· id <id>"). */
+/**
+ * The mention ids of the Slack messages the inbox got on `channel`: the `ref` the demo variant's
+ * Slack stand-in sends with each message (the templates' texts name no ID).
+ */
 export function slackIds(inbox: Inbox, channel: string): string[] {
 	return inbox.state.slack
 		.filter((m) => m.channel === channel)
-		.map((m) => /· id (\w+)$/.exec(m.text)?.[1] ?? `unparsed: ${m.text}`);
+		.map((m) => m.ref ?? `no ref: ${m.text}`);
 }
 
 /**
@@ -217,4 +220,22 @@ export function withStreamTrigger(
 		}
 	}
 	return w;
+}
+
+/** What a person reads of a Slack message: a link by its label, a bare link as a link (left out). */
+export function readableText(text: string): string {
+	return text.replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2').replace(/https?:\/\/\S+/g, '');
+}
+
+/**
+ * The raw machine values a message shows a person (outside its links): ISO timestamps and
+ * hexadecimal IDs (8 or more hex digits, letters and digits mixed). A message that reads like a
+ * person wrote it has none.
+ */
+export function rawValues(text: string): string[] {
+	const readable = readableText(text);
+	return [
+		...(readable.match(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g) ?? []),
+		...(readable.match(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}\b/gi) ?? []),
+	];
 }

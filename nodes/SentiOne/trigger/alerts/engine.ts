@@ -50,6 +50,9 @@ const MAX_RECENT = 20_000;
 /** A span the trigger did not see: [from, to) and why, in words. */
 export type Hole = [number, number, string?];
 
+/** Why the first window of a fresh trigger is incomplete: nothing can ever fill the time before its start. */
+const STARTED_MID_WINDOW = 'the trigger started in the middle of this window';
+
 interface Episode {
 	kind: 'volumeSpike' | 'sentimentShift';
 	/** when the alert fired */
@@ -128,7 +131,7 @@ export class AlertEngine {
 			const window = windowAt(settings.window, seenFrom, options.zone);
 			this.state.open = [this.tallyOf(window)];
 			// a fresh start in the middle of a window: its first part was not seen
-			this.hole(window.start, seenFrom, `the trigger started in the middle of this window`);
+			this.hole(window.start, seenFrom, STARTED_MID_WINDOW);
 		}
 	}
 
@@ -236,6 +239,11 @@ export class AlertEngine {
 		}
 	}
 
+	/** A span before the trigger first saw anything: a hole nothing can fill (no window waits for it). */
+	notStarted(from: number, to: number): void {
+		this.hole(from, to, STARTED_MID_WINDOW);
+	}
+
 	/** A span that was a hole and has been observed after all (a gap fill or catch-up that worked). */
 	fill(from: number, to: number): void {
 		const out: Hole[] = [];
@@ -284,7 +292,7 @@ export class AlertEngine {
 		while (open.length > 0 && open[0].end + this.options.graceMs <= now) {
 			const tally = open[0];
 			const complete = this.seenWhole(tally.start, tally.end);
-			if (!complete && now < tally.end + this.options.maxDelayMs) break;
+			if (!complete && now < tally.end + this.options.maxDelayMs && this.mayFill(tally)) break;
 			open.shift();
 			if (open.length === 0)
 				open.push(this.tallyOf(nextWindow(s.window, tally, this.options.zone)));
@@ -305,6 +313,17 @@ export class AlertEngine {
 			this.state.late = 0;
 		}
 		return items;
+	}
+
+	/**
+	 * Whether waiting may still make a window whole: the trigger has not read it to its end, or a
+	 * hole in it may yet be filled (not the time before a fresh trigger's start, which none can).
+	 */
+	private mayFill(window: Tally): boolean {
+		if (this.state.through < window.end) return true;
+		return this.state.holes.some(
+			([a, b, why]) => a < window.end && b > window.start && why !== STARTED_MID_WINDOW,
+		);
 	}
 
 	/** Why [from, to) was not seen whole, in words. */

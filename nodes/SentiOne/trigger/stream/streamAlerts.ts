@@ -34,6 +34,9 @@ export class StreamAlerts {
 	/** whether the stream is connected now (time passing counts as seen) */
 	private connected = false;
 
+	/** whether a connection has opened since this engine started (fresh or resumed) */
+	private connectedBefore = false;
+
 	constructor(
 		settings: StreamSettings & { alert: NonNullable<StreamSettings['alert']> },
 		zone: string,
@@ -79,13 +82,18 @@ export class StreamAlerts {
 	 */
 	connectedAt(openedAt: number, lastAliveAt: number, backfillMinutes: number): void {
 		this.connected = true;
+		// a fresh trigger's first connection follows no outage: before it, the trigger saw nothing yet
+		const first = !this.connectedBefore && !this.engine.resumed;
+		this.connectedBefore = true;
 		const from = Math.min(lastAliveAt, openedAt) - ARRIVAL_MARGIN_MS;
 		if (openedAt > from) {
-			this.engine.hole(
-				from,
-				openedAt,
-				'the live stream was interrupted and what it missed could not all be read again',
-			);
+			if (first) this.engine.notStarted(from, openedAt);
+			else
+				this.engine.hole(
+					from,
+					openedAt,
+					'the live stream was interrupted and what it missed could not all be read again',
+				);
 			const backfillFrom = Math.max(from, openedAt - backfillMinutes * 60_000);
 			this.settling.push({
 				from: backfillFrom,

@@ -118,10 +118,10 @@ describe('digest', () => {
 		second.observe(facts(mention(T0 + 40 * MINUTE)), T0 + 40 * MINUTE);
 		second.cover(T0 + HOUR + MINUTE);
 		expect(second.due(T0 + HOUR + MINUTE)).toMatchObject([{ total: 2, complete: true }]);
-		// another scope (other settings) starts afresh
+		// another scope (other settings) starts afresh: none of the saved counts, only the half window seen
 		const other = new AlertEngine(hourly, { ...options, scope: 'other' }, saved, T0 + 30 * MINUTE);
 		other.cover(T0 + HOUR + MINUTE);
-		expect(other.due(T0 + HOUR + MINUTE)).toEqual([]);
+		expect(other.due(T0 + HOUR + MINUTE)).toMatchObject([{ total: 0, complete: false }]);
 	});
 
 	test('not seen whole in time: "at least", and what is read later is reported once, in the next digest', () => {
@@ -138,6 +138,22 @@ describe('digest', () => {
 		const [next] = engine.due(T0 + 2 * HOUR + MINUTE);
 		expect(next).toMatchObject({ total: 1, complete: true, lateFromEarlierWindows: 1 });
 		expect(next.summary).toMatch(/Plus 1 mention of earlier windows read late\./);
+	});
+
+	test('a fresh start mid-window: its first digest says "at least" once read to its end, without waiting for what nothing can fill', () => {
+		const engine = new AlertEngine(hourly, options, undefined, T0 + 20 * MINUTE);
+		engine.observe(facts(mention(T0 + 30 * MINUTE)), T0 + 30 * MINUTE);
+		engine.cover(T0 + 50 * MINUTE);
+		expect(engine.due(T0 + HOUR + MINUTE)).toEqual([]); // not read to its end yet
+		engine.cover(T0 + HOUR + MINUTE);
+		const [first] = engine.due(T0 + HOUR + MINUTE);
+		expect(first).toMatchObject({ total: 1, complete: false, totalText: 'at least 1' });
+		expect(first.incompleteBecause).toBe('the trigger started in the middle of this window');
+		// a hole that a gap fill may still close is waited for, up to the delay
+		engine.hole(T0 + HOUR + 10 * MINUTE, T0 + HOUR + 20 * MINUTE, 'an outage');
+		engine.cover(T0 + 2 * HOUR + MINUTE);
+		expect(engine.due(T0 + 2 * HOUR + MINUTE)).toEqual([]);
+		expect(engine.due(T0 + 2 * HOUR + 16 * MINUTE)).toMatchObject([{ complete: false }]);
 	});
 
 	test('a hole the trigger could not fill makes the window incomplete; a fill restores it', () => {
