@@ -73,7 +73,7 @@ export class SimClock {
 export function useSimulator(
 	flags: string[],
 	use: (sim: Sim, clock: SimClock) => void,
-	options: { reset?: 'all' | 'log' } = {},
+	options: { reset?: 'all' | 'log' | 'none' } = {},
 ): void {
 	let sim: Sim;
 	let clock: SimClock;
@@ -88,6 +88,7 @@ export function useSimulator(
 		await sim.stop();
 	});
 	beforeEach(async () => {
+		if (options.reset === 'none') return;
 		if (options.reset === 'log') await clearLog(sim);
 		else await resetSim(sim, clock);
 	});

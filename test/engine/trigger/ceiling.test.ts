@@ -10,8 +10,8 @@
  * (bench/workers/pollCeiling.ts → bench/results.md), not a test.
  */
 import { runCeiling } from '../../support/pollCeiling';
-import { SimClock } from '../../support/simClock';
-import { startSim, type Sim } from '../../support/simulator';
+import { type SimClock, useSimulator } from '../../support/simClock';
+import { type Sim } from '../../support/simulator';
 import { type ResultRow, writePart } from '../../support/results';
 
 jest.setTimeout(300_000);
@@ -21,14 +21,15 @@ let clock: SimClock;
 const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 
-beforeAll(async () => {
-	sim = await startSim(['--projects', '1', '--mentions', '10']);
-	clock = new SimClock(sim);
-	clock.install();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '10'],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
 	writePart({
 		part: 'poll-ceiling',
 		title: 'Volume beyond what the poll trigger reads',

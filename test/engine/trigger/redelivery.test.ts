@@ -22,10 +22,9 @@ import {
 	emptyProject,
 	groundTruth,
 	HEARTBEAT_MS,
-	startSim,
 	type Sim,
 } from '../../support/simulator';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { BASIC } from '../../support/keys';
 import { MINUTE } from '../../support/time';
 import { sleep } from '../../support/wait';
@@ -33,22 +32,15 @@ import { sleep } from '../../support/wait';
 let sim: Sim;
 let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim([
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		String(HEARTBEAT_MS),
-	]);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '20', '--heartbeat-ms', String(HEARTBEAT_MS)],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
+afterAll(async () => {});
 
 const credentials = () => ({ apiKey: BASIC, baseUrl: sim.base });
 const params = (projectId: number) =>

@@ -14,14 +14,13 @@ import { PollHarness, projectParam } from '../../support/triggers';
 import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import {
 	admin,
-	startSim,
 	type Loose,
 	type Sim,
 	emptyProject,
 	groundTruth,
 	addMentions,
 } from '../../support/simulator';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
 import { BASIC } from '../../support/keys';
 import { HOUR, MINUTE } from '../../support/time';
@@ -34,14 +33,15 @@ let clock: SimClock;
 const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 
-beforeAll(async () => {
-	sim = await startSim(['--projects', '1', '--mentions', '40']);
-	clock = new SimClock(sim);
-	clock.install();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '40'],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
 	writePart({
 		part: 'shared-key',
 		title: 'Several triggers and workflows on one key',
