@@ -11,7 +11,6 @@ import {
 	digestAcrossRestarts,
 	SHIFTED_CLOCK,
 	startDigestSim,
-	STREAM_DIGEST_SURVIVES_RESTARTS,
 	saveDigestOutcome,
 	type DigestOutcome,
 } from '../support/n8n/digestRestarts';
@@ -55,10 +54,6 @@ test('SentiOne Trigger, daily digest through four restarts of n8n: every window 
 	checkDigests(outcome!, 'poll');
 });
 
-// see STREAM_DIGEST_SURVIVES_RESTARTS in test/support/n8n/digestRestarts.ts
-(STREAM_DIGEST_SURVIVES_RESTARTS ? test : test.failing)(
-	'SentiOne Stream Trigger, daily digest through four restarts of n8n: every window once, every mention once',
-	() => {
-		checkDigests(outcome!, 'stream');
-	},
-);
+test('SentiOne Stream Trigger, daily digest through four restarts of n8n: every window once, every mention once', () => {
+	checkDigests(outcome!, 'stream');
+});

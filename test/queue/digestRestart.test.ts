@@ -14,7 +14,6 @@ import {
 	digestAcrossRestarts,
 	SHIFTED_CLOCK,
 	startDigestSim,
-	STREAM_DIGEST_SURVIVES_RESTARTS,
 	saveDigestOutcome,
 	type DigestOutcome,
 } from '../support/n8n/digestRestarts';
@@ -61,13 +60,9 @@ test('queue mode, SentiOne Trigger, daily digest through four restarts of main: 
 	checkDigests(outcome!, 'poll');
 });
 
-// see STREAM_DIGEST_SURVIVES_RESTARTS in test/support/n8n/digestRestarts.ts
-(STREAM_DIGEST_SURVIVES_RESTARTS ? test : test.failing)(
-	'queue mode, SentiOne Stream Trigger, daily digest through four restarts of main: every window once, every mention once',
-	() => {
-		checkDigests(outcome!, 'stream');
-	},
-);
+test('queue mode, SentiOne Stream Trigger, daily digest through four restarts of main: every window once, every mention once', () => {
+	checkDigests(outcome!, 'stream');
+});
 
 test('queue mode: every digest execution was enqueued by main and run by the worker', () => {
 	const enqueued = enqueuedIn(cluster.main.log());

@@ -209,8 +209,14 @@ export class PollHarness {
 export interface ActiveStreamTrigger {
 	/** every batch handed to emit, in order */
 	emitted: IDataObject[][];
-	/** a JSON copy of the node's static data, as n8n has saved it (it saves with every emit) */
+	/**
+	 * A JSON copy of the node's static data as n8n last wrote it to its database: n8n writes it
+	 * once the activation is done and when an execution starts (each emit), not when the node
+	 * changes it in between — what a restart finds.
+	 */
 	savedStaticData(): IDataObject;
+	/** A JSON copy of the node's static data as the running node holds it now (not all on disk). */
+	liveStaticData(): IDataObject;
 	/** errors handed to emitError */
 	errors: Error[];
 	/** errors handed to saveFailedExecution */
@@ -302,6 +308,16 @@ export async function activateStreamTrigger(
 	const emitted: IDataObject[][] = [];
 	const errors: Error[] = [];
 	const failures: Error[] = [];
+	const copy = () => {
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		delete saved.__dataChanged;
+		return saved;
+	};
+	let written = copy();
+	const record = (items: IDataObject[]) => {
+		written = copy(); // an execution starts: n8n writes the static data
+		emitted.push(items);
+	};
 	const getTriggerFunctions = (
 		wf: Workflow,
 		n: INode,
@@ -316,9 +332,9 @@ export async function activateStreamTrigger(
 			mode,
 			activation,
 			host
-				? host.emitFor((items) => emitted.push(items))
+				? host.emitFor(record)
 				: (batch: INodeExecutionData[][]) => {
-						emitted.push(jsonOf(batch));
+						record(jsonOf(batch));
 					},
 			(error: Error) => {
 				errors.push(error);
@@ -335,14 +351,12 @@ export async function activateStreamTrigger(
 		'trigger',
 		'activate',
 	)) as ITriggerResponse;
+	written = copy(); // the activation is done: n8n writes the static data
 	let closed = false;
 	return {
 		emitted,
-		savedStaticData: () => {
-			const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-			delete saved.__dataChanged;
-			return saved;
-		},
+		savedStaticData: () => structuredClone(written),
+		liveStaticData: copy,
 		errors,
 		failures,
 		response,

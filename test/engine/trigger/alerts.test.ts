@@ -124,3 +124,65 @@ test('SentiOne Stream Trigger, 5-minute digest over 30 simulated minutes with a 
 	const windows = await checkDigests(projectId, all);
 	expect(windows.length).toBeGreaterThanOrEqual(5);
 });
+
+test('SentiOne Stream Trigger, 20-minute digest restarted before its first digest, across its boundary and mid-window (n8n writes static data only at activation and with an execution): each window once, exact', async () => {
+	const projectId = await createProject(sim, 'Live digest, early restarts', 'acme');
+	await admin(sim, 'POST', '/live', { ratePerMinute: 3 });
+	const params = streamParameters(
+		{ project: projectParam(projectId), event: 'digest', digestWindow: 'minutes', digestEvery: 20 },
+		{ stallTimeout: 600 },
+	);
+	const creds = credentials(sim, BASIC);
+	const EVERY = 20 * MINUTE;
+	// activated 8 minutes before a window's end
+	const boundary = Math.ceil((clock.now + 9 * MINUTE) / EVERY) * EVERY;
+	await clock.advance(boundary - 8 * MINUTE - clock.now);
+	const activatedAt = clock.now;
+	let trigger = await activateStreamTrigger(params, creds);
+	const all: IDataObject[] = [];
+	const digests = () => trigger.items().filter((i) => i.kind === 'digest');
+	const minutes = async (count: number) => {
+		for (let step = 0; step < count * 6; step++) {
+			await clock.advance(MINUTE / 6);
+			await sleep(25); // heartbeats (real time) tick the alerts
+		}
+	};
+	/** n8n stops (what it wrote last comes back), `downMinutes` pass, n8n starts again */
+	const restart = async (downMinutes: number) => {
+		const saved = trigger.savedStaticData();
+		all.push(...digests());
+		await trigger.close();
+		await clock.advance(downMinutes * MINUTE);
+		trigger = await activateStreamTrigger(params, creds, saved);
+		await sleep(500); // the reconnect's backfill and the gap fill arrive
+	};
+	await minutes(4);
+	// down across the first window's end, before its digest: only the activation's write is on disk
+	await restart(6);
+	await minutes(10);
+	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the first digest' });
+	// down in the middle of the second window
+	await restart(3);
+	await minutes(30);
+	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the second digest' });
+	all.push(...digests());
+	await trigger.close();
+	expect(trigger.errors).toEqual([]);
+	await checkDigests(projectId, all);
+	// every window from the first on, none skipped (a restart that forgot its window skips it)
+	const spans = all.map((d) => [
+		Date.parse(String(d.windowStart)),
+		Date.parse(String(d.windowEnd)),
+	]);
+	expect(spans[0][1]).toBe(boundary);
+	expect(spans.length).toBeGreaterThanOrEqual(2);
+	for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBe(spans[i - 1][1]);
+	expect(all.slice(1).map((d) => d.complete)).toEqual(all.slice(1).map(() => true));
+	// the first window began before the trigger: at least what was collected from the activation on
+	const since = await truth(
+		projectId,
+		new Date(activatedAt).toISOString(),
+		new Date(boundary).toISOString(),
+	);
+	expect(all[0].total as number).toBeGreaterThanOrEqual(since);
+});

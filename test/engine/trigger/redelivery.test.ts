@@ -94,9 +94,26 @@ test('two failed executions per mention: each is run until one succeeds, after 1
 		expect(host.refused).toBe(0);
 		expect(host.unkeyed).toBe(0);
 		expect(clock.slept).toEqual(expect.arrayContaining([MINUTE, 2 * MINUTE]));
-		expect(pendingIn(trigger.savedStaticData())).toEqual([]);
 		expect(trigger.errors).toEqual([]);
 		expect(trigger.failures).toEqual([]);
+		// what n8n wrote last (with the last execution it started) waits for no retry: at most the
+		// last attempts, still running then. A restart passes those on under the same keys, and n8n
+		// refuses each (its execution exists): nothing runs again
+		const saved = trigger.savedStaticData();
+		const running = pendingIn(saved);
+		expect(running.filter((p) => p.retryAt !== undefined)).toEqual([]);
+		await trigger.close();
+		const again = await activateStreamTrigger(params(projectId), credentials(), saved, host);
+		try {
+			await clock.advance(10 * MINUTE);
+			await sleep(500);
+			expect(Object.fromEntries(executionsOf(host))).toEqual(
+				Object.fromEntries(truth.map((id) => [id, 3])),
+			);
+			expect(host.refused).toBe(running.length);
+		} finally {
+			await again.close();
+		}
 	} finally {
 		await trigger.close();
 	}

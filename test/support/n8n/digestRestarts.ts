@@ -29,17 +29,6 @@ import { CREDENTIALS, EVERY_15_SECONDS, project, sentiOneCredentials } from './w
 
 export const SHIFTED_CLOCK = require.resolve('./shiftedClock.js');
 
-/**
- * Whether the Stream Trigger's digest survives restarts of a real n8n. False today: n8n writes a
- * trigger's static data only when the trigger is activated and when an execution starts, and the
- * Stream Trigger saves its alert state (streamAlerts.ts) and its stream memory (delivery.ts) only
- * right before an emit — a digest emits once a window, so what a window counted before a restart
- * is not on disk, and in the run of 2026-11-26 the Stream Trigger sent neither window's digest
- * after the restarts (the poll trigger, which reads again from its saved watermark, sent both,
- * exact). Its tests are `test.failing` until this is true; then they have to pass.
- */
-export const STREAM_DIGEST_SURVIVES_RESTARTS = false;
-
 const PROJECT = 1001;
 /** the poll trigger's Late Mention Window in this scenario (default 10): its digest grace */
 const POLL_LATE_MINUTES = 2;

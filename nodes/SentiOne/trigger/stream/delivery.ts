@@ -84,7 +84,9 @@ export class Delivery {
 				ids: saved?.ids ?? [],
 			};
 			if (this.redelivery) this.persisted.pending = this.redelivery.saved();
-			options.store.save(this.persisted);
+			// n8n writes the static data once the activation is done: a restart before the first
+			// alert resumes from here (the memory and the alerts' state of one instant)
+			this.write();
 		}
 		return saved;
 	}
@@ -143,13 +145,25 @@ export class Delivery {
 		this.session.stats.emitted++;
 	}
 
-	/** Saves the memory a restart resumes from (with the alerts' state, which the alerts save). */
+	/** Saves the memory a restart resumes from, with the alerts' state. */
 	private save(): void {
-		const { options } = this.session;
-		if (!this.persisted || !options.store) return;
+		if (!this.persisted) return;
 		this.persisted.lastAliveAt = this.session.receivedThrough;
 		if (this.redelivery) this.persisted.pending = this.redelivery.saved();
+		this.write();
+	}
+
+	/**
+	 * Writes the memory and the mention alerts' state together: n8n writes the static data only at
+	 * activation and when an execution starts, so what it writes must be one instant's pair — the
+	 * alerts' counts and the ids they counted — for a restart to count each mention once (what
+	 * came after is read again: the outage's backfill and gap fill start from `lastAliveAt`).
+	 */
+	private write(): void {
+		const { options } = this.session;
+		if (!this.persisted || !options.store) return;
 		options.store.save(this.persisted);
+		this.session.alerts?.save();
 	}
 
 	/**

@@ -4,8 +4,8 @@
  * workflow, and the alerts due are passed on. What the trigger has seen whole follows its
  * connection: time connected is seen (minus a short margin for mentions still on their way); an
  * outage is a hole until the reconnect's backfill has had time to arrive and a gap fill covered
- * the rest. The engine's state is saved with every alert, together with the stream's memory of
- * ids, so a restart resumes both from one point.
+ * the rest. The engine's state is saved together with the stream's memory of ids, at activation
+ * and with every alert (delivery.ts), so a restart resumes both from one point.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -64,9 +64,9 @@ export class StreamAlerts {
 		);
 	}
 
-	/** The state to save with the stream's memory. */
-	snapshot(): IDataObject {
-		return this.engine.snapshot();
+	/** Saves the engine's state (the delivery calls it with every save of the stream's memory). */
+	save(): void {
+		this.store?.save(this.engine.snapshot());
 	}
 
 	/** A matching mention, passed on once by the delivery. */
@@ -121,9 +121,7 @@ export class StreamAlerts {
 		this.settling = this.settling.filter((s) => s.settleAt > now);
 		if (this.connected) this.engine.cover(now - ARRIVAL_MARGIN_MS);
 		const items = this.engine.due(now);
-		if (items.length === 0) return;
-		// saved before the emits: n8n writes the static data when an execution starts
-		this.store?.save(this.engine.snapshot());
+		// each emit saves the state, with the stream's memory (delivery.ts), before n8n writes it
 		for (const item of items) this.deliver(item, alertKey(item));
 	}
 }
