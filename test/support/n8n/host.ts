@@ -110,6 +110,18 @@ export function ensureN8n(): { node: string } {
 
 export const freePort = n8nRun.freePort;
 
+/**
+ * For an n8n on a lapsed clock (timeLapse.js, `factor` × faster): its database health check kept
+ * in real time. The check is a real-time matter; its default ping (every 2 s, 5 s to answer) would
+ * otherwise leave a loaded machine 1 s to answer at ×5, and n8n would take its database for lost.
+ */
+export function dbPingInRealTime(factor: number): Record<string, string> {
+	return {
+		DB_PING_INTERVAL_SECONDS: String(2 * factor),
+		DB_PING_TIMEOUT_MS: String(5000 * factor),
+	};
+}
+
 export interface CredentialJson {
 	id: string;
 	name: string;
