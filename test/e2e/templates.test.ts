@@ -19,11 +19,13 @@ import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_VERSION,
 	createHost,
+	dbPingInRealTime,
 	nodeOutput,
 	sharedN8n,
 	type Host,
 	type RunningN8n,
 } from '../support/n8n/host';
+import { timeLapse, type TimeLapse } from '../support/n8n/lapse';
 import {
 	CREDENTIALS,
 	ROOT,
@@ -35,8 +37,8 @@ import {
 	type Inbox,
 } from '../support/n8n/workflows';
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
-import { DAY } from '../support/time';
-import { sleep, until } from '../support/wait';
+import { DAY, MINUTE, SECOND, iso } from '../support/time';
+import { until, waitFor } from '../support/wait';
 import { type SavedWorkflowJson } from '../support/workflowJson';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -295,12 +297,26 @@ test('the templates use the real Slack, Google Sheets, AI Agent and the SentiOne
  * (the demo variant's stand-in), the poll trigger checks every 15 seconds, and the simulator's
  * limits are off (what they spend has its own tests). Each workflow has a time zone of its own,
  * so the times in the messages show whose zone they are in.
+ *
+ * The minutes are simulated: n8n and the simulator run with test/support/n8n/timeLapse.js
+ * preloaded, their wall clocks and timers ×5, so the burst, the checks every 15 seconds (3 real
+ * seconds) and the digests' 1-minute windows pass in a fifth of the time. Every instant the test
+ * compares with theirs is on the same lapsed clock (`clock.now()`): the simulator starts a lapsed
+ * day back; demo-traffic's catch-up (written for the lapsed `gulp demo`) moves it to the test's
+ * real now, and one more move on to the lapsed now. The inbox runs in the test process: its stamps
+ * are real time, so the test notes the lapsed instant it sees a message instead.
  */
 describe('the alert templates run against the simulator, and their messages read like a person wrote them', () => {
 	const SPIKE_ZONE = 'Europe/Warsaw';
 	const DIGEST_ZONE = 'America/New_York';
 	/** the digest watches a project that is quiet while the test runs (a burst of factor 0) */
 	const QUIET_PROJECT = 1003;
+	/** how much faster n8n's and the simulator's clocks run (a loaded 2-core machine keeps n8n healthy at ×5) */
+	const FACTOR = 5;
+	/** what the spike trigger asks at each check */
+	const SPIKE_SEARCH = '/api/public/v2/projects/1001/mentions/recent/search';
+	/** the lapsed clock: now as n8n and the simulator read it */
+	let clock: TimeLapse;
 	let sim: Sim;
 	let inbox: Inbox;
 	let n8n: RunningN8n;
@@ -318,15 +334,21 @@ describe('the alert templates run against the simulator, and their messages read
 	};
 
 	beforeAll(async () => {
+		const realStart = Date.now();
+		clock = timeLapse({ realOrigin: realStart, fakeOrigin: realStart, factor: FACTOR });
 		inbox = await startInbox();
 		sim = await startSim(
 			['--mentions', '1500', '--seed', '5', '--limits', 'off', '--live-rate', '1'],
-			{ now: new Date(Date.now() - DAY).toISOString() },
+			{ now: iso(clock.now() - DAY), env: { ...process.env, ...clock.env } },
 		);
 		await admin(sim, 'POST', '/live', { daily: 'office-hours' });
+		// the day collected minute by minute up to the test's real now, then on to the lapsed now (both
+		// clocks run ×5 from here: the gap the move closes stays closed)
 		await demoTraffic.catchUp(sim.base);
+		const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
+		await admin(sim, 'POST', '/clock', { advanceMs: clock.now() - Date.parse(now) });
 		await admin(sim, 'POST', '/live', {
-			bursts: [{ at: new Date().toISOString(), minutes: 60, factor: 0, projectId: QUIET_PROJECT }],
+			bursts: [{ at: iso(clock.now()), minutes: 60, factor: 0, projectId: QUIET_PROJECT }],
 		});
 		spike = templateForTest(
 			'negative-mentions-spike-slack-alert.json',
@@ -366,7 +388,7 @@ describe('the alert templates run against the simulator, and their messages read
 				digestEvery: 1,
 			};
 		}
-		n8n = await host.start();
+		n8n = await host.start({ ...clock.env, ...dbPingInRealTime(FACTOR) });
 		await n8n.createCredentials(sentiOneCredentials(sim.base));
 		await n8n.createWorkflows([spike, digest]);
 		for (const w of [spike, digest]) {
@@ -397,6 +419,18 @@ describe('the alert templates run against the simulator, and their messages read
 		).toEqual([]);
 	});
 
+	test("control: the simulator and n8n run on the test's lapsed clock", async () => {
+		expect(sim.stderr()).toContain(`[time-lapse] clock ×${FACTOR} from `);
+		expect(n8n.output()).toContain(`[time-lapse] clock ×${FACTOR} from `);
+		// the simulator's clock is the test's (real time is behind it by four times the real time since
+		// the start)
+		const before = clock.now();
+		const { now } = await admin<{ now: string }>(sim, 'GET', '/health');
+		expect(Date.parse(now)).toBeGreaterThanOrEqual(before - 5 * SECOND);
+		expect(Date.parse(now)).toBeLessThanOrEqual(clock.now() + 5 * SECOND);
+		// n8n's clock: the spike alert's run below (its start, just before the test saw its message)
+	});
+
 	test(
 		"spike in negative mentions → Slack: once per burst, with the numbers, in the workflow's time zone",
 		async () => {
@@ -405,7 +439,7 @@ describe('the alert templates run against the simulator, and their messages read
 				async () =>
 					(
 						await admin<{ requests: Array<{ path: string }> }>(sim, 'GET', '/requests')
-					).requests.some((r) => r.path === '/api/public/v2/projects/1001/mentions/recent/search'),
+					).requests.some((r) => r.path === SPIKE_SEARCH),
 				{ what: 'the spike trigger to read the past hours', timeoutMs: 120_000, stepMs: 500 },
 			);
 			expect(messages('#spike-alerts')).toEqual([]);
@@ -415,12 +449,31 @@ describe('the alert templates run against the simulator, and their messages read
 					const got = messages('#spike-alerts');
 					return got.length > 0 ? got : undefined;
 				},
-				{ what: 'the spike alert', timeoutMs: 10 * 60_000, stepMs: 1000 },
+				{ what: 'the spike alert', timeoutMs: (10 * MINUTE) / FACTOR + 2 * MINUTE, stepMs: 250 },
 			);
-			const alertedAfter = Date.now() - Date.parse(burst.at);
-			// a few more checks: the spike goes on, and is not alerted again
-			await sleep(60_000);
+			const seenAt = clock.now();
+			const alertedAfter = seenAt - Date.parse(burst.at);
+			// a few more checks: the spike goes on, and is not alerted again — four more of the trigger's
+			// checks (15 s apart: a minute) after the test saw the alert, by the simulator's request log
+			const checksSince = async (from: number) =>
+				new Set(
+					(
+						await admin<{ requests: Array<{ path: string; at: string }> }>(sim, 'GET', '/requests')
+					).requests
+						.filter((r) => r.path === SPIKE_SEARCH && Date.parse(r.at) > from)
+						.map((r) => Math.floor(Date.parse(r.at) / (15 * SECOND))),
+				).size;
+			await waitFor(async () => (await checksSince(seenAt)) >= 4, {
+				what: 'four more checks of the spike trigger',
+				timeoutMs: MINUTE / FACTOR + MINUTE,
+				stepMs: 250,
+			});
 			expect(messages('#spike-alerts')).toHaveLength(1);
+			// n8n runs on the test's clock: the alert's run (the workflow's first) started just before the
+			// test saw its message (real time is minutes behind)
+			const alertRun = (await n8n.executions(spike.id)).at(-1)!;
+			expect(Date.parse(alertRun.startedAt)).toBeLessThanOrEqual(seenAt);
+			expect(Date.parse(alertRun.startedAt)).toBeGreaterThan(seenAt - MINUTE);
 			const [item] = await items(spike, 'Spike in negative mentions');
 			expect(item.kind).toBe('volumeSpike');
 			// the count is the truth: the negative mentions the simulator collected in the bucket
@@ -468,10 +521,10 @@ describe('the alert templates run against the simulator, and their messages read
 			}
 			expect(rawValues(message.text)).toEqual([]);
 			process.stderr.write(
-				`[templates] spike alert ${Math.round(alertedAfter / 1000)} s after the burst began (${item.count} negative mentions in 15 minutes, threshold ${item.threshold}, baseline ${item.baseline} over ${item.baselineBasis})\n`,
+				`[templates] spike alert ${Math.round(alertedAfter / 1000)} simulated s after the burst began (${item.count} negative mentions in 15 minutes, threshold ${item.threshold}, baseline ${item.baseline} over ${item.baselineBasis})\n`,
 			);
 		},
-		15 * 60_000,
+		8 * MINUTE,
 	);
 
 	test(
@@ -487,7 +540,7 @@ describe('the alert templates run against the simulator, and their messages read
 						? got.filter((m) => m.text.includes('nothing to report'))
 						: undefined;
 				},
-				{ what: 'an empty digest', timeoutMs: 5 * 60_000, stepMs: 1000 },
+				{ what: 'an empty digest', timeoutMs: (5 * MINUTE) / FACTOR + MINUTE, stepMs: 250 },
 			);
 			const injected = (
 				await admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
@@ -502,7 +555,11 @@ describe('the alert templates run against the simulator, and their messages read
 					);
 					return got.length > 0 ? got : undefined;
 				},
-				{ what: 'a digest of the three mentions', timeoutMs: 4 * 60_000, stepMs: 1000 },
+				{
+					what: 'a digest of the three mentions',
+					timeoutMs: (4 * MINUTE) / FACTOR + MINUTE,
+					stepMs: 250,
+				},
 			);
 			const digests = await items(digest, 'Daily digest');
 			const emptyItem = digests.find((d) => d.empty === true && d.complete === true)!;
@@ -541,9 +598,9 @@ describe('the alert templates run against the simulator, and their messages read
 					raw: [],
 				});
 			process.stderr.write(
-				`[templates] ${messages('#daily-digest').length} digests in ${Math.round((Date.now() - activatedAt) / 1000)} s\n`,
+				`[templates] ${messages('#daily-digest').length} digests in ${Math.round(((Date.now() - activatedAt) * FACTOR) / 1000)} simulated s\n`,
 			);
 		},
-		12 * 60_000,
+		5 * MINUTE,
 	);
 });
