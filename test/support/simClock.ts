@@ -6,7 +6,7 @@
  */
 import { serverClock, setClock } from '../../nodes/SentiOne/shared/clock';
 import { admin, clearLog, resetSim, startSim, type Sim } from './simulator';
-import { NOW_MS } from './time';
+import { HOUR, NOW_MS } from './time';
 
 /**
  * The node's clock, pinned to the simulator's frozen clock; sleeping moves both. With a skew the
@@ -51,6 +51,14 @@ export class SimClock {
 	async advance(ms: number): Promise<void> {
 		this.now += ms;
 		await admin(this.sim, 'POST', '/clock', { advanceMs: ms });
+	}
+
+	/**
+	 * Moves both clocks to a second past the next top of the hour, so that each clock hour from
+	 * there is one window of the simulator's hourly budget.
+	 */
+	async toNextHour(): Promise<void> {
+		await this.advance(Math.ceil(this.now / HOUR) * HOUR - this.now + 1000);
 	}
 
 	uninstall(): void {
