@@ -38,6 +38,7 @@ import {
 import type { Behaviour, Page } from '../../support/servers/hostileServer';
 import {
 	HostileServer,
+	useHostileServer,
 	mention,
 	ndjson,
 	NDJSON,
@@ -62,28 +63,16 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 const crashes = watchCrashes();
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'caps',
-		title: 'Answers that never run out (caps)',
-		command: 'npx jest test/engine/reliability/caps.test.ts',
-		rows,
-		figures,
-	});
-});
-
-afterEach(async () => {
-	expect(crashes).toEqual([]);
-	server.reset();
-	await waitFor(() => server.open === 0, {
-		what: 'no response left open on the hostile server',
-		timeoutMs: 5000,
-	});
+useHostileServer((started) => (server = started), {
+	crashes,
+	closed: () =>
+		writePart({
+			part: 'caps',
+			title: 'Answers that never run out (caps)',
+			command: 'npx jest test/engine/reliability/caps.test.ts',
+			rows,
+			figures,
+		}),
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });
