@@ -47,6 +47,12 @@ export class SimClock {
 		});
 	}
 
+	/** Sets the simulator's clock to `ms` (POST /__admin/clock) and the node's with it. */
+	async setTo(ms: number): Promise<void> {
+		this.now = ms - this.skewMs;
+		await admin(this.sim, 'POST', '/clock', { now: new Date(ms).toISOString() });
+	}
+
 	/** Moves the node's clock and the simulator's together */
 	async advance(ms: number): Promise<void> {
 		this.now += ms;
@@ -83,8 +89,8 @@ export function useSimulator(
 	use: (sim: Sim, clock: SimClock) => void,
 	options: { reset?: 'all' | 'log' | 'none' } = {},
 ): void {
-	let sim: Sim;
-	let clock: SimClock;
+	let sim: Sim | undefined;
+	let clock: SimClock | undefined;
 	beforeAll(async () => {
 		sim = await startSim(flags);
 		clock = new SimClock(sim);
@@ -92,12 +98,12 @@ export function useSimulator(
 		use(sim, clock);
 	});
 	afterAll(async () => {
-		clock.uninstall();
-		await sim.stop();
+		clock?.uninstall();
+		await sim?.stop();
 	});
 	beforeEach(async () => {
 		if (options.reset === 'none') return;
-		if (options.reset === 'log') await clearLog(sim);
-		else await resetSim(sim, clock);
+		if (options.reset === 'log') await clearLog(sim!);
+		else await resetSim(sim!, clock);
 	});
 }

@@ -479,6 +479,27 @@ export async function projectWithMentions(
 	return id;
 }
 
+/**
+ * Tags the first mention of a project (through the API, the Enterprise key, 50 tags a request) with
+ * `count` tags named tag-000, tag-001 …; returns its id.
+ */
+export async function tagFirstMention(sim: Sim, projectId: number, count: number): Promise<string> {
+	const [mention] = (
+		await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?projectId=${projectId}`)
+	).mentions;
+	for (let k = 0; k < count; k += 50) {
+		const tags = Array.from(
+			{ length: Math.min(50, count - k) },
+			(_, j) => `tag-${String(k + j).padStart(3, '0')}`,
+		);
+		const res = await api(sim, 'POST', `/projects/${projectId}/mentions/${mention.id}/tags`, {
+			body: { tags },
+		});
+		if (res.status !== 200) throw new Error(`tagging → ${res.status}`);
+	}
+	return mention.id;
+}
+
 export interface ScriptedResponse {
 	status?: number;
 	kind: 'json' | 'html' | 'text' | 'truncated-json' | 'huge' | 'hang' | 'reset';
