@@ -32,6 +32,21 @@ import { record } from '../../setup/secrets';
 import { waitFor } from '../wait';
 import { FakeApi } from './api';
 
+/**
+ * The SentiOne action node as a workflow holds it (version 1 at [0, 0]): what the error mappers and
+ * n8n's helpers are handed where no context builds it.
+ */
+export function actionNodeOf(id: string, parameters: INodeParameters = {}): INode {
+	return {
+		id,
+		name: 'SentiOne',
+		type: 'n8n-nodes-sentione.sentiOne',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+}
+
 export interface FakeContextOptions {
 	/** the node type whose description fills the defaults (and whose name the node gets) */
 	nodeType: INodeType;
