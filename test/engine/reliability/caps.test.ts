@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { BOUNDS } from '../../../nodes/SentiOne/shared/bounds';
-import { PATHS } from '../../../nodes/SentiOne/shared/contract';
+import { route } from '../../../nodes/SentiOne/shared/contract';
 import { searchProjects } from '../../../nodes/SentiOne/shared/listSearch';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
@@ -498,12 +498,7 @@ describe("pages of fresh mentions that never run out: the pager's item cap", () 
 					await paginate(
 						transport,
 						{
-							endpoint: 'recentSearch',
-							method: 'POST',
-							path: PATHS.recentSearch(1001),
-							group: 'search',
-							tier: 'Basic',
-							read: true,
+							...route('recentSearch', 1001),
 							body: {},
 						},
 						{ returnAll: true, maxItems, maxItemsHint: hint },
