@@ -455,6 +455,30 @@ export async function clearLog(sim: Sim): Promise<void> {
 	await admin(sim, 'DELETE', '/requests');
 }
 
+/**
+ * The simulator of a test file (startSim: its clock frozen at NOW): started with `flags` before its
+ * tests (handed to `use`), stopped after them; with `reset`, back to its startup state before each
+ * test.
+ */
+export function useSim(
+	flags: string[],
+	use: (sim: Sim) => void,
+	options: { reset?: boolean } = {},
+): void {
+	let sim: Sim | undefined;
+	beforeAll(async () => {
+		sim = await startSim(flags);
+		use(sim);
+	});
+	afterAll(async () => {
+		await sim?.stop();
+	});
+	if (options.reset)
+		beforeEach(async () => {
+			await resetSim(sim!);
+		});
+}
+
 /** Startup state (data, budgets, faults, log, clock) and the virtual clock back at NOW. */
 export async function resetSim(sim: Sim, clock?: { reset(): void }): Promise<void> {
 	await admin(sim, 'POST', '/reset');
