@@ -14,6 +14,7 @@ import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { nodeOutput, sharedN8n, type Execution, type N8nSession } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	historicalExport,
 	MANUAL,
 	project,
 	sentiOne,
@@ -47,22 +48,13 @@ async function requestLog(): Promise<Logged[]> {
 
 const EXPORT_FROM = NOW - 330 * DAY;
 const EXPORT_TO = NOW - 20 * DAY;
-const exportWorkflow = workflow('e2eBulkExport001', 'E2E: bulk export of a historical range', [
-	sentiOne(
-		'Export history',
-		{
-			resource: 'mention',
-			operation: 'export',
-			project: project(1002),
-			exportScope: 'historical',
-			returnAll: true,
-			filters: { publishedAfter: iso(EXPORT_FROM), publishedBefore: iso(EXPORT_TO) },
-			sortType: 'PublishedAtAscending',
-			options: {},
-		},
-		CREDENTIALS.enterprise,
-	),
-]);
+const exportWorkflow = historicalExport(
+	'e2eBulkExport001',
+	'E2E: bulk export of a historical range',
+	'Export history',
+	EXPORT_FROM,
+	EXPORT_TO,
+);
 
 const PROJECT_NAME = `E2E lifecycle ${NOW.toString(36)}`;
 const lifecycleWorkflow = workflow(

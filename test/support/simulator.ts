@@ -623,6 +623,27 @@ export async function emptyProject(sim: Sim, name = 'Trigger test'): Promise<num
 	return await createProject(sim, name, 'acme');
 }
 
+/** The simulator's clock now (ms since the epoch), as its admin API reports it. */
+export async function clockNow(sim: Sim): Promise<number> {
+	return Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+}
+
+/** How many live streams are open on the simulator now. */
+export async function openLiveStreams(sim: Sim): Promise<number> {
+	return (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+}
+
+/** The mentions of a project the simulator collected from `from` (ms) on, whole (ground truth). */
+export async function collectedFrom(sim: Sim, projectId: number, from: number): Promise<Loose[]> {
+	return (
+		await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=${projectId}&collectedFrom=${new Date(from).toISOString()}`,
+		)
+	).mentions;
+}
+
 /** Ids of every mention of the project the simulator collected (ordered by collectedAt, id). */
 export async function groundTruth(
 	sim: Sim,
