@@ -19,7 +19,14 @@
  */
 import { execFileSync } from 'node:child_process';
 
-import { admin, script, startRunningSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	publishedBetween,
+	script,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_MAJOR,
@@ -187,12 +194,7 @@ test('an export: a historical range arrives through one export stream, exactly t
 	const result = await host.execute(exportWorkflow.id);
 	expectSuccess(result);
 	const rows = nodeOutput(result, 'Export');
-	const truth = (
-		await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')
-	).mentions
-		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
-		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
-		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	const truth = await publishedBetween(sim, 1002, EXPORT_FROM, EXPORT_TO);
 	expect(truth.length).toBeGreaterThan(500);
 	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
 	const sent = await requests();

@@ -644,6 +644,24 @@ export async function collectedFrom(sim: Sim, projectId: number, from: number): 
 	).mentions;
 }
 
+/**
+ * What a historical export sorted PublishedAtAscending must return (ground truth): the project's
+ * mentions published in [from, to) (ms), oldest first, ties by id (D-19).
+ */
+export async function publishedBetween(
+	sim: Sim,
+	projectId: number,
+	from: number,
+	to: number,
+): Promise<Loose[]> {
+	return (
+		await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}`)
+	).mentions
+		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
+		.filter((m) => m.pub >= from && m.pub < to)
+		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** Ids of every mention of the project the simulator collected (ordered by collectedAt, id). */
 export async function groundTruth(
 	sim: Sim,
