@@ -62,9 +62,13 @@ async function request(base, method, route, { cookie, browserId, body, raw = fal
 	let res = await exchange(url, { method, headers, body: payload });
 	// n8n answers 503 "Database is not ready!" before any route while its database check fails
 	// for a moment (its periodic ping timing out on a loaded machine): the call was not handled,
-	// so it is made again
-	const until = Date.now() + 60_000;
-	while (res.status === 503 && /Database is not ready/.test(res.text) && Date.now() < until) {
+	// so it is made again (for up to a minute of real time, whatever n8n's clock says)
+	const until = performance.now() + 60_000;
+	while (
+		res.status === 503 &&
+		/Database is not ready/.test(res.text) &&
+		performance.now() < until
+	) {
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		res = await exchange(url, { method, headers, body: payload });
 	}

@@ -16,6 +16,22 @@ const path = require('node:path');
 const { ensureN8n, pathWith } = require('./install');
 const { status } = require('./rest');
 
+/**
+ * Calls `fn` once `ms` of real time have passed, on the monotonic clock (checked every second): a
+ * deadline for real work (n8n starting, a CLI command, a shutdown) that a sped-up wall clock
+ * (test/support/n8n/timeLapse.js, which also shortens timers) must not shorten. `clearInterval`
+ * cancels it.
+ */
+function afterRealMs(ms, fn) {
+	const until = performance.now() + ms;
+	const timer = setInterval(() => {
+		if (performance.now() < until) return;
+		clearInterval(timer);
+		fn();
+	}, 1000);
+	return timer;
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 function freePort() {
 	return new Promise((resolve, reject) => {
@@ -79,7 +95,7 @@ function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
 			fs.rmSync(path.dirname(outFile), { recursive: true, force: true });
 			return stdout;
 		};
-		const timer = setTimeout(() => {
+		const timer = afterRealMs(timeoutMs, () => {
 			child.kill('SIGKILL');
 			const stdout = collect();
 			reject(
@@ -87,9 +103,9 @@ function runN8n(args, env, { timeoutMs = 120_000, target: which } = {}) {
 					`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stderr.slice(-2000)}\n${stdout.slice(-2000)}`,
 				),
 			);
-		}, timeoutMs);
+		});
 		child.on('exit', (code) => {
-			clearTimeout(timer);
+			clearInterval(timer);
 			resolve({ code, stdout: collect(), stderr });
 		});
 	});
@@ -127,7 +143,8 @@ async function startN8n(
 	let output = '';
 	const base = `http://127.0.0.1:${env.N8N_PORT}`;
 	const probe = readyUrl ?? (command === 'start' ? `${base}/healthz/readiness` : undefined);
-	const deadline = Date.now() + timeoutMs;
+	// real time: n8n's start is work, whatever its clock says
+	const deadline = performance.now() + timeoutMs;
 	// ready: the health check says so and the REST API is mounted (n8n 1.x answers the health
 	// check before its REST routes exist: a POST /rest/owner/setup right then gets a 404)
 	const ready = async () =>
@@ -142,7 +159,7 @@ async function startN8n(
 		} else if (probe) {
 			if ((await status(probe)) === 200) break;
 		} else if (/n8n worker is now ready/i.test(output)) break;
-		if (Date.now() > deadline) {
+		if (performance.now() > deadline) {
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch {}
@@ -162,11 +179,11 @@ async function startN8n(
 			} catch {
 				resolve();
 			}
-			setTimeout(() => {
+			afterRealMs(graceMs, () => {
 				try {
 					process.kill(-child.pid, 'SIGKILL');
 				} catch {}
-			}, graceMs).unref();
+			}).unref();
 		});
 	return { base, child, pid: child.pid, stop, output: read };
 }

@@ -9,6 +9,19 @@
  * alert (Stream Trigger) posts a negative mention within seconds of its collection, the weekly
  * export writes its CSV file, the AI agent answers through the real SentiOne tool. Ctrl+C (SIGINT
  * to the process group) stops every process the demo started.
+ *
+ * The minutes are simulated: the demo runs with test/support/n8n/timeLapse.js preloaded
+ * (`NODE_OPTIONS`, which gulp passes on to the simulator and n8n; the inbox runs inside gulp), its
+ * wall clock and timers ×5, so the spike alert (checks every 5 minutes, 15-minute buckets), the
+ * digest (every 10 minutes) and the viral alert come within 3 real minutes instead of 14 — the
+ * whole file in a few minutes instead of 11. The test reads the same clock (`simulatedNow`) for
+ * every instant it compares with the demo's (the past day, the spike's delay after the burst, last
+ * week's Monday, the deadline of the scheduled alerts) and for the live alert's 30 s (simulated:
+ * 6 real seconds); the bounds on real work alone (the start, the Sheets demo's first post, the
+ * stop) stay in real time, where a timer of the demo's could only be shorter.
+ * n8n's task runner is the one process not on the lapsed clock: n8n starts it with an environment
+ * of its own (no NODE_OPTIONS); it runs Code nodes only, and no demo workflow has one. n8n's
+ * database health check (a 5-s ping timeout) is given its default in real time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -26,12 +39,37 @@ import {
 	type RestClient,
 } from '../support/n8n/host';
 import { ROOT, rawValues } from '../support/n8n/workflows';
-import { DAY } from '../support/time';
+import { DAY, HOUR, MINUTE, SECOND } from '../support/time';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const restApi = require('../../scripts/n8n/rest.js') as {
 	login(base: string, user: { email: string; password: string }): Promise<string>;
 	client(base: string, cookie: string): RestClient;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const timeLapse = require('../support/n8n/timeLapse.js') as {
+	lapsedNow(lapse: Lapse, real: number): number;
+};
+
+interface Lapse {
+	realOrigin: number;
+	fakeOrigin: number;
+	factor: number;
+}
+
+/** how much faster the demo's clock runs (a loaded 2-core machine keeps n8n healthy at ×5) */
+const FACTOR = 5;
+const realStart = Date.now();
+const lapse: Lapse = { realOrigin: realStart, fakeOrigin: realStart, factor: FACTOR };
+/** the demo's clock: now as gulp, the inbox, the simulator and n8n read it */
+const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
+const lapseEnv = {
+	NODE_OPTIONS: `--require ${require.resolve('../support/n8n/timeLapse.js')}`,
+	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
+	// n8n's database health check, a real-time matter: its default ping (every 2 s, 5 s to answer)
+	// in real time, not ×5 shorter
+	DB_PING_INTERVAL_SECONDS: String(2 * FACTOR),
+	DB_PING_TIMEOUT_MS: String(5 * SECOND * FACTOR),
 };
 
 let demo: ChildProcess;
@@ -106,6 +144,7 @@ beforeAll(async () => {
 			stdio: ['ignore', 'pipe', 'pipe'],
 			env: {
 				...process.env,
+				...lapseEnv,
 				DEMO_DIR: demoDir,
 				SIMULATOR_PORT: String(ports.sim),
 				INBOX_PORT: String(ports.inbox),
@@ -149,6 +188,43 @@ test('it prints where n8n runs and how to log in; the login works', async () => 
 	});
 	expect(cookie).toMatch(/^n8n-auth=/);
 	n8n = session(restApi.client(base, cookie));
+});
+
+test("the demo's processes run on the lapsed clock: gulp (the inbox runs inside it), the simulator and n8n", async () => {
+	// gulp and the simulator write to this output (n8n's goes to gulp)
+	expect(output.split(`[time-lapse] clock ×${FACTOR} from `)).toHaveLength(3);
+	const environ = (pid: number) =>
+		new Set(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'));
+	const command = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+	const processes = [demo.pid!, ...descendants(demo.pid!)].map((pid) => ({
+		pid,
+		command: command(pid).join(' '),
+		environ: environ(pid),
+	}));
+	const lapsed = (p: (typeof processes)[number]) =>
+		p.environ.has(`NODE_OPTIONS=${lapseEnv.NODE_OPTIONS}`) &&
+		p.environ.has(`SENTIONE_TIME_LAPSE=${lapseEnv.SENTIONE_TIME_LAPSE}`);
+	const which = (pattern: RegExp) => processes.filter((p) => pattern.test(p.command));
+	// gulp names its process "gulp demo --no-build"
+	const [gulp] = processes.filter((p) => p.pid === demo.pid);
+	const [simulator] = which(/simulator\/src\/cli\.ts/);
+	const [main] = which(/n8n\/bin\/n8n start/);
+	const [runner] = which(/task-runner/);
+	expect([gulp, simulator, main, runner].map((p) => p?.pid)).toEqual([
+		expect.any(Number),
+		expect.any(Number),
+		expect.any(Number),
+		expect.any(Number),
+	]);
+	expect([gulp, simulator, main].map(lapsed)).toEqual([true, true, true]);
+	// the exception the header names: n8n gives its task runner an environment of its own
+	expect(lapsed(runner)).toBe(false);
+	// the simulator's clock is the test's lapsed one (real time is over a minute behind it by now)
+	const before = simulatedNow();
+	const { now } = await admin<{ now: string }>('/health');
+	expect(Date.parse(now)).toBeGreaterThanOrEqual(before - 5 * SECOND);
+	expect(Date.parse(now)).toBeLessThanOrEqual(simulatedNow() + 5 * SECOND);
+	// n8n's clock: the weekly export run below (its start, its `$now`)
 });
 
 test('n8n has the package, the credentials point at the simulator, the templates and their demo variants are imported', async () => {
@@ -228,7 +304,7 @@ test('n8n has the package, the credentials point at the simulator, the templates
 	const stats = await admin<{ mentionsPerProject: Record<string, number> }>('/stats');
 	expect(Object.values(stats.mentionsPerProject).every((n) => n >= 3000)).toBe(true);
 	const pastDay = await admin<{ mentions: unknown[] }>(
-		`/mentions?projectId=1001&collectedFrom=${new Date(Date.now() - 23 * 3_600_000).toISOString()}&collectedTo=${new Date(Date.now() - 3_600_000).toISOString()}`,
+		`/mentions?projectId=1001&collectedFrom=${new Date(simulatedNow() - 23 * HOUR).toISOString()}&collectedTo=${new Date(simulatedNow() - HOUR).toISOString()}`,
 	);
 	expect(pastDay.mentions.length).toBeGreaterThan(200); // a mention a minute on average, 22 hours
 });
@@ -251,6 +327,9 @@ test('the active Sheets demo posted the last hour of mentions to the inbox at on
 });
 
 test('the live alert demo (Stream Trigger) posts a negative mention to the inbox within seconds of its collection, and nothing else', async () => {
+	// within 30 s on the demo's clock (6 real seconds at ×5): a timer of the demo's on the way counts
+	// as it would without the lapse, the work on the way counts 5 times over
+	const collected = simulatedNow();
 	const [negative] = (
 		await admin<{ mentions: Array<{ id: string }> }>('/mentions', {
 			projectId: 1001,
@@ -265,16 +344,20 @@ test('the live alert demo (Stream Trigger) posts a negative mention to the inbox
 			overrides: { content: { sentiment: 'Positive' } },
 		})
 	).mentions;
-	const collected = Date.now();
 	const live = async () => (await inbox()).slack.filter((m) => m.channel === '#live-alerts');
 	let messages = await live();
-	while (!messages.some((m) => m.ref === negative.id) && Date.now() - collected < 30_000) {
-		await new Promise((resolve) => setTimeout(resolve, 250));
+	// waits longer than the bound, so a late alert fails with its delay
+	while (!messages.some((m) => m.ref === negative.id) && simulatedNow() - collected < 2 * MINUTE) {
+		await new Promise((resolve) => setTimeout(resolve, 100));
 		messages = await live();
 	}
-	const after = Date.now() - collected;
+	const after = simulatedNow() - collected;
 	expect(messages.map((m) => m.ref)).toContain(negative.id);
-	expect(after).toBeLessThan(30_000);
+	expect(after).toBeLessThan(30 * SECOND);
+	// the inbox (in gulp) stamps it on the same clock
+	const at = Date.parse(messages.find((m) => m.ref === negative.id)!.at);
+	expect(at - collected).toBeGreaterThanOrEqual(0);
+	expect(at - collected).toBeLessThanOrEqual(after);
 	// a little longer: the positive mention never comes, and the negative one only once
 	await new Promise((resolve) => setTimeout(resolve, 3000));
 	messages = await live();
@@ -308,12 +391,17 @@ test('the templates\' SentiOne parts run too (on the credential the demo chose):
 });
 
 test("the weekly export demo writes last week's mentions as a CSV file with the Simplify columns", async () => {
+	const before = simulatedNow();
 	const execution = await n8n.run('sentioneExport01Demo', 'Every Monday at 07:00');
+	const after = simulatedNow();
 	expect(execution.data.resultData.error).toBeUndefined();
 	expect(execution.status).toBe('success');
+	// n8n runs on the demo's clock (its dates are stored to the millisecond)
+	expect(Date.parse(execution.startedAt)).toBeGreaterThanOrEqual(before - SECOND);
+	expect(Date.parse(execution.startedAt)).toBeLessThanOrEqual(after);
 	const rows = nodeOutput(execution, "Export last week's mentions");
-	// last week in the workflow's time zone (UTC): Monday 00:00 to Monday 00:00
-	const now = new Date();
+	// last week in the workflow's time zone (UTC) on the demo's clock: Monday 00:00 to Monday 00:00
+	const now = new Date(before);
 	const monday =
 		Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) -
 		((now.getUTCDay() + 6) % 7) * DAY;
@@ -392,19 +480,20 @@ test(
 		const on = (channel: string) => box.slack.filter((m) => m.channel === channel);
 		// the spike: a few minutes into the burst (checks every 5 minutes); the digest: every 10
 		// minutes; the viral alert: a few minutes after the start (the staged mention gains 40 shares
-		// a minute)
-		const deadline = Date.now() + 14 * 60_000;
+		// a minute); minutes on the demo's clock
+		const deadline = simulatedNow() + 14 * MINUTE;
 		const waiting = () =>
 			['#spike-alerts', '#daily-digest', '#viral-alerts'].some((c) => on(c).length === 0);
-		while (waiting() && Date.now() < deadline) {
-			await new Promise((resolve) => setTimeout(resolve, 2000));
+		while (waiting() && simulatedNow() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 1000));
 			box = await inbox();
 		}
 		const [spike] = on('#spike-alerts');
 		expect(spike.text).toMatch(
 			/^:chart_with_upwards_trend: \*Spike in negative mentions\* since \d\d:\d\d \(\w{3} \d{1,2} \w{3}, UTC\)\nVolume spike: \d+ mentions in the 15 minutes to \d\d:\d\d \(UTC\), [\d.]+× the usual /,
 		);
-		expect(Date.parse(spike.at) - burstAt).toBeLessThan(12 * 60_000);
+		// both on the demo's clock (the inbox's and the simulator's)
+		expect(Date.parse(spike.at) - burstAt).toBeLessThan(12 * MINUTE);
 		const [digest] = on('#daily-digest');
 		expect(digest.text).toMatch(
 			/^(:newspaper: \*SentiOne digest\*|:zzz: \*Nothing today\*) · \w{3} \d{1,2} \w{3} \d\d:\d\d to \w{3} \d{1,2} \w{3} \d\d:\d\d UTC\nDigest for /,
@@ -426,7 +515,7 @@ test(
 		);
 		expect(new Set(rules).size).toBe(rules.length);
 	},
-	16 * 60_000,
+	(14 * MINUTE) / FACTOR + 2 * MINUTE,
 );
 
 test('Ctrl+C stops everything the demo started', async () => {

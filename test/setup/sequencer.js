@@ -22,8 +22,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Seconds each took on 2 cores with 4 workers (the rest take less). */
 const LONGEST = {
-	'test/e2e/demo.test.ts': 660,
-	'test/e2e/digestRestart.test.ts': 420,
+	'test/e2e/demo.test.ts': 120,
+	'test/e2e/digestRestart.test.ts': 120,
 	'test/e2e/budget.test.ts': 150,
 	'test/e2e/triggers.test.ts': 120,
 	'test/e2e/smoke.test.ts': 100,

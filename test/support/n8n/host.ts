@@ -194,6 +194,8 @@ export interface Execution {
 	mode: string;
 	status: string;
 	finished: boolean;
+	/** ISO 8601, on n8n's clock */
+	startedAt: string;
 	data: RunData;
 }
 

@@ -1,9 +1,11 @@
 /**
  * Preloaded (`NODE_OPTIONS=--require <this file>`) into a real n8n and into the simulator by the
- * budget-share test (test/e2e/budget.test.ts), so that a simulated hour of n8n's default schedule
- * passes in a few real minutes: both processes read the same sped-up wall clock, and every timer
- * waits the same factor less. A cron "every minute" then fires every 60/factor real seconds and
- * finds the minute has passed; the simulator's hourly budget windows follow the same clock.
+ * budget-share test (test/e2e/budget.test.ts; delivery.test.ts too, and demo.test.ts into
+ * `gulp demo` and all it starts but n8n's task runner, which n8n gives an environment of its own),
+ * so that a simulated hour of n8n's default schedule passes in a few real minutes: both processes
+ * read the same sped-up wall clock, and every timer waits the same factor less. A cron "every
+ * minute" then fires every 60/factor real seconds and finds the minute has passed; the simulator's
+ * hourly budget windows follow the same clock.
  *
  * `SENTIONE_TIME_LAPSE` is JSON `{ "realOrigin": ms, "fakeOrigin": ms, "factor": n }`; the clock
  * reads `fakeOrigin + (real - realOrigin) * factor`. The test process computes the same formula
