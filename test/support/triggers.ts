@@ -30,8 +30,8 @@ import { Workflow } from 'n8n-workflow';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
 import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
 import type { EngineCredentials } from './engine';
-import type { DonePromise } from './fake/context';
-import { fakeRun } from './fake/context';
+import type { DonePromise } from './fake/runs';
+import { fakeRun } from './fake/runs';
 import { PACKAGE, additionalDataFor, buildNodeTypes } from './engine';
 
 export const POLL_TYPE = `${PACKAGE}.sentiOneTrigger`;
