@@ -14,20 +14,26 @@
  *   own work between a check and the execution's start counts 10 times (it runs in real time), so
  *   the figure is an upper bound.
  */
-import { admin, startSim, type Loose, type Sim } from '../test/support/simulator';
+import {
+	admin,
+	clockNow,
+	openLiveStreams,
+	startSim,
+	type Loose,
+	type Sim,
+} from '../test/support/simulator';
 import { createHost, ensureN8n, type Host, type RunningN8n } from '../test/support/n8n/host';
-import { CREDENTIALS, project, sentiOneCredentials } from '../test/support/n8n/workflows';
+import {
+	CREDENTIALS,
+	idsFrom,
+	project,
+	sentiOneCredentials,
+	triggerThenDone,
+} from '../test/support/n8n/workflows';
 import { sleep, until } from '../test/support/wait';
 import { type SavedWorkflowJson } from '../test/support/workflowJson';
+import { timeLapse } from '../test/support/n8n/lapse';
 import { log } from './lib';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const timeLapse = require('../test/support/n8n/timeLapse.js') as {
-	lapsedNow(
-		lapse: { realOrigin: number; fakeOrigin: number; factor: number },
-		real: number,
-	): number;
-};
 
 export interface LatencyFigure {
 	trigger: 'stream' | 'poll';
@@ -59,49 +65,28 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function triggerWorkflow(id: string, kind: 'stream' | 'poll'): SavedWorkflowJson {
-	const trigger = {
-		id: `${id.slice(0, 8)}-0000-4000-8000-000000000001`,
-		name: TRIGGER_NAME,
-		type:
-			kind === 'stream'
-				? 'n8n-nodes-sentione.sentiOneStreamTrigger'
-				: 'n8n-nodes-sentione.sentiOneTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		// Poll Times not set: n8n's default for a polling node (every minute); every option at its default
-		parameters:
-			kind === 'stream'
-				? { event: 'newMention', project: project(PROJECT), filters: {}, options: {} }
-				: {
-						event: 'newMention',
-						project: project(PROJECT),
-						source: 'recent',
-						startFrom: 'now',
-						filters: {},
-						options: {},
-					},
-		credentials: { sentiOneApi: CREDENTIALS.basic },
-	};
-	const done = {
-		id: `${id.slice(0, 8)}-0000-4000-8000-000000000002`,
-		name: 'Done',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [220, 0] as [number, number],
-		parameters: {},
-	};
-	return {
+	return triggerThenDone(
 		id,
-		name: `alert latency (${kind})`,
-		nodes: [trigger, done],
-		connections: { [trigger.name]: { main: [[{ node: done.name, type: 'main', index: 0 }]] } },
-		active: false,
-		settings: { executionOrder: 'v1', timezone: 'UTC' },
-		versionId: `${id.slice(0, 8)}-0000-4000-8000-000000000003`,
-		pinData: {},
-		meta: { instanceId: 'bench' },
-		tags: [],
-	} as unknown as SavedWorkflowJson;
+		`alert latency (${kind})`,
+		{
+			name: TRIGGER_NAME,
+			kind,
+			// Poll Times not set: n8n's default for a polling node (every minute); every option at its default
+			parameters:
+				kind === 'stream'
+					? { event: 'newMention', project: project(PROJECT), filters: {}, options: {} }
+					: {
+							event: 'newMention',
+							project: project(PROJECT),
+							source: 'recent',
+							startFrom: 'now',
+							filters: {},
+							options: {},
+						},
+			credential: CREDENTIALS.basic,
+		},
+		{ versionId: idsFrom(id, 3), instanceId: 'bench' },
+	);
 }
 
 /** Each passed-on mention's id → the start of the execution that carried it (ms on n8n's clock). */
@@ -205,17 +190,16 @@ export async function streamLatency(samples: number): Promise<LatencyFigure> {
 		await n8n.createWorkflows([w]);
 		const published = await n8n.activate(w.id);
 		if (published.status !== 200) throw new Error(`publishing → ${published.status}`);
-		await until(
-			async () =>
-				(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live ===
-				1,
-			{ what: 'the live stream to open', timeoutMs: 120_000, stepMs: 250 },
-		);
+		await until(async () => (await openLiveStreams(sim)) === 1, {
+			what: 'the live stream to open',
+			timeoutMs: 120_000,
+			stepMs: 250,
+		});
 		// the simulator's running clock against the machine's (n8n's): measured around a /health call
 		const offsets: number[] = [];
 		for (let i = 0; i < 5; i++) {
 			const before = Date.now();
-			const now = Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+			const now = await clockNow(sim);
 			offsets.push(now - (before + Date.now()) / 2);
 		}
 		const offset = offsets.sort((a, b) => a - b)[2];
@@ -250,11 +234,7 @@ export async function streamLatency(samples: number): Promise<LatencyFigure> {
 export async function pollLatency(simulatedMinutes: number, factor = 10): Promise<LatencyFigure> {
 	const realOrigin = Date.now();
 	const lapse = { realOrigin, fakeOrigin: realOrigin, factor };
-	const now = () => timeLapse.lapsedNow(lapse, Date.now());
-	const lapseEnv = {
-		NODE_OPTIONS: `--require ${require.resolve('../test/support/n8n/timeLapse.js')}`,
-		SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
-	};
+	const { now, env: lapseEnv } = timeLapse(lapse);
 	return withN8n(lapseEnv, lapseEnv, async (sim, n8n) => {
 		if (!n8n.output().includes(`[time-lapse] clock ×${factor}`))
 			throw new Error(`n8n did not start with the time lapse:\n${n8n.output().slice(-2000)}`);

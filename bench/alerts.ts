@@ -36,11 +36,9 @@ import {
 	type ActiveStreamTrigger,
 } from '../test/support/triggers';
 import { sleep } from '../test/support/wait';
+import { DAY, HOUR, MINUTE } from '../test/support/time';
 import { log, simulator } from './lib';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const WEEK = 7 * DAY;
 
 /** One injected burst: the project's rate × factor during (at, at + minutes]. */

@@ -20,7 +20,7 @@ import {
 	type AlertResult,
 	type LevelResult,
 } from './alerts';
-import { cleanupAll, load, loadText, log, machine, ROOT } from './lib';
+import { load, loadText, log, machine, ROOT, runMain } from './lib';
 
 const USAGE = `Usage: npm run bench:alerts -- [flags]
   --only <parts>        spike,shift,latency (default all)
@@ -343,15 +343,4 @@ async function main(): Promise<number> {
 	return t.every((x) => x.met) ? 0 : 1;
 }
 
-main()
-	.then(async (code) => {
-		await cleanupAll();
-		process.exit(code);
-	})
-	.catch(async (error: unknown) => {
-		process.stderr.write(
-			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-		);
-		await cleanupAll();
-		process.exit(2);
-	});
+runMain(main);

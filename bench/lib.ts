@@ -245,6 +245,25 @@ export async function cleanupAll(): Promise<void> {
 	}
 }
 
+/**
+ * Runs a benchmark's entry point as the process: exits with its code (2 and the stack when it
+ * throws), everything registered for clean-up stopped first.
+ */
+export function runMain(main: () => Promise<number>): void {
+	main()
+		.then(async (code) => {
+			await cleanupAll();
+			process.exit(code);
+		})
+		.catch(async (error: unknown) => {
+			process.stderr.write(
+				`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+			);
+			await cleanupAll();
+			process.exit(2);
+		});
+}
+
 // ---------- simulator ----------
 
 /** A simulator child process (stopped by cleanupAll if the caller does not stop it). */

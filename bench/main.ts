@@ -17,6 +17,7 @@ import {
 	log,
 	machine,
 	ROOT,
+	runMain,
 	runChild,
 	simulator,
 	waitForQuiet,
@@ -315,15 +316,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 	});
 }
 
-main()
-	.then(async (code) => {
-		await cleanupAll();
-		process.exit(code);
-	})
-	.catch(async (error: unknown) => {
-		process.stderr.write(
-			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-		);
-		await cleanupAll();
-		process.exit(2);
-	});
+runMain(main);

@@ -10,6 +10,7 @@ import {
 	groundTruth,
 	liveExpected,
 	startSim,
+	useSim,
 	type ExpectedCounts,
 	type Loose,
 	type Sim,
@@ -71,11 +72,7 @@ const STARTUP_SHAPE = {
 const roundingTolerance = (minutes: number) => 4 * Math.sqrt(minutes * 0.25) + 1;
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(FLAGS);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+useSim(FLAGS, (started) => (sim = started), { reset: true });
 
 describe('the live shape: admin endpoint and CLI flags', () => {
 	test('GET /live shows the startup shape; it can be POSTed back; reset restores it', async () => {

@@ -1,16 +1,12 @@
 // Authentication (D-02, D-03, D-06), Content-Type (D-04), routing (D-34), Accept (D-27),
 // the order of checks (D-05) and the rate-limit headers on every response (D-07).
 
-import { admin, api, raw, startSim, type Sim, type Loose } from '../../test/support/simulator';
+import { admin, api, raw, useSim, type Sim, type Loose } from '../../test/support/simulator';
 import { NOW_MS } from '../../test/support/time';
 import { BASIC, ENTERPRISE, NOACCESS } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '300']);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+useSim(['--mentions', '300'], (started) => (sim = started), { reset: true });
 
 const MSG = {
 	missing: 'API key is missing. Send it in the X-API-KEY header.',

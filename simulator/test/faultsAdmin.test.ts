@@ -11,6 +11,7 @@ import {
 	raw,
 	search,
 	startSim,
+	useSim,
 	stream,
 	type Sim,
 	type Loose,
@@ -20,11 +21,7 @@ import { NOW, NOW_MS } from '../../test/support/time';
 import { ENTERPRISE } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '300', '--limits', 'off']);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+useSim(['--mentions', '300', '--limits', 'off'], (started) => (sim = started), { reset: true });
 
 const H = { 'x-api-key': 'SENTIONE-APIKEY-enterprise-demo', 'content-type': 'application/json' };
 

@@ -5,7 +5,7 @@ import {
 	admin,
 	api,
 	search,
-	startSim,
+	useSim,
 	stream,
 	type Sim,
 	type Loose,
@@ -13,11 +13,7 @@ import {
 import { BASIC, ENTERPRISE } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '400']);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+useSim(['--mentions', '400'], (started) => (sim = started), { reset: true });
 
 const hourly = (limit: number, reset: string) =>
 	`Rate limit of requests for this endpoint has been reached. Maximum number of requests for this endpoint is ${limit}. Limits will reset at ${reset}.`;

@@ -9,17 +9,14 @@ import {
 	createProject,
 	search,
 	searchAll,
-	startSim,
+	useSim,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
 import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '200', '--projects', '25', '--limits', 'off']);
-});
-afterAll(() => sim.stop());
+useSim(['--mentions', '200', '--projects', '25', '--limits', 'off'], (started) => (sim = started));
 
 describe('project list (D-10)', () => {
 	test('20 per page, ids from 1001, cursor null on the last page; Basic key', async () => {

@@ -7,26 +7,17 @@ import {
 	createProject,
 	search,
 	searchAll,
-	startSim,
+	useSim,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
 import { DAY, NOW_MS } from '../../test/support/time';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim([
-		'--mentions',
-		'700',
-		'--projects',
-		'2',
-		'--limits',
-		'off',
-		'--history-days',
-		'30',
-	]);
-});
-afterAll(() => sim.stop());
+useSim(
+	['--mentions', '700', '--projects', '2', '--limits', 'off', '--history-days', '30'],
+	(started) => (sim = started),
+);
 
 describe('query language', () => {
 	let pid: number;

@@ -6,7 +6,7 @@ import {
 	api,
 	search,
 	searchAll,
-	startSim,
+	useSim,
 	type Sim,
 	type Loose,
 } from '../../test/support/simulator';
@@ -14,10 +14,10 @@ import { DAY, NOW_MS } from '../../test/support/time';
 import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '1500', '--limits', 'off', '--history-days', '60']);
-});
-afterAll(() => sim.stop());
+useSim(
+	['--mentions', '1500', '--limits', 'off', '--history-days', '60'],
+	(started) => (sim = started),
+);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -14,7 +14,7 @@ import {
 	parseLines,
 	parseSse,
 	searchAll,
-	startSim,
+	useSim,
 	stream,
 	type Sim,
 	type Loose,
@@ -24,10 +24,10 @@ import { NOW, NOW_MS } from '../../test/support/time';
 import { BASIC } from '../../test/support/keys';
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '600', '--limits', 'off', '--heartbeat-ms', '150']);
-});
-afterAll(() => sim.stop());
+useSim(
+	['--mentions', '600', '--limits', 'off', '--heartbeat-ms', '150'],
+	(started) => (sim = started),
+);
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const mentionsOf = (body: string) =>

@@ -21,6 +21,7 @@ import {
 	search,
 	searchAll,
 	startSim,
+	useSim,
 	stream,
 	type Loose,
 	type Res,
@@ -33,11 +34,11 @@ import { BASIC, ENTERPRISE } from '../../test/support/keys';
 const REPO = REPO_ROOT;
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim(['--mentions', '300', '--history-days', '30', '--limits', 'off']);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+useSim(
+	['--mentions', '300', '--history-days', '30', '--limits', 'off'],
+	(started) => (sim = started),
+	{ reset: true },
+);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -10,6 +10,7 @@ import {
 	parseLines,
 	searchAll,
 	startSim,
+	useSim,
 	type LiveStream,
 	type Loose,
 	type Sim,
@@ -20,8 +21,8 @@ const ENGAGEMENT = '/mentions/engagement/updates/stream/live';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 let sim: Sim;
-beforeAll(async () => {
-	sim = await startSim([
+useSim(
+	[
 		'--projects',
 		'1',
 		'--mentions',
@@ -32,10 +33,10 @@ beforeAll(async () => {
 		'off',
 		'--heartbeat-ms',
 		'150',
-	]);
-});
-afterAll(() => sim.stop());
-beforeEach(() => admin(sim, 'POST', '/reset'));
+	],
+	(started) => (sim = started),
+	{ reset: true },
+);
 
 const truthOf = async (s: Sim, id: string): Promise<Loose> =>
 	(await admin(s, 'GET', '/mentions?projectId=1001&full=1')).mentions.find(

@@ -9,11 +9,19 @@
  * - project create → list → update → delete;
  * - Search Recent with every filter and Return All (and a second search with "Published in the Last").
  */
-import { admin, api, startRunningSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	api,
+	publishedBetween,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import { nodeOutput, sharedN8n, type Execution, type N8nSession } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	historicalExport,
 	MANUAL,
 	project,
 	sentiOne,
@@ -47,22 +55,13 @@ async function requestLog(): Promise<Logged[]> {
 
 const EXPORT_FROM = NOW - 330 * DAY;
 const EXPORT_TO = NOW - 20 * DAY;
-const exportWorkflow = workflow('e2eBulkExport001', 'E2E: bulk export of a historical range', [
-	sentiOne(
-		'Export history',
-		{
-			resource: 'mention',
-			operation: 'export',
-			project: project(1002),
-			exportScope: 'historical',
-			returnAll: true,
-			filters: { publishedAfter: iso(EXPORT_FROM), publishedBefore: iso(EXPORT_TO) },
-			sortType: 'PublishedAtAscending',
-			options: {},
-		},
-		CREDENTIALS.enterprise,
-	),
-]);
+const exportWorkflow = historicalExport(
+	'e2eBulkExport001',
+	'E2E: bulk export of a historical range',
+	'Export history',
+	EXPORT_FROM,
+	EXPORT_TO,
+);
 
 const PROJECT_NAME = `E2E lifecycle ${NOW.toString(36)}`;
 const lifecycleWorkflow = workflow(
@@ -203,14 +202,7 @@ test('bulk export: a year of history arrives through one export stream, exactly 
 	const result = await execute(exportWorkflow.id);
 	const rows = nodeOutput(result, 'Export history');
 
-	// ground truth: every mention of project 1002 published in [from, to), in PublishedAtAscending
-	// order with ties by id (D-19)
-	const truth = (
-		await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')
-	).mentions
-		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
-		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
-		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	const truth = await publishedBetween(sim, 1002, EXPORT_FROM, EXPORT_TO);
 	expect(truth.length).toBeGreaterThan(2000);
 	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
 	rows.forEach((row, i) => {

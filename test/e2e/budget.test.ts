@@ -15,22 +15,12 @@
  * simulator's hourly windows follow the same clock. About 3 real minutes in all.
  */
 import { admin, startSim, type Loose, type Sim } from '../support/simulator';
-import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
-import { CREDENTIALS, sentiOneCredentials } from '../support/n8n/workflows';
+import { createHost, ensureN8n, stopAll, type Host, type RunningN8n } from '../support/n8n/host';
+import { CREDENTIALS, sentiOneCredentials, triggerThenDone } from '../support/n8n/workflows';
 import { sleep } from '../support/wait';
 import { MINUTE, HOUR } from '../support/time';
 import { type SavedWorkflowJson } from '../support/workflowJson';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const timeLapse = require('../support/n8n/timeLapse.js') as {
-	lapsedNow(lapse: Lapse, real: number): number;
-};
-
-interface Lapse {
-	realOrigin: number;
-	fakeOrigin: number;
-	factor: number;
-}
+import { timeLapse, type Lapse } from '../support/n8n/lapse';
 
 const FACTOR = 30;
 /** the documented default of Search Requests per Hour (nodes/SentiOne/trigger/poll/pollDescription.ts) */
@@ -45,11 +35,7 @@ const lapse: Lapse = {
 	fakeOrigin: Math.ceil(realNow / HOUR) * HOUR + HOUR - 10 * MINUTE,
 	factor: FACTOR,
 };
-const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
-const lapseEnv = {
-	NODE_OPTIONS: `--require ${require.resolve('../support/n8n/timeLapse.js')}`,
-	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
-};
+const { now: simulatedNow, env: lapseEnv } = timeLapse(lapse);
 
 const PROJECTS = { trigger: 1001, other: 1002, controlTrigger: 1003, controlOther: 1004 };
 
@@ -74,41 +60,23 @@ function triggerWorkflow(
 	options: Record<string, unknown>,
 ): SavedWorkflowJson {
 	// Poll Times is not set: n8n's default for a polling node (every minute), as a new node has it
-	const trigger = {
-		id: id(),
-		name: 'SentiOne Trigger',
-		type: 'n8n-nodes-sentione.sentiOneTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {
-			event: 'newMention',
-			project: { __rl: true, value: String(projectId), mode: 'id' },
-			source: 'recent',
-			startFrom: 'now',
-			options,
+	return triggerThenDone(
+		wfId,
+		`budget: trigger on ${credential.name}`,
+		{
+			name: 'SentiOne Trigger',
+			kind: 'poll',
+			parameters: {
+				event: 'newMention',
+				project: { __rl: true, value: String(projectId), mode: 'id' },
+				source: 'recent',
+				startFrom: 'now',
+				options,
+			},
+			credential,
 		},
-		credentials: { sentiOneApi: credential },
-	};
-	const done = {
-		id: id(),
-		name: 'Done',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [220, 0] as [number, number],
-		parameters: {},
-	};
-	return {
-		id: wfId,
-		name: `budget: trigger on ${credential.name}`,
-		nodes: [trigger, done],
-		connections: { [trigger.name]: { main: [[{ node: done.name, type: 'main', index: 0 }]] } },
-		active: false,
-		settings: { executionOrder: 'v1', timezone: 'UTC' },
-		versionId: `${wfId}-0000-4000-8000-000000000001`.slice(0, 36),
-		pinData: {},
-		meta: { instanceId: 'e2e' },
-		tags: [],
-	} as SavedWorkflowJson;
+		{ nodeIds: [id(), id()] },
+	);
 }
 
 /** Another workflow on the same key: every 4 minutes, the 10 newest mentions of a project (1 search). */
@@ -206,13 +174,7 @@ beforeAll(async () => {
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
 	const all = Object.values(WORKFLOWS);
 	await n8n.createWorkflows(all);
-	for (const w of all) {
-		const published = await n8n.activate(w.id);
-		if (published.status !== 200)
-			throw new Error(
-				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-			);
-	}
+	await n8n.publishAll(all);
 
 	// activation: each trigger's first check notes where it starts
 	for (;;) {
@@ -248,11 +210,7 @@ beforeAll(async () => {
 	}
 }, 15 * 60_000);
 
-afterAll(async () => {
-	await n8n?.stop();
-	await sim?.stop();
-	host?.dispose();
-});
+afterAll(() => stopAll(n8n, sim, host));
 
 test('a simulated hour on a Basic key: the other workflow never gets a 429; the trigger spends at most its share', () => {
 	expect(endedAt - activatedAt).toBeGreaterThanOrEqual(HOUR);

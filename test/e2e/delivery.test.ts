@@ -15,16 +15,26 @@
  */
 import { writeFileSync } from 'fs';
 
-import { admin, startSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	clockNow,
+	collectedFrom,
+	openLiveStreams,
+	startSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import {
 	createHost,
 	ensureN8n,
 	N8N_VERSION,
+	stopAll,
 	type Host,
 	type RunningN8n,
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	postingTo,
 	sentiOneCredentials,
 	slackIds,
 	startInbox,
@@ -36,17 +46,7 @@ import { tally } from '../support/tally';
 import { MINUTE, SECOND } from '../support/time';
 import { sleep, waitFor } from '../support/wait';
 import { type SavedWorkflowJson } from '../support/workflowJson';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const timeLapse = require('../support/n8n/timeLapse.js') as {
-	lapsedNow(lapse: Lapse, real: number): number;
-};
-
-interface Lapse {
-	realOrigin: number;
-	fakeOrigin: number;
-	factor: number;
-}
+import { timeLapse, type Lapse } from '../support/n8n/lapse';
 
 const FACTOR = 30;
 const OUTAGE = 5 * MINUTE;
@@ -56,13 +56,9 @@ const RESULTS = resultsFile('delivery.json');
 
 const realStart = Date.now();
 const lapse: Lapse = { realOrigin: realStart, fakeOrigin: realStart, factor: FACTOR };
-const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
+const { now: simulatedNow, env: lapseEnv } = timeLapse(lapse);
 /** real ms for `ms` simulated */
 const real = (ms: number) => Math.ceil(ms / FACTOR);
-const lapseEnv = {
-	NODE_OPTIONS: `--require ${require.resolve('../support/n8n/timeLapse.js')}`,
-	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
-};
 
 let sim: Sim;
 let host: Host;
@@ -85,37 +81,22 @@ function liveAlert(id: string, channel: string, mode: string): SavedWorkflowJson
 	for (const n of w.nodes) {
 		if (n.type === 'n8n-nodes-sentione.sentiOneStreamTrigger')
 			n.parameters = { ...n.parameters, options: { markDelivered: mode } };
-		if (n.type === 'n8n-nodes-base.httpRequest') {
-			const body = n.parameters.bodyParameters as {
-				parameters: Array<{ name: string; value: unknown }>;
-			};
-			body.parameters = body.parameters.map((p) =>
-				p.name === 'channel' ? { ...p, value: channel } : p,
-			);
-		}
 	}
-	return w;
+	return postingTo(w, channel);
 }
 
-const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+const simNow = () => clockNow(sim);
 const injectNegative = () =>
 	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', {
 		projectId: 1001,
 		count: 1,
 		overrides: { content: { sentiment: 'Negative' } },
 	});
-const openLive = async () =>
-	(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+const openLive = () => openLiveStreams(sim);
 
 /** Every negative mention of project 1001 collected since the stream opened. */
 async function truth(): Promise<string[]> {
-	const collected = (
-		await admin<{ mentions: Loose[] }>(
-			sim,
-			'GET',
-			`/mentions?projectId=1001&collectedFrom=${new Date(openedAt + 1).toISOString()}`,
-		)
-	).mentions;
+	const collected = await collectedFrom(sim, 1001, openedAt + 1);
 	return collected.filter((m) => m.sentiment === 'Negative').map((m) => m.id as string);
 }
 
@@ -146,13 +127,7 @@ beforeAll(async () => {
 		throw new Error(`n8n did not start with timeLapse.js:\n${n8n.output().slice(-2000)}`);
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
 	await n8n.createWorkflows([live, control]);
-	for (const w of [live, control]) {
-		const published = await n8n.activate(w.id);
-		if (published.status !== 200)
-			throw new Error(
-				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-			);
-	}
+	await n8n.publishAll([live, control]);
 	await waitFor(async () => (await openLive()) === 2, {
 		what: 'the live stream to open',
 		timeoutMs: 120_000,
@@ -161,12 +136,7 @@ beforeAll(async () => {
 	openedAt = await simNow();
 }, 15 * 60_000);
 
-afterAll(async () => {
-	await n8n?.stop();
-	await sim?.stop();
-	await inbox?.stop();
-	host?.dispose();
-});
+afterAll(() => stopAll(n8n, sim, inbox, host));
 
 test(
 	'Slack failing for 5 simulated minutes: every negative mention arrives once it recovers, none twice',

@@ -12,7 +12,15 @@
 import { writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	clockNow,
+	collectedFrom,
+	openLiveStreams,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import {
 	createHost,
 	ensureN8n,
@@ -46,11 +54,10 @@ let live: SavedWorkflowJson;
 /** the simulator's clock when the trigger was first active: the ground truth starts there */
 let startedAt: number;
 
-const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+const simNow = () => clockNow(sim);
 const inject = (count: number) =>
 	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: 1001, count, ...NEGATIVE });
-const openLive = async () =>
-	(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+const openLive = () => openLiveStreams(sim);
 const liveRequests = async () =>
 	(
 		await admin<{ requests: Array<{ path: string; query?: Record<string, string> }> }>(
@@ -62,13 +69,7 @@ const liveRequests = async () =>
 
 /** Every negative mention of project 1001 collected since the trigger started (recent search scope). */
 async function truth(): Promise<string[]> {
-	const collected = (
-		await admin<{ mentions: Loose[] }>(
-			sim,
-			'GET',
-			`/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`,
-		)
-	).mentions;
+	const collected = await collectedFrom(sim, 1001, startedAt + 1);
 	return collected.filter((m) => m.sentiment === 'Negative').map((m) => m.id as string);
 }
 
@@ -88,11 +89,7 @@ beforeAll(async () => {
 	n8n = await host.start();
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
 	await n8n.createWorkflows([live]);
-	const published = await n8n.activate(live.id);
-	if (published.status !== 200)
-		throw new Error(
-			`publishing ${live.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-		);
+	await n8n.publishAll([live]);
 	await until(async () => (await openLive()) === 1, {
 		what: 'the live stream to open',
 		timeoutMs: 90_000,

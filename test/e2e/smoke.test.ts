@@ -19,7 +19,14 @@
  */
 import { execFileSync } from 'node:child_process';
 
-import { admin, script, startRunningSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	publishedBetween,
+	script,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_MAJOR,
@@ -34,11 +41,13 @@ import {
 } from '../support/n8n/host';
 import {
 	CREDENTIALS,
+	EVERY_15_SECONDS,
+	historicalExport,
 	MANUAL,
-	node,
 	project,
 	sentiOne,
 	sentiOneCredentials,
+	triggerThenDone,
 	workflow,
 } from '../support/n8n/workflows';
 import { sleep, until } from '../support/wait';
@@ -84,83 +93,40 @@ const searchWorkflow = workflow('smokeSearch00001', 'Smoke: Search Recent', [
 
 const EXPORT_FROM = NOW - 200 * DAY;
 const EXPORT_TO = NOW - 20 * DAY;
-const exportWorkflow = workflow('smokeExport00001', 'Smoke: Export', [
-	sentiOne(
-		'Export',
-		{
-			resource: 'mention',
-			operation: 'export',
-			project: project(1002),
-			exportScope: 'historical',
-			returnAll: true,
-			filters: { publishedAfter: iso(EXPORT_FROM), publishedBefore: iso(EXPORT_TO) },
-			sortType: 'PublishedAtAscending',
-			options: {},
-		},
-		CREDENTIALS.enterprise,
-	),
-]);
-
-/** Four once-a-minute crons: a check every 15 seconds (n8n refuses a sub-minute cron). */
-const EVERY_15_SECONDS = {
-	item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })),
-};
-
-/** A trigger followed by a No Operation node, the way a user starts a workflow. */
-function triggerWorkflow(
-	id: string,
-	name: string,
-	trigger: SavedWorkflowJson['nodes'][number],
-): SavedWorkflowJson {
-	const done = node('Done', 'n8n-nodes-base.noOp', {});
-	return {
-		id,
-		name,
-		nodes: [trigger, { ...done, position: [220, 0] }],
-		connections: { [trigger.name]: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
-		pinData: {},
-		active: false,
-		settings: { executionOrder: 'v1', timezone: 'UTC' },
-		versionId: `${id}-0000-4000-8000-000000000001`.slice(0, 36),
-		meta: { instanceId: 'e2e' },
-		tags: [],
-	};
-}
+const exportWorkflow = historicalExport(
+	'smokeExport00001',
+	'Smoke: Export',
+	'Export',
+	EXPORT_FROM,
+	EXPORT_TO,
+);
 
 const POLL = 'New negative mention';
-const pollWorkflow = triggerWorkflow(
-	'smokePollTrig001',
-	'Smoke: poll trigger',
-	node(
-		POLL,
-		'n8n-nodes-sentione.sentiOneTrigger',
-		{
-			pollTimes: EVERY_15_SECONDS,
-			event: 'newMention',
-			source: 'recent',
-			project: project(1001),
-			filters: { sentiments: ['Negative'] },
-			options: { requestsPerHour: 0 },
-		},
-		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
-	),
-);
+const pollWorkflow = triggerThenDone('smokePollTrig001', 'Smoke: poll trigger', {
+	name: POLL,
+	kind: 'poll',
+	parameters: {
+		pollTimes: EVERY_15_SECONDS,
+		event: 'newMention',
+		source: 'recent',
+		project: project(1001),
+		filters: { sentiments: ['Negative'] },
+		options: { requestsPerHour: 0 },
+	},
+	credential: CREDENTIALS.basic,
+});
 const STREAM = 'Live negative mention';
-const streamWorkflow = triggerWorkflow(
-	'smokeStreamTrg01',
-	'Smoke: stream trigger',
-	node(
-		STREAM,
-		'n8n-nodes-sentione.sentiOneStreamTrigger',
-		{
-			event: 'newMention',
-			project: project(1001),
-			filters: { sentiments: ['Negative'] },
-			options: {},
-		},
-		{ credentials: { sentiOneApi: CREDENTIALS.basic } },
-	),
-);
+const streamWorkflow = triggerThenDone('smokeStreamTrg01', 'Smoke: stream trigger', {
+	name: STREAM,
+	kind: 'stream',
+	parameters: {
+		event: 'newMention',
+		project: project(1001),
+		filters: { sentiments: ['Negative'] },
+		options: {},
+	},
+	credential: CREDENTIALS.basic,
+});
 
 // ---------------------------------------------------------------- setup
 
@@ -228,12 +194,7 @@ test('an export: a historical range arrives through one export stream, exactly t
 	const result = await host.execute(exportWorkflow.id);
 	expectSuccess(result);
 	const rows = nodeOutput(result, 'Export');
-	const truth = (
-		await admin<{ mentions: Loose[] }>(sim, 'GET', '/mentions?projectId=1002')
-	).mentions
-		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
-		.filter((m) => m.pub >= EXPORT_FROM && m.pub < EXPORT_TO)
-		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	const truth = await publishedBetween(sim, 1002, EXPORT_FROM, EXPORT_TO);
 	expect(truth.length).toBeGreaterThan(500);
 	expect(rows.map((r) => r.id)).toEqual(truth.map((m) => m.id));
 	const sent = await requests();

@@ -391,13 +391,7 @@ describe('the alert templates run against the simulator, and their messages read
 		n8n = await host.start({ ...clock.env, ...dbPingInRealTime(FACTOR) });
 		await n8n.createCredentials(sentiOneCredentials(sim.base));
 		await n8n.createWorkflows([spike, digest]);
-		for (const w of [spike, digest]) {
-			const published = await n8n.activate(w.id);
-			if (published.status !== 200)
-				throw new Error(
-					`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-				);
-		}
+		await n8n.publishAll([spike, digest]);
 		activatedAt = Date.now();
 	}, 15 * 60_000);
 

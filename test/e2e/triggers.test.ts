@@ -25,8 +25,16 @@
  * `0|15|30|45 * * * * *` are each once a minute, together one check every 15 seconds.
  */
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
-import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
-import { createHost, ensureN8n, type Host, type RunningN8n } from '../support/n8n/host';
+import {
+	admin,
+	clockNow,
+	collectedFrom,
+	openLiveStreams,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
+import { createHost, ensureN8n, stopAll, type Host, type RunningN8n } from '../support/n8n/host';
 import {
 	CREDENTIALS,
 	sentiOneCredentials,
@@ -64,7 +72,7 @@ const searches = async (tier: string): Promise<Logged[]> =>
 		(r) => r.path.endsWith('/search') && r.tier === tier,
 	);
 
-const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+const simNow = () => clockNow(sim);
 const inject = (projectId: number, count: number, extra: Record<string, unknown>) =>
 	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId, count, ...extra });
 
@@ -98,21 +106,10 @@ beforeAll(async () => {
 	n8n = await host.start();
 	await n8n.createCredentials(sentiOneCredentials(sim.base));
 	await n8n.createWorkflows([slackWorkflow, sheetsWorkflow, liveWorkflow]);
-	for (const w of [slackWorkflow, sheetsWorkflow, liveWorkflow]) {
-		const published = await n8n.activate(w.id);
-		if (published.status !== 200)
-			throw new Error(
-				`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
-			);
-	}
+	await n8n.publishAll([slackWorkflow, sheetsWorkflow, liveWorkflow]);
 }, 15 * 60_000);
 
-afterAll(async () => {
-	await n8n?.stop();
-	await sim?.stop();
-	await inbox?.stop();
-	host?.dispose();
-});
+afterAll(() => stopAll(n8n, sim, inbox, host));
 
 test(
 	'active in n8n start: every negative mention collected during the run reaches Slack once (polled and live), every mention lands as one Sheets row',
@@ -122,8 +119,7 @@ test(
 		const seeds = await until(
 			async () => {
 				const [basic, enterprise] = [await searches('basic'), await searches('enterprise')];
-				const live = (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats'))
-					.openStreams.live;
+				const live = await openLiveStreams(sim);
 				return basic.length > 0 && enterprise.length > 0 && live === 1
 					? [basic[0], enterprise[0]]
 					: undefined;
@@ -165,13 +161,7 @@ test(
 		await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 
 		// Ground truth: what the simulator collected for project 1001 after the triggers started.
-		const collected = (
-			await admin<{ mentions: Loose[] }>(
-				sim,
-				'GET',
-				`/mentions?projectId=1001&collectedFrom=${new Date(startedAt + 1).toISOString()}`,
-			)
-		).mentions;
+		const collected = await collectedFrom(sim, 1001, startedAt + 1);
 		const recentWindow = now - 7 * DAY;
 		const negatives = collected
 			.filter((m) => m.sentiment === 'Negative' && Date.parse(m.publishedAt) >= recentWindow)

@@ -38,7 +38,15 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { admin, startRunningSim, type Loose, type Sim } from '../support/simulator';
+import {
+	admin,
+	clockNow,
+	collectedFrom,
+	openLiveStreams,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../support/simulator';
 import { holdsWithin, sleep } from '../support/wait';
 import { record } from '../setup/secrets';
 import { ensureN8n, N8N_VERSION } from '../support/n8n/host';
@@ -174,7 +182,7 @@ function writeFigures(): void {
 const say = (message: string) =>
 	process.stderr.write(`[queue] ${Math.round((Date.now() - startedAt) / 1000)} s: ${message}\n`);
 
-const simNow = async () => Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+const simNow = () => clockNow(sim);
 const inject = (projectId: number, count: number, extra: Record<string, unknown> = {}) =>
 	admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId, count, ...extra });
 const setLive = (ratePerMinute: number) => admin(sim, 'POST', '/live', { ratePerMinute });
@@ -191,8 +199,7 @@ interface Logged {
 const requests = async (): Promise<Logged[]> =>
 	(await admin<{ requests: Logged[] }>(sim, 'GET', '/requests')).requests;
 const liveRequests = async () => (await requests()).filter((r) => r.group === 'live');
-const openLive = async () =>
-	(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+const openLive = () => openLiveStreams(sim);
 /** Poll checks so far (search requests without an upper collectedAt bound), per key tier. */
 const pollChecks = async (tier: string) =>
 	(await requests()).filter(
@@ -204,13 +211,7 @@ const gapSearches = async () =>
 
 /** Ground truth: the mentions the simulator collected for a project in (from, to]. */
 async function collected(projectId: number, from: number, to: number): Promise<Loose[]> {
-	const all = (
-		await admin<{ mentions: Loose[] }>(
-			sim,
-			'GET',
-			`/mentions?projectId=${projectId}&collectedFrom=${new Date(from).toISOString()}`,
-		)
-	).mentions;
+	const all = await collectedFrom(sim, projectId, from);
 	return all.filter((m) => Date.parse(m.collectedAt) > from && Date.parse(m.collectedAt) <= to);
 }
 

@@ -30,25 +30,10 @@ const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
 
 const { findLeaks, simulatorKeys } = require('./secretScan');
+const { selectedTiers } = require('./selectedTiers');
 
 const REPO = join(__dirname, '..', '..');
 const RESULTS = join(REPO, 'test', '.results');
-
-/** The tiers this run selected (`--selectProjects`): 'suite' for npm test's, else their names joined by '+'. */
-function selectedTiers() {
-	const args = process.argv.slice(2);
-	const at = args.findIndex((arg) => arg.startsWith('--selectProjects'));
-	if (at < 0) return 'suite';
-	const inline = args[at].includes('=') ? args[at].split('=')[1].split(',') : [];
-	const following = [];
-	for (const arg of args.slice(at + 1)) {
-		if (arg.startsWith('-')) break;
-		following.push(arg);
-	}
-	const tiers = [...inline, ...following].filter(Boolean).sort();
-	const suite = ['e2e', 'engine', 'package', 'simulator', 'unit'];
-	return tiers.join(',') === suite.join(',') ? 'suite' : tiers.join('+');
-}
 
 class SecretsReporter {
 	/**

@@ -21,25 +21,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { LINES, cacheRoot, target } = require('../../scripts/n8n/lines.js');
+const { selectedTiers } = require('./selectedTiers');
 
 const REPO = path.join(__dirname, '..', '..');
 const RESULTS = path.join(REPO, 'test', '.results');
-const SUITE = ['e2e', 'engine', 'package', 'simulator', 'unit'];
-
-function selectedTiers() {
-	const args = process.argv.slice(2);
-	const at = args.findIndex((arg) => arg.startsWith('--selectProjects'));
-	if (at < 0) return 'suite';
-	const inline = args[at].includes('=') ? args[at].split('=')[1].split(',') : [];
-	const following = [];
-	for (const arg of args.slice(at + 1)) {
-		if (arg.startsWith('-')) break;
-		following.push(arg);
-	}
-	// tier names only (a path given after --selectProjects is not one)
-	const tiers = [...inline, ...following].filter((t) => /^[\w-]+$/.test(t)).sort();
-	return tiers.join(',') === SUITE.join(',') ? 'suite' : tiers.join('+');
-}
 
 const seconds = (ms) => Math.round(ms / 100) / 10;
 const load = () =>
@@ -162,7 +147,7 @@ class TimingsReporter {
 			? patterns.length > 0
 			: Boolean(patterns && (patterns.patterns?.length > 0 || patterns.isSet?.()));
 		if (pathFiltered || g.testNamePattern || g.onlyChanged || g.onlyFailures) return;
-		const tiersName = selectedTiers();
+		const tiersName = selectedTiers({ namesOnly: true });
 		fs.mkdirSync(RESULTS, { recursive: true });
 		fs.writeFileSync(
 			path.join(RESULTS, tiersName === 'suite' ? 'timings.json' : `timings-${tiersName}.json`),

@@ -21,6 +21,7 @@ import type { Behaviour } from '../support/servers/hostileServer';
 import {
 	drip,
 	HostileServer,
+	useHostileServer,
 	mention,
 	ndjson,
 	NDJSON,
@@ -41,19 +42,16 @@ let server: HostileServer;
 const rows: ResultRow[] = [];
 const held: Record<string, number> = {};
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'deadlines-soak',
-		title: 'Servers that never finish, through the nodes (soak)',
-		command: 'npm run test:soak -- test/soak/deadlinesUnbounded.test.ts',
-		rows,
-		figures: { longestHoldMs: held },
-	});
+useHostileServer((started) => (server = started), {
+	settleAfterEach: false,
+	closed: () =>
+		writePart({
+			part: 'deadlines-soak',
+			title: 'Servers that never finish, through the nodes (soak)',
+			command: 'npm run test:soak -- test/soak/deadlinesUnbounded.test.ts',
+			rows,
+			figures: { longestHoldMs: held },
+		}),
 });
 
 const nodeTypes = { 'n8n-nodes-sentione.sentiOne': new SentiOne() };

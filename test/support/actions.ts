@@ -39,6 +39,17 @@ export function withParameters(
 	return copy;
 }
 
+/** The Search Recent fixture on one project (by id), these parameters merged over the fixture's. */
+export function searchRecentWorkflow(
+	projectId: number,
+	parameters: IDataObject = {},
+): WorkflowJson {
+	return withParameters(loadWorkflow('mention-search-recent'), {
+		project: { __rl: true, value: String(projectId), mode: 'id' },
+		...parameters,
+	});
+}
+
 export interface RunOptions {
 	key: string;
 	inputItems?: IDataObject[];

@@ -10,11 +10,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PollHarness, projectParam } from './triggers';
+import { PollHarness, pollOnDefaults } from './triggers';
 import { admin, emptyProject, resetSim, type Loose, type Sim } from './simulator';
 import type { SimClock } from './simClock';
 import { BASIC } from './keys';
-import { HOUR, MINUTE } from './time';
+import { MINUTE } from './time';
 import { STATE_KEY } from '../../nodes/SentiOne/trigger/poll/pollState';
 
 export interface CeilingOptions {
@@ -75,20 +75,12 @@ export async function runCeiling(
 	await resetSim(sim, clock);
 	await admin(sim, 'POST', '/live', { ratePerMinute: 0 });
 	// start at the top of an hour, so each hour is one window of the search budget
-	await clock.advance(Math.ceil(clock.now / HOUR) * HOUR - clock.now + 1000);
+	await clock.toNextHour();
 	const projectId = await emptyProject(sim, `ceiling ${o.ratePerHour}`);
-	const trigger = new PollHarness(
-		{
-			event: 'newMention',
-			project: projectParam(projectId),
-			source: 'recent',
-			startFrom: 'now',
-			filters: {},
-			simplify: false,
-			options: o.catchUp ? {} : { catchUp: false },
-		},
-		{ apiKey: BASIC, baseUrl: sim.base },
-	);
+	const trigger = new PollHarness(pollOnDefaults(projectId, o.catchUp ? {} : { catchUp: false }), {
+		apiKey: BASIC,
+		baseUrl: sim.base,
+	});
 	const errors: string[] = [];
 	const first = await trigger.poll('activate');
 	if (first.error) errors.push(first.error.message);

@@ -6,7 +6,7 @@
  */
 import { serverClock, setClock } from '../../nodes/SentiOne/shared/clock';
 import { admin, clearLog, resetSim, startSim, type Sim } from './simulator';
-import { NOW_MS } from './time';
+import { HOUR, NOW_MS } from './time';
 
 /**
  * The node's clock, pinned to the simulator's frozen clock; sleeping moves both. With a skew the
@@ -47,10 +47,24 @@ export class SimClock {
 		});
 	}
 
+	/** Sets the simulator's clock to `ms` (POST /__admin/clock) and the node's with it. */
+	async setTo(ms: number): Promise<void> {
+		this.now = ms - this.skewMs;
+		await admin(this.sim, 'POST', '/clock', { now: new Date(ms).toISOString() });
+	}
+
 	/** Moves the node's clock and the simulator's together */
 	async advance(ms: number): Promise<void> {
 		this.now += ms;
 		await admin(this.sim, 'POST', '/clock', { advanceMs: ms });
+	}
+
+	/**
+	 * Moves both clocks to a second past the next top of the hour, so that each clock hour from
+	 * there is one window of the simulator's hourly budget.
+	 */
+	async toNextHour(): Promise<void> {
+		await this.advance(Math.ceil(this.now / HOUR) * HOUR - this.now + 1000);
 	}
 
 	uninstall(): void {
@@ -75,8 +89,8 @@ export function useSimulator(
 	use: (sim: Sim, clock: SimClock) => void,
 	options: { reset?: 'all' | 'log' | 'none' } = {},
 ): void {
-	let sim: Sim;
-	let clock: SimClock;
+	let sim: Sim | undefined;
+	let clock: SimClock | undefined;
 	beforeAll(async () => {
 		sim = await startSim(flags);
 		clock = new SimClock(sim);
@@ -84,12 +98,12 @@ export function useSimulator(
 		use(sim, clock);
 	});
 	afterAll(async () => {
-		clock.uninstall();
-		await sim.stop();
+		clock?.uninstall();
+		await sim?.stop();
 	});
 	beforeEach(async () => {
 		if (options.reset === 'none') return;
-		if (options.reset === 'log') await clearLog(sim);
-		else await resetSim(sim, clock);
+		if (options.reset === 'log') await clearLog(sim!);
+		else await resetSim(sim!, clock);
 	});
 }

@@ -455,6 +455,30 @@ export async function clearLog(sim: Sim): Promise<void> {
 	await admin(sim, 'DELETE', '/requests');
 }
 
+/**
+ * The simulator of a test file (startSim: its clock frozen at NOW): started with `flags` before its
+ * tests (handed to `use`), stopped after them; with `reset`, back to its startup state before each
+ * test.
+ */
+export function useSim(
+	flags: string[],
+	use: (sim: Sim) => void,
+	options: { reset?: boolean } = {},
+): void {
+	let sim: Sim | undefined;
+	beforeAll(async () => {
+		sim = await startSim(flags);
+		use(sim);
+	});
+	afterAll(async () => {
+		await sim?.stop();
+	});
+	if (options.reset)
+		beforeEach(async () => {
+			await resetSim(sim!);
+		});
+}
+
 /** Startup state (data, budgets, faults, log, clock) and the virtual clock back at NOW. */
 export async function resetSim(sim: Sim, clock?: { reset(): void }): Promise<void> {
 	await admin(sim, 'POST', '/reset');
@@ -477,6 +501,27 @@ export async function projectWithMentions(
 	for (let left = count; left > 0; left -= 500)
 		await addMentions(sim, id, Math.min(500, left), { overrides });
 	return id;
+}
+
+/**
+ * Tags the first mention of a project (through the API, the Enterprise key, 50 tags a request) with
+ * `count` tags named tag-000, tag-001 …; returns its id.
+ */
+export async function tagFirstMention(sim: Sim, projectId: number, count: number): Promise<string> {
+	const [mention] = (
+		await admin<{ mentions: Array<{ id: string }> }>(sim, 'GET', `/mentions?projectId=${projectId}`)
+	).mentions;
+	for (let k = 0; k < count; k += 50) {
+		const tags = Array.from(
+			{ length: Math.min(50, count - k) },
+			(_, j) => `tag-${String(k + j).padStart(3, '0')}`,
+		);
+		const res = await api(sim, 'POST', `/projects/${projectId}/mentions/${mention.id}/tags`, {
+			body: { tags },
+		});
+		if (res.status !== 200) throw new Error(`tagging → ${res.status}`);
+	}
+	return mention.id;
 }
 
 export interface ScriptedResponse {
@@ -576,6 +621,45 @@ export async function startRunningSim(
 
 export async function emptyProject(sim: Sim, name = 'Trigger test'): Promise<number> {
 	return await createProject(sim, name, 'acme');
+}
+
+/** The simulator's clock now (ms since the epoch), as its admin API reports it. */
+export async function clockNow(sim: Sim): Promise<number> {
+	return Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
+}
+
+/** How many live streams are open on the simulator now. */
+export async function openLiveStreams(sim: Sim): Promise<number> {
+	return (await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
+}
+
+/** The mentions of a project the simulator collected from `from` (ms) on, whole (ground truth). */
+export async function collectedFrom(sim: Sim, projectId: number, from: number): Promise<Loose[]> {
+	return (
+		await admin<{ mentions: Loose[] }>(
+			sim,
+			'GET',
+			`/mentions?projectId=${projectId}&collectedFrom=${new Date(from).toISOString()}`,
+		)
+	).mentions;
+}
+
+/**
+ * What a historical export sorted PublishedAtAscending must return (ground truth): the project's
+ * mentions published in [from, to) (ms), oldest first, ties by id (D-19).
+ */
+export async function publishedBetween(
+	sim: Sim,
+	projectId: number,
+	from: number,
+	to: number,
+): Promise<Loose[]> {
+	return (
+		await admin<{ mentions: Loose[] }>(sim, 'GET', `/mentions?projectId=${projectId}`)
+	).mentions
+		.map((m) => ({ ...m, pub: Date.parse(m.publishedAt) }))
+		.filter((m) => m.pub >= from && m.pub < to)
+		.sort((a, b) => a.pub - b.pub || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Ids of every mention of the project the simulator collected (ordered by collectedAt, id). */

@@ -30,8 +30,8 @@ import { Workflow } from 'n8n-workflow';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
 import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
 import type { EngineCredentials } from './engine';
-import type { DonePromise } from './fake/context';
-import { fakeRun } from './fake/context';
+import type { DonePromise } from './fake/runs';
+import { fakeRun } from './fake/runs';
 import { PACKAGE, additionalDataFor, buildNodeTypes } from './engine';
 
 export const POLL_TYPE = `${PACKAGE}.sentiOneTrigger`;
@@ -399,12 +399,8 @@ export function projectParam(projectId: number): INodeParameterResourceLocator {
 	return { __rl: true, mode: 'id', value: String(projectId) };
 }
 
-/**
- * The poll trigger's parameters for a test. Tests poll as fast as they need, so the trigger gets
- * no share of its own (Search Requests per Hour 0); the share has its own tests (costText.test.ts).
- */
-export function pollParameters(projectId: number, extra: INodeParameters = {}): INodeParameters {
-	const { options, ...rest } = extra as { options?: IDataObject } & INodeParameters;
+/** New mentions of one project by recent search from now, unsimplified: what every poll test watches. */
+function newMentionsOf(projectId: number): INodeParameters {
 	return {
 		event: 'newMention',
 		project: projectParam(projectId),
@@ -412,9 +408,28 @@ export function pollParameters(projectId: number, extra: INodeParameters = {}): 
 		startFrom: 'now',
 		filters: {},
 		simplify: false,
+	};
+}
+
+/**
+ * The poll trigger's parameters for a test. Tests poll as fast as they need, so the trigger gets
+ * no share of its own (Search Requests per Hour 0); the share has its own tests (costText.test.ts).
+ */
+export function pollParameters(projectId: number, extra: INodeParameters = {}): INodeParameters {
+	const { options, ...rest } = extra as { options?: IDataObject } & INodeParameters;
+	return {
+		...newMentionsOf(projectId),
 		...rest,
 		options: { requestsPerHour: 0, ...(options ?? {}) },
 	} as INodeParameters;
+}
+
+/**
+ * The poll trigger's parameters on its defaults, its own share of the search budget included (for
+ * the tests of that share and of volume): only `options` are set.
+ */
+export function pollOnDefaults(projectId: number, options: IDataObject = {}): INodeParameters {
+	return { ...newMentionsOf(projectId), options } as INodeParameters;
 }
 
 export function streamParameters(

@@ -390,6 +390,22 @@ test('at run time nodes/ and credentials/ load only their own files, n8n-workflo
 	expect(broken).toEqual([]);
 });
 
+test('the benchmarks load no jest-only module at run time (they run outside jest: bench/run.js)', () => {
+	// test/setup/ registers jest hooks (afterAll …) as it loads: a bench reaching it fails at once
+	const seen = new Set<string>();
+	const reached: string[] = [];
+	const walk = (path: string, via: string[]) => {
+		if (seen.has(path) || !path.endsWith('.ts') || !existsSync(join(ROOT, path))) return;
+		seen.add(path);
+		if (path.startsWith('test/setup/')) reached.push([...via, path].join(' → '));
+		for (const i of factsOf(path).imports)
+			if (i.target && !i.typeOnly) walk(i.target, [...via, path]);
+	};
+	for (const file of listTs('bench')) walk(file, []);
+	expect(seen.size).toBeGreaterThan(10);
+	expect(reached).toEqual([]);
+});
+
 test("the built-ins allowed here are ones n8n's community-node lint allows", () => {
 	// the plugin `n8n-node lint` runs (the node-cli's own copy)
 	const plugin = require.resolve('@n8n/eslint-plugin-community-nodes', {

@@ -11,13 +11,14 @@
  * - the Stream Trigger's events read "On new mention" / "On engagement update" in the panel (n8n
  *   names a trigger's actions "On " + the option name in lower case), the tier in the description.
  */
-import type { INode, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { SentiOne } from '../../nodes/SentiOne/SentiOne.node';
 import { SentiOneStreamTrigger } from '../../nodes/SentiOne/SentiOneStreamTrigger.node';
 import { SentiOneTrigger } from '../../nodes/SentiOne/SentiOneTrigger.node';
 import { PACKAGE, buildNodeTypes } from '../support/engine';
+import { actionNodeOf } from '../support/fake/context';
 
 const TYPE = `${PACKAGE}.sentiOne`;
 const action = new SentiOne();
@@ -34,14 +35,7 @@ function subtitle(parameters: Record<string, unknown>): unknown {
 		{ typeVersion: 1 },
 		description,
 	);
-	const node: INode = {
-		id: '1',
-		name: 'SentiOne',
-		type: TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: filled ?? {},
-	};
+	const node = actionNodeOf('1', filled ?? {});
 	const workflow = new Workflow({
 		id: 'w',
 		nodes: [node],

@@ -27,13 +27,13 @@ import {
 	projectParam,
 	streamParameters,
 } from '../../support/triggers';
-import { admin, startSim, type Loose, type Sim } from '../../support/simulator';
+import { admin, type Loose, type Sim } from '../../support/simulator';
 import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { CELLS, type Cell } from './cells';
 import { RESULTS_DIR } from '../../support/paths';
 import { NOW_MS, DAY } from '../../support/time';
 import { sleep } from '../../support/wait';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { ENTERPRISE } from '../../support/keys';
 
 const PROJECT = 1001;
@@ -127,8 +127,8 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 	};
 	results.push(record);
 
-	beforeAll(async () => {
-		sim = await startSim([
+	useSimulator(
+		[
 			'--projects',
 			'2',
 			'--mentions',
@@ -138,14 +138,13 @@ describe.each(CELLS)('$name', (cell: Cell) => {
 			'--heartbeat-ms',
 			'200',
 			...(cell.variant ? ['--variant', cell.variant] : []),
-		]);
-		clock = new SimClock(sim);
-		clock.install();
-	});
-	afterAll(async () => {
-		clock?.uninstall();
-		await sim?.stop();
-	});
+		],
+		(started, itsClock) => {
+			sim = started;
+			clock = itsClock;
+		},
+		{ reset: 'none' },
+	);
 
 	test('searches return exactly the matching mentions, and say so once when SentiOne did not filter', async () => {
 		const expected = (await truth(sim, PROJECT)).filter(matches).map((m) => String(m.id));

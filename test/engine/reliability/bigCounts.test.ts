@@ -11,27 +11,19 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { BASIC, ENTERPRISE } from '../../support/keys';
 import { type ResultRow, writePart } from '../../support/results';
-import { SimClock } from '../../support/simClock';
-import {
-	addMentions,
-	admin,
-	emptyProject,
-	HEARTBEAT_MS,
-	type Sim,
-	startSim,
-} from '../../support/simulator';
+import { useSimulator } from '../../support/simClock';
+import { addMentions, admin, emptyProject, HEARTBEAT_MS, type Sim } from '../../support/simulator';
 import { activateStreamTrigger, projectParam, streamParameters } from '../../support/triggers';
 
 jest.setTimeout(120_000);
 
 let sim: Sim;
-let clock: SimClock;
 /** mention id → (path of a count → its exact digits), for the mentions with counts above 2^53 */
 const exact = new Map<string, Record<string, string>>();
 const PROJECT = 1001;
 
-beforeAll(async () => {
-	sim = await startSim([
+useSimulator(
+	[
 		'--projects',
 		'1',
 		'--mentions',
@@ -40,15 +32,13 @@ beforeAll(async () => {
 		String(HEARTBEAT_MS),
 		'--variant',
 		'bigCounts=on',
-	]);
+	],
+	(started) => (sim = started),
+	{ reset: 'none' },
+);
+beforeAll(async () => {
 	await admin(sim, 'POST', '/limits', { mode: 'off' });
-	clock = new SimClock(sim);
-	clock.install();
 	await readTruth(PROJECT);
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
 });
 
 async function readTruth(projectId: number): Promise<void> {

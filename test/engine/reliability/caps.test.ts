@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
 
 import { SentiOne } from '../../../nodes/SentiOne/SentiOne.node';
 import { BOUNDS } from '../../../nodes/SentiOne/shared/bounds';
-import { PATHS } from '../../../nodes/SentiOne/shared/contract';
+import { route } from '../../../nodes/SentiOne/shared/contract';
 import { searchProjects } from '../../../nodes/SentiOne/shared/listSearch';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
@@ -38,6 +38,7 @@ import {
 import type { Behaviour, Page } from '../../support/servers/hostileServer';
 import {
 	HostileServer,
+	useHostileServer,
 	mention,
 	ndjson,
 	NDJSON,
@@ -62,28 +63,16 @@ const rows: ResultRow[] = [];
 const figures: Record<string, unknown> = {};
 const crashes = watchCrashes();
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'caps',
-		title: 'Answers that never run out (caps)',
-		command: 'npx jest test/engine/reliability/caps.test.ts',
-		rows,
-		figures,
-	});
-});
-
-afterEach(async () => {
-	expect(crashes).toEqual([]);
-	server.reset();
-	await waitFor(() => server.open === 0, {
-		what: 'no response left open on the hostile server',
-		timeoutMs: 5000,
-	});
+useHostileServer((started) => (server = started), {
+	crashes,
+	closed: () =>
+		writePart({
+			part: 'caps',
+			title: 'Answers that never run out (caps)',
+			command: 'npx jest test/engine/reliability/caps.test.ts',
+			rows,
+			figures,
+		}),
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });
@@ -509,12 +498,7 @@ describe("pages of fresh mentions that never run out: the pager's item cap", () 
 					await paginate(
 						transport,
 						{
-							endpoint: 'recentSearch',
-							method: 'POST',
-							path: PATHS.recentSearch(1001),
-							group: 'search',
-							tier: 'Basic',
-							read: true,
+							...route('recentSearch', 1001),
 							body: {},
 						},
 						{ returnAll: true, maxItems, maxItemsHint: hint },

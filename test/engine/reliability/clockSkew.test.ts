@@ -19,7 +19,7 @@ import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/a
 import { credentials } from '../../support/engine';
 import { BASIC } from '../../support/keys';
 import { type ResultRow, writePart } from '../../support/results';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import {
 	addMentions,
 	admin,
@@ -30,7 +30,6 @@ import {
 	requestLog,
 	resetSim,
 	type Sim,
-	startSim,
 } from '../../support/simulator';
 import { idsOf, tally } from '../../support/tally';
 import { DAY, HOUR, MINUTE } from '../../support/time';
@@ -48,22 +47,14 @@ jest.setTimeout(120_000);
 let sim: Sim;
 let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim([
-		'--projects',
-		'1',
-		'--mentions',
-		'400',
-		'--heartbeat-ms',
-		String(HEARTBEAT_MS),
-	]);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '400', '--heartbeat-ms', String(HEARTBEAT_MS)],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 beforeEach(async () => {
 	await resetSim(sim, clock);
 	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000, live: 1000, export: 1000 } });

@@ -31,6 +31,7 @@ import {
 	drip,
 	hang,
 	HostileServer,
+	useHostileServer,
 	mention,
 	ndjson,
 	NDJSON,
@@ -55,28 +56,16 @@ const figures: Record<string, unknown> = {};
 const held: Record<string, number> = {};
 const crashes = watchCrashes();
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'deadlines',
-		title: 'Servers that never finish (drips, silence, endless streams)',
-		command: 'npx jest test/engine/reliability/deadlines.test.ts',
-		rows,
-		figures: { ...figures, longestHoldMs: held },
-	});
-});
-
-afterEach(async () => {
-	expect(crashes).toEqual([]);
-	server.reset();
-	await waitFor(() => server.open === 0, {
-		what: 'no response left open on the hostile server',
-		timeoutMs: 5000,
-	});
+useHostileServer((started) => (server = started), {
+	crashes,
+	closed: () =>
+		writePart({
+			part: 'deadlines',
+			title: 'Servers that never finish (drips, silence, endless streams)',
+			command: 'npx jest test/engine/reliability/deadlines.test.ts',
+			rows,
+			figures: { ...figures, longestHoldMs: held },
+		}),
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });

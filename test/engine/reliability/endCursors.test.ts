@@ -12,7 +12,7 @@ import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/a
 import { credentials } from '../../support/engine';
 import { BASIC, ENTERPRISE } from '../../support/keys';
 import { type ResultRow, writePart } from '../../support/results';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import {
 	addMentions,
 	admin,
@@ -22,7 +22,7 @@ import {
 	projectWithMentions,
 	requestLog,
 	type Sim,
-	startSim,
+	tagFirstMention,
 } from '../../support/simulator';
 import { idsOf, tally } from '../../support/tally';
 import { MINUTE } from '../../support/time';
@@ -38,42 +38,21 @@ let mentionProject: number;
 const TAGS = 130;
 let tagProject: number;
 
+useSimulator(
+	['--projects', '45', '--mentions', '3'],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 beforeAll(async () => {
-	sim = await startSim(['--projects', '45', '--mentions', '3']);
 	await admin(sim, 'POST', '/limits', {
 		hourly: { search: 100_000, projects: 100_000, tags: 100_000 },
 	});
-	clock = new SimClock(sim);
-	clock.install();
 	mentionProject = await projectWithMentions(sim, 60);
 	tagProject = 1001;
-	const [mention] = (
-		await admin<{ mentions: Array<{ id: string }> }>(
-			sim,
-			'GET',
-			`/mentions?projectId=${tagProject}`,
-		)
-	).mentions;
-	// at most 50 tags a request
-	for (let k = 0; k < TAGS; k += 50) {
-		const tags = Array.from(
-			{ length: Math.min(50, TAGS - k) },
-			(_, j) => `tag-${String(k + j).padStart(3, '0')}`,
-		);
-		const res = await fetch(
-			`${sim.base}/api/public/v2/projects/${tagProject}/mentions/${mention.id}/tags`,
-			{
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'x-api-key': ENTERPRISE },
-				body: JSON.stringify({ tags }),
-			},
-		);
-		if (res.status !== 200) throw new Error(`tagging → ${res.status}`);
-	}
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
+	await tagFirstMention(sim, tagProject, TAGS);
 });
 
 const VARIANTS = ['null', 'blank', 'whitespace'] as const;

@@ -11,7 +11,7 @@
  * - any combination with one invalid value is refused locally, naming the filter.
  */
 import fc from 'fast-check';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	MENTION_TYPES,
@@ -23,38 +23,29 @@ import {
 import type { FilterScope } from '../../../nodes/SentiOne/shared/filters';
 import { widenCollectedAt } from '../../../nodes/SentiOne/shared/verify';
 import { buildFilters } from '../../../nodes/SentiOne/shared/filters';
-import { admin, startSim, type Sim, clearLog, requestLog } from '../../support/simulator';
+import { admin, type Sim, clearLog, requestLog } from '../../support/simulator';
 import { loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { NOW_MS, HOUR, DAY, iso } from '../../support/time';
-import { SimClock } from '../../support/simClock';
+import { useSimulator } from '../../support/simClock';
+import { actionNodeOf } from '../../support/fake/context';
 import { writePart } from '../../support/results';
 import { ENTERPRISE } from '../../support/keys';
 
 jest.setTimeout(120_000);
 
 const EARLIEST_RECENT = NOW_MS - RECENT_WINDOW_MS + RECENT_WINDOW_SAFETY_MARGIN_MS;
-const node = {
-	id: 'n',
-	name: 'SentiOne',
-	type: 'n8n-nodes-sentione.sentiOne',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+const node = actionNodeOf('n');
 
 let sim: Sim;
-let clock: SimClock;
 const figures: Record<string, number> = {};
 
+useSimulator(['--projects', '1', '--mentions', '300'], (started) => (sim = started), {
+	reset: 'none',
+});
 beforeAll(async () => {
-	sim = await startSim(['--projects', '1', '--mentions', '300']);
 	await admin(sim, 'POST', '/limits', { mode: 'off' });
-	clock = new SimClock(sim);
-	clock.install();
 });
 afterAll(async () => {
-	clock.uninstall();
-	await sim.stop();
 	writePart({
 		part: 'properties',
 		title: 'Property tests: filters → request body',

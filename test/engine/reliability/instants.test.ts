@@ -13,7 +13,7 @@ import { loadWorkflow, NODE, withParameters } from '../../support/actions';
 import { runWorkflow } from '../../support/engine';
 import { ENTERPRISE } from '../../support/keys';
 import { type ResultRow, writePart } from '../../support/results';
-import { HostileServer, json } from '../../support/servers/hostileServer';
+import { HostileServer, json, useHostileServer } from '../../support/servers/hostileServer';
 import {
 	activateStreamTrigger,
 	PollHarness,
@@ -27,22 +27,24 @@ const rows: ResultRow[] = [];
 /** requests the server received over the whole file */
 let received = 0;
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-	// whatever the node would send, the server would take it: a request is the failure
-	server.any(json(200, { data: [] }));
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'instants',
-		title: 'Every computed instant is checked before it is sent',
-		command: 'npx jest test/engine/reliability/instants.test.ts',
-		rows,
-		figures: { refused: rows.length, requestsReceived: received },
-	});
-});
+useHostileServer(
+	(started) => {
+		server = started;
+		// whatever the node would send, the server would take it: a request is the failure
+		server.any(json(200, { data: [] }));
+	},
+	{
+		settleAfterEach: false,
+		closed: () =>
+			writePart({
+				part: 'instants',
+				title: 'Every computed instant is checked before it is sent',
+				command: 'npx jest test/engine/reliability/instants.test.ts',
+				rows,
+				figures: { refused: rows.length, requestsReceived: received },
+			}),
+	},
+);
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });
 

@@ -10,10 +10,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { admin, startSim, type Sim, projectWithMentions } from '../../support/simulator';
+import { admin, type Sim, projectWithMentions, tagFirstMention } from '../../support/simulator';
 import { hintsOf, jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
 import { RequestHook } from '../../support/probes';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { type ResultRow, writePart } from '../../support/results';
 import { between, seededRandom } from '../../support/random';
 import { type WorkflowJson } from '../../support/workflowJson';
@@ -32,35 +32,22 @@ let mentionProject: number;
 let tagProject: number;
 const truth: Record<string, string[]> = {};
 
+useSimulator(
+	['--projects', '45', '--mentions', '5'],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 beforeAll(async () => {
-	sim = await startSim(['--projects', '45', '--mentions', '5']);
 	await admin(sim, 'POST', '/limits', {
 		mode: 'spec',
 		hourly: { search: 100_000, projects: 100_000, tags: 100_000 },
 	});
-	clock = new SimClock(sim);
-	clock.install();
 	mentionProject = await projectWithMentions(sim, 110);
 	tagProject = 1001;
-	const [mention] = (
-		await admin<{ mentions: Array<{ id: string }> }>(
-			sim,
-			'GET',
-			`/mentions?projectId=${tagProject}`,
-		)
-	).mentions;
-	for (let k = 0; k < 250; k += 50) {
-		const tags = Array.from({ length: 50 }, (_, j) => `tag-${String(k + j).padStart(3, '0')}`);
-		const res = await fetch(
-			`${sim.base}/api/public/v2/projects/${tagProject}/mentions/${mention.id}/tags`,
-			{
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'x-api-key': ENTERPRISE },
-				body: JSON.stringify({ tags }),
-			},
-		);
-		if (res.status !== 200) throw new Error(`tagging → ${res.status}`);
-	}
+	await tagFirstMention(sim, tagProject, 250);
 	truth.mentions = (
 		await admin<{ mentions: Array<{ id: string }> }>(
 			sim,
@@ -78,11 +65,8 @@ beforeAll(async () => {
 		String(t.name),
 	);
 });
-
 afterAll(async () => {
 	hook.uninstall();
-	clock.uninstall();
-	await sim.stop();
 });
 
 interface Operation {

@@ -14,7 +14,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { PATHS } from '../../../nodes/SentiOne/shared/contract';
+import { route } from '../../../nodes/SentiOne/shared/contract';
 import { paginate, type RateLimitChoice } from '../../../nodes/SentiOne/shared/pager';
 import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { readRateLimit, SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
@@ -345,12 +345,7 @@ describe('the transport waiting for the reset (Max Wait 24 h): a handful of rese
 		const error = await failureOf(credentials(), async function () {
 			const transport = new SentiOneTransport(this, { retry: { transientRetries: 0 } });
 			return await transport.request({
-				endpoint: 'recentSearch',
-				method: 'POST',
-				path: PATHS.recentSearch(1001),
-				group: 'search',
-				tier: 'Basic',
-				read: true,
+				...route('recentSearch', 1001),
 				body: {},
 				retry: { maxRateLimitWaitMs: 24 * HOUR },
 			});
@@ -391,12 +386,7 @@ async function pageAll(choice: RateLimitChoice, maxWaitMs = 0) {
 		const result = await paginate(
 			transport,
 			{
-				endpoint: 'recentSearch',
-				method: 'POST',
-				path: PATHS.recentSearch(1001),
-				group: 'search',
-				tier: 'Basic',
-				read: true,
+				...route('recentSearch', 1001),
 				body: {},
 			},
 			{ returnAll: true, onRateLimit: choice, maxWaitMs },

@@ -26,6 +26,7 @@ import type { Behaviour } from '../../support/servers/hostileServer';
 import {
 	drip,
 	HostileServer,
+	useHostileServer,
 	mention,
 	ndjson,
 	NDJSON,
@@ -49,24 +50,15 @@ const rows: ResultRow[] = [];
 /** the longest time to the stall error seen, per kind of stream or answer (seconds) */
 const secondsToStallError: Record<string, number> = {};
 
-beforeAll(async () => {
-	server = await HostileServer.start();
-});
-
-afterAll(async () => {
-	await server?.close();
-	writePart({
-		part: 'stalls',
-		title: 'Bytes are not progress: stalls',
-		command: 'npx jest test/engine/reliability/stalls.test.ts',
-		rows,
-		figures: { stallLimitSeconds: LIMIT_MS / 1000, secondsToStallError },
-	});
-});
-
-afterEach(async () => {
-	server.reset();
-	await waitFor(() => server.open === 0, { what: 'no response left open', timeoutMs: 5000 });
+useHostileServer((started) => (server = started), {
+	closed: () =>
+		writePart({
+			part: 'stalls',
+			title: 'Bytes are not progress: stalls',
+			command: 'npx jest test/engine/reliability/stalls.test.ts',
+			rows,
+			figures: { stallLimitSeconds: LIMIT_MS / 1000, secondsToStallError },
+		}),
 });
 
 const credentials = () => ({ apiKey: ENTERPRISE, baseUrl: server.base });

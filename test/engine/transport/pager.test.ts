@@ -10,7 +10,6 @@ import { PATHS } from '../../../nodes/SentiOne/shared/contract';
 import type { PaginateOptions } from '../../../nodes/SentiOne/shared/pager';
 import { paginate } from '../../../nodes/SentiOne/shared/pager';
 import type { ApiRequest } from '../../../nodes/SentiOne/shared/transport';
-import { setClock } from '../../../nodes/SentiOne/shared/clock';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	addMentions,
@@ -24,6 +23,7 @@ import {
 	script,
 	startRealTimeSim,
 } from '../../support/simulator';
+import { SimClock } from '../../support/simClock';
 import { expectNoKeysIn, failureOf, inNode, valueOf } from '../../support/inNode';
 import { N8N_DEFAULT_ZONE, shownAt, shownAtPattern } from '../../support/shownTime';
 import { credentials } from '../../support/engine';
@@ -412,18 +412,10 @@ test('wait, against the simulator’s own hourly window: the pager waits for the
 	const projectId = projectWith[100];
 	const { now: before } = await admin<{ now: string }>(sim, 'GET', '/health');
 	const top = await nextHourOf(sim);
-	let virtualNow = top - 10_000;
-	await admin(sim, 'POST', '/clock', { now: new Date(virtualNow).toISOString() });
+	const clock = new SimClock(sim);
+	await clock.setTo(top - 10_000);
 	await admin(sim, 'POST', '/limits', { resetWindows: true, hourly: { search: 2 } });
-	const slept: number[] = [];
-	const restore = setClock({
-		now: () => virtualNow,
-		sleep: async (ms) => {
-			slept.push(ms);
-			virtualNow += ms;
-			await admin(sim, 'POST', '/clock', { advanceMs: ms });
-		},
-	});
+	clock.install();
 	try {
 		const truth = await groundTruth(projectId);
 		const started = Date.now();
@@ -439,13 +431,13 @@ test('wait, against the simulator’s own hourly window: the pager waits for the
 		expect(result.complete).toBe(true);
 		expect(result.requests).toBe(4);
 		// one wait, from the pager's budget check: until the reset + 1 s
-		expect(slept).toEqual([11_000]);
+		expect(clock.slept).toEqual([11_000]);
 		expect(result.waitedMs).toBe(11_000);
 		const log = await searchLog(projectId);
 		expect(log.map((e) => e.status)).toEqual([200, 200, 200, 200]);
 		expect(log.map((e) => e.counted)).toEqual([true, true, true, true]);
 	} finally {
-		restore();
+		clock.uninstall();
 		await admin(sim, 'POST', '/clock', { now: before });
 	}
 });

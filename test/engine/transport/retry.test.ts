@@ -5,7 +5,7 @@
  */
 import { route } from '../../../nodes/SentiOne/shared/contract';
 import type { ApiRequest, TransportOptions } from '../../../nodes/SentiOne/shared/transport';
-import { setClock } from '../../../nodes/SentiOne/shared/clock';
+import { SimClock } from '../../support/simClock';
 import { SentiOneTransport } from '../../../nodes/SentiOne/shared/transport';
 import {
 	admin,
@@ -219,18 +219,10 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 
 	test('the simulator’s own 429 (budget 1): waited out to the top of the hour in virtual time, then the request succeeds', async () => {
 		const top = await nextHourOf(sim);
-		let virtualNow = top - 5_000;
-		await admin(sim, 'POST', '/clock', { now: new Date(virtualNow).toISOString() });
+		const clock = new SimClock(sim);
+		await clock.setTo(top - 5_000);
 		await admin(sim, 'POST', '/limits', { hourly: { projects: 1 } });
-		const slept: number[] = [];
-		const restore = setClock({
-			now: () => virtualNow,
-			sleep: async (ms) => {
-				slept.push(ms);
-				virtualNow += ms;
-				await admin(sim, 'POST', '/clock', { advanceMs: ms });
-			},
-		});
+		clock.install();
 		try {
 			const result = valueOf(
 				await inNode(credentials(sim, ENTERPRISE), async function () {
@@ -245,7 +237,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 					};
 				}),
 			);
-			expect(slept).toEqual([6_000]);
+			expect(clock.slept).toEqual([6_000]);
 			expect(result).toEqual({
 				statusCode: 200,
 				attempts: 2,
@@ -260,7 +252,7 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 			});
 			expect(await statuses()).toEqual([200, 429, 200]);
 		} finally {
-			restore();
+			clock.uninstall();
 		}
 	});
 

@@ -8,13 +8,12 @@
  * it still passes every mention on exactly once. The same hour without a share of its own shows
  * what the share prevents.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { PollHarness, projectParam } from '../../support/triggers';
-import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
+import { PollHarness, pollOnDefaults } from '../../support/triggers';
+import { jsonOf, NODE, run, searchRecentWorkflow } from '../../support/actions';
 import {
 	admin,
-	startSim,
 	type Loose,
 	type Sim,
 	emptyProject,
@@ -22,22 +21,21 @@ import {
 	addMentions,
 } from '../../support/simulator';
 import { POLL_DEFAULTS } from '../../../nodes/SentiOne/trigger/poll/pollSettings';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
 import { BASIC } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim(['--projects', '1', '--mentions', '40']);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '40'],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 
 interface Hour {
 	triggerRequests: number[];
@@ -48,31 +46,18 @@ interface Hour {
 	duplicated: string[];
 }
 
+/** A poll trigger on the Basic key, on its defaults but for these options. */
+const onDefaults = (projectId: number, options: IDataObject = {}) =>
+	new PollHarness(pollOnDefaults(projectId, options), { apiKey: BASIC, baseUrl: sim.base });
+
 /** One simulated hour: the trigger checks every minute, another workflow searches every 4 minutes. */
 async function hour(triggerOptions: IDataObject): Promise<Hour> {
 	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
 	// start at the top of an hour, so the hour is one window of the simulator's budget
-	const now = clock.now;
-	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
+	await clock.toNextHour();
 	const projectId = await emptyProject(sim, `share ${JSON.stringify(triggerOptions)}`);
-	const trigger = new PollHarness(
-		{
-			event: 'newMention',
-			project: projectParam(projectId),
-			source: 'recent',
-			startFrom: 'now',
-			filters: {},
-			simplify: false,
-			options: triggerOptions as INodeParameters,
-		},
-		{ apiKey: BASIC, baseUrl: sim.base },
-	);
-	const other = withParameters(loadWorkflow('mention-search-recent'), {
-		project: { __rl: true, value: '1001', mode: 'id' },
-		returnAll: false,
-		limit: 10,
-		filters: {},
-	});
+	const trigger = onDefaults(projectId, triggerOptions);
+	const other = searchRecentWorkflow(1001, { returnAll: false, limit: 10, filters: {} });
 	await admin(sim, 'DELETE', '/requests');
 	const otherStatuses: number[] = [];
 	const otherErrors: string[] = [];
@@ -146,18 +131,7 @@ test('a share of 30 checks every 2 minutes; the share is refused outside 0–30'
 	}
 	expect(h.lost).toEqual([]);
 	expect(h.duplicated).toEqual([]);
-	const bad = new PollHarness(
-		{
-			event: 'newMention',
-			project: projectParam(1001),
-			source: 'recent',
-			startFrom: 'now',
-			filters: {},
-			simplify: false,
-			options: { requestsPerHour: 31 },
-		},
-		{ apiKey: BASIC, baseUrl: sim.base },
-	);
+	const bad = onDefaults(1001, { requestsPerHour: 31 });
 	expect((await bad.poll('activate')).error?.message).toBe(
 		'Options → Search Requests per Hour: "31" is not valid. Expected a whole number from 0 to 30.',
 	);
@@ -165,21 +139,9 @@ test('a share of 30 checks every 2 minutes; the share is refused outside 0–30'
 
 test('a project busier than the share: requests spread over the hour, never over the share; "falling behind" said once; nothing lost', async () => {
 	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
-	const now = clock.now;
-	await clock.advance(Math.ceil(now / 3_600_000) * 3_600_000 - now + 1000);
+	await clock.toNextHour();
 	const projectId = await emptyProject(sim, 'busy');
-	const trigger = new PollHarness(
-		{
-			event: 'newMention',
-			project: projectParam(projectId),
-			source: 'recent',
-			startFrom: 'now',
-			filters: {},
-			simplify: false,
-			options: {},
-		},
-		{ apiKey: BASIC, baseUrl: sim.base },
-	);
+	const trigger = onDefaults(projectId);
 	await admin(sim, 'DELETE', '/requests');
 	const errors: string[] = [];
 	// 480 mentions an hour for 90 minutes (the share carries 12 × 25 = 300 an hour), then quiet
@@ -218,18 +180,7 @@ test('a project busier than the share: requests spread over the hour, never over
 test('a poisoned share bookkeeping in the saved state cannot silence the trigger beyond the hour', async () => {
 	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
 	const projectId = await emptyProject(sim, 'poisoned share');
-	const trigger = new PollHarness(
-		{
-			event: 'newMention',
-			project: projectParam(projectId),
-			source: 'recent',
-			startFrom: 'now',
-			filters: {},
-			simplify: false,
-			options: {},
-		},
-		{ apiKey: BASIC, baseUrl: sim.base },
-	);
+	const trigger = onDefaults(projectId);
 	await trigger.poll('activate');
 	const poisons: Array<[string, (now: number) => IDataObject]> = [
 		['a check time a year ahead', (now) => ({ checkedAt: now + 365 * 86_400_000 })],

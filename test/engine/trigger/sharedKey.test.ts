@@ -10,8 +10,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PollHarness, projectParam } from '../../support/triggers';
-import { jsonOf, loadWorkflow, NODE, run, withParameters } from '../../support/actions';
+import { PollHarness, pollOnDefaults } from '../../support/triggers';
+import { jsonOf, NODE, run, searchRecentWorkflow } from '../../support/actions';
 import {
 	admin,
 	type Loose,
@@ -73,35 +73,16 @@ interface Outcome {
 async function scenario(n: number): Promise<Outcome> {
 	await admin(sim, 'POST', '/limits', { mode: 'spec', resetWindows: true });
 	// start at the top of an hour, so each clock hour is one window of the simulator's budget
-	const now = clock.now;
-	await clock.advance(Math.ceil(now / HOUR) * HOUR - now + 1000);
+	await clock.toNextHour();
 	const start = clock.now;
 	const projects: number[] = [];
 	const triggers: PollHarness[] = [];
 	for (let i = 0; i < n; i++) {
 		const projectId = await emptyProject(sim, `shared key ${n}.${i}`);
 		projects.push(projectId);
-		triggers.push(
-			new PollHarness(
-				{
-					event: 'newMention',
-					project: projectParam(projectId),
-					source: 'recent',
-					startFrom: 'now',
-					filters: {},
-					simplify: false,
-					options: {},
-				},
-				{ apiKey: BASIC, baseUrl: sim.base },
-			),
-		);
+		triggers.push(new PollHarness(pollOnDefaults(projectId), { apiKey: BASIC, baseUrl: sim.base }));
 	}
-	const workflow = withParameters(loadWorkflow('mention-search-recent'), {
-		project: { __rl: true, value: '1001', mode: 'id' },
-		returnAll: false,
-		limit: 10,
-		filters: {},
-	});
+	const workflow = searchRecentWorkflow(1001, { returnAll: false, limit: 10, filters: {} });
 	await admin(sim, 'DELETE', '/requests');
 	const errors: string[] = [];
 	let workflowRuns = 0;

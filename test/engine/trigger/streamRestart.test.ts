@@ -19,36 +19,27 @@ import {
 } from '../../support/triggers';
 import {
 	admin,
-	startSim,
 	type Sim,
 	emptyProject,
 	groundTruth,
 	HEARTBEAT_MS,
 	addMentions,
 } from '../../support/simulator';
-import { SimClock } from '../../support/simClock';
+import { type SimClock, useSimulator } from '../../support/simClock';
 import { idsOf, tally } from '../../support/tally';
 import { BASIC } from '../../support/keys';
 
 let sim: Sim;
 let clock: SimClock;
 
-beforeAll(async () => {
-	sim = await startSim([
-		'--projects',
-		'1',
-		'--mentions',
-		'20',
-		'--heartbeat-ms',
-		String(HEARTBEAT_MS),
-	]);
-	clock = new SimClock(sim);
-	clock.install();
-});
-afterAll(async () => {
-	clock?.uninstall();
-	await sim?.stop();
-});
+useSimulator(
+	['--projects', '1', '--mentions', '20', '--heartbeat-ms', String(HEARTBEAT_MS)],
+	(started, itsClock) => {
+		sim = started;
+		clock = itsClock;
+	},
+	{ reset: 'none' },
+);
 
 const credentials = () => ({ apiKey: BASIC, baseUrl: sim.base });
 const params = (projectId: number, options = {}) =>

@@ -20,7 +20,6 @@ import type {
 	INodeParameters,
 	INodeType,
 	IPollFunctions,
-	IRun,
 	ITriggerFunctions,
 	ITriggerResponse,
 	NodeExecutionHint,
@@ -29,8 +28,26 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { record } from '../../setup/secrets';
+import { fakeRun, type DonePromise, type EmitOutcome } from './runs';
+
+export { fakeRun, type DonePromise, type EmitOutcome } from './runs';
 import { waitFor } from '../wait';
 import { FakeApi } from './api';
+
+/**
+ * The SentiOne action node as a workflow holds it (version 1 at [0, 0]): what the error mappers and
+ * n8n's helpers are handed where no context builds it.
+ */
+export function actionNodeOf(id: string, parameters: INodeParameters = {}): INode {
+	return {
+		id,
+		name: 'SentiOne',
+		type: 'n8n-nodes-sentione.sentiOne',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+}
 
 export interface FakeContextOptions {
 	/** the node type whose description fills the defaults (and whose name the node gets) */
@@ -218,51 +235,6 @@ export interface TriggerRecord extends Recorded {
 	errors: Error[];
 	/** errors given to saveFailedExecution (the trigger stays active) */
 	failed: Error[];
-}
-
-/** An emit's done promise, as n8n-workflow's IDeferredPromise<IRun> has it. */
-export interface DonePromise {
-	promise: Promise<IRun>;
-	resolve(run: IRun | undefined): void;
-	reject(error: Error): void;
-}
-
-/**
- * How a test ends an emit's execution: a run with this status ('error' carries the error n8n
- * puts in `data.resultData.error`), `refused` (n8n started no execution: its deduplication key
- * existed; the done promise resolves with nothing), or a rejection (a cancelled execution, one
- * n8n could not create).
- */
-export type EmitOutcome =
-	| 'success'
-	| 'error'
-	| 'crashed'
-	| 'waiting'
-	| 'refused'
-	| { reject: Error };
-
-/** The run n8n resolves a done promise with, as n8n 2.x builds it (only what a trigger reads is filled). */
-export function fakeRun(status: Exclude<EmitOutcome, 'refused' | { reject: Error }>): IRun {
-	const failed = status === 'error' || status === 'crashed';
-	return {
-		data: {
-			resultData: {
-				runData: {},
-				...(failed
-					? {
-							error: { name: 'NodeApiError', message: 'Service unavailable - try again later' },
-							lastNodeExecuted: 'Alert the team in Slack',
-						}
-					: {}),
-			},
-		},
-		finished: status === 'success',
-		mode: 'trigger',
-		startedAt: new Date(0),
-		stoppedAt: new Date(0),
-		storedAt: 'db',
-		status,
-	} as unknown as IRun;
 }
 
 /** Settles the done promise of emit number `index` (0 = the first) as `outcome`. */

@@ -20,12 +20,26 @@
 import { writeFileSync } from 'node:fs';
 
 import { resultsFile } from '../paths';
-import { admin, startRunningSim, type Loose, type Sim } from '../simulator';
+import {
+	admin,
+	clockNow,
+	openLiveStreams,
+	startRunningSim,
+	type Loose,
+	type Sim,
+} from '../simulator';
 import { MINUTE, DAY } from '../time';
 import { sleep, until } from '../wait';
 import { type SavedWorkflowJson } from '../workflowJson';
 import { nodeOutput, type N8nSession } from './host';
-import { CREDENTIALS, EVERY_15_SECONDS, project, sentiOneCredentials } from './workflows';
+import {
+	CREDENTIALS,
+	EVERY_15_SECONDS,
+	idsFrom,
+	project,
+	sentiOneCredentials,
+	triggerThenDone,
+} from './workflows';
 
 export const SHIFTED_CLOCK = require.resolve('./shiftedClock.js');
 
@@ -72,38 +86,12 @@ function digestWorkflow(kind: 'poll' | 'stream', digestAt: string): SavedWorkflo
 					filters: {},
 					options: {},
 				};
-	const trigger = {
-		id: `${id.slice(0, 8)}-0000-4000-8000-000000000001`,
-		name: TRIGGER[kind],
-		type:
-			kind === 'poll'
-				? 'n8n-nodes-sentione.sentiOneTrigger'
-				: 'n8n-nodes-sentione.sentiOneStreamTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters,
-		credentials: { sentiOneApi: CREDENTIALS.basic },
-	};
-	const done = {
-		id: `${id.slice(0, 8)}-0000-4000-8000-000000000002`,
-		name: 'Done',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [220, 0] as [number, number],
-		parameters: {},
-	};
-	return {
+	return triggerThenDone(
 		id,
-		name: `digest across restarts (${kind})`,
-		nodes: [trigger, done],
-		connections: { [trigger.name]: { main: [[{ node: done.name, type: 'main', index: 0 }]] } },
-		active: false,
-		settings: { executionOrder: 'v1', timezone: 'UTC' },
-		versionId: `${id.slice(0, 8)}-0000-4000-8000-000000000003`,
-		pinData: {},
-		meta: { instanceId: 'e2e' },
-		tags: [],
-	} as unknown as SavedWorkflowJson;
+		`digest across restarts (${kind})`,
+		{ name: TRIGGER[kind], kind, parameters, credential: CREDENTIALS.basic },
+		{ versionId: idsFrom(id, 3) },
+	);
 }
 
 export interface DigestSeen {
@@ -129,21 +117,16 @@ export interface DigestOutcome {
 	late: string[];
 }
 
-const simNow = async (sim: Sim) =>
-	Date.parse((await admin<{ now: string }>(sim, 'GET', '/health')).now);
-
 /** The scenario; resolves with what each trigger emitted and the ground truth. */
 export async function digestAcrossRestarts(sim: Sim, n8n: Restartable): Promise<DigestOutcome> {
 	const inject = (count: number) =>
 		admin<{ mentions: Loose[] }>(sim, 'POST', '/mentions', { projectId: PROJECT, count });
-	const streamsOpen = async () =>
-		(await admin<{ openStreams: { live: number } }>(sim, 'GET', '/stats')).openStreams.live;
 	const searches = async () =>
 		(await admin<{ requests: Array<{ path: string }> }>(sim, 'GET', '/requests')).requests.filter(
 			(r) => r.path.endsWith('/search'),
 		).length;
 	/** the wall-clock offset n8n runs with: the simulator's clock against the machine's, at its start */
-	let offset = (await simNow(sim)) - Date.now();
+	let offset = (await clockNow(sim)) - Date.now();
 	let session = await n8n.start(offset);
 	const restarts: DigestOutcome['restarts'] = [];
 	const logLines: string[] = [];
@@ -158,7 +141,7 @@ export async function digestAcrossRestarts(sim: Sim, n8n: Restartable): Promise<
 		);
 	/** both triggers live: the stream open, the poll trigger past a check after `after` searches */
 	const live = async (what: string, searchesBefore: number) => {
-		await until(async () => (await streamsOpen()) === 1, {
+		await until(async () => (await openLiveStreams(sim)) === 1, {
 			what: `the live stream to open (${what})`,
 			timeoutMs: 120_000,
 			stepMs: 500,
@@ -171,33 +154,27 @@ export async function digestAcrossRestarts(sim: Sim, n8n: Restartable): Promise<
 	};
 
 	// the first boundary a little after both triggers are active (n8n starts in well under 2 minutes)
-	const boundary1 = Math.ceil(((await simNow(sim)) + 3 * MINUTE) / MINUTE) * MINUTE;
+	const boundary1 = Math.ceil(((await clockNow(sim)) + 3 * MINUTE) / MINUTE) * MINUTE;
 	const digestAt = new Date(boundary1).toISOString().slice(11, 16);
 	const boundary2 = boundary1 + DAY;
 	await session.createCredentials(sentiOneCredentials(sim.base));
-	await session.createWorkflows([
-		digestWorkflow('poll', digestAt),
-		digestWorkflow('stream', digestAt),
-	]);
-	for (const id of Object.values(WORKFLOW_IDS)) {
-		const published = await session.activate(id);
-		if (published.status !== 200)
-			throw new Error(`publishing ${id} → ${published.status}: ${JSON.stringify(published.json)}`);
-	}
+	const workflows = [digestWorkflow('poll', digestAt), digestWorkflow('stream', digestAt)];
+	await session.createWorkflows(workflows);
+	await session.publishAll(workflows);
 	await live('activation', 0);
-	if ((await simNow(sim)) > boundary1 - 30_000)
+	if ((await clockNow(sim)) > boundary1 - 30_000)
 		throw new Error('n8n took too long to activate the triggers: the first boundary has passed');
 
 	/** stop n8n, inject `whileDown`, move the simulated clock to `until`, inject `afterJump`, start */
 	const restart = async (what: string, o: { whileDown: number; to: number; afterJump: number }) => {
 		keepLog();
 		await n8n.stop();
-		const down = await simNow(sim);
+		const down = await clockNow(sim);
 		await inject(o.whileDown);
-		const advanceMs = Math.max(0, o.to - (await simNow(sim)));
+		const advanceMs = Math.max(0, o.to - (await clockNow(sim)));
 		await admin(sim, 'POST', '/clock', { advanceMs });
 		await inject(o.afterJump);
-		offset = (await simNow(sim)) - Date.now();
+		offset = (await clockNow(sim)) - Date.now();
 		const before = await searches();
 		session = await n8n.start(offset);
 		if (!/\[shifted-clock\] wall clock/.test(session.output()))
@@ -205,7 +182,10 @@ export async function digestAcrossRestarts(sim: Sim, n8n: Restartable): Promise<
 				`n8n did not start with the shifted clock:\n${session.output().slice(-2000)}`,
 			);
 		await live(what, before);
-		restarts.push({ what, downSimulatedSeconds: Math.round(((await simNow(sim)) - down) / 1000) });
+		restarts.push({
+			what,
+			downSimulatedSeconds: Math.round(((await clockNow(sim)) - down) / 1000),
+		});
 	};
 	const digestsOf = async (kind: 'poll' | 'stream'): Promise<DigestSeen[]> => {
 		const out: DigestSeen[] = [];

@@ -153,6 +153,20 @@ export interface Host {
 	dispose(): void;
 }
 
+/**
+ * Stops what a test file started, in the order given (n8n before the simulator it reads, the host
+ * last); what never started is passed over.
+ */
+export async function stopAll(
+	...started: Array<{ stop(): Promise<void> } | { dispose(): void } | undefined>
+): Promise<void> {
+	for (const it of started) {
+		if (it === undefined) continue;
+		if ('stop' in it) await it.stop();
+		else it.dispose();
+	}
+}
+
 export interface NodeRun {
 	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
 	error?: NodeErrorJson;
@@ -234,6 +248,8 @@ export interface N8nSession {
 	executions(workflowId: string): Promise<ExecutionSummary[]>;
 	/** "Publish" in the editor (activates the workflow); resolves with the HTTP answer */
 	activate(workflowId: string): Promise<{ status: number; json: unknown }>;
+	/** "Publish" for each workflow in turn; throws, naming the workflow, on an answer other than 200 */
+	publishAll(workflows: Array<{ id: string; name: string }>): Promise<void>;
 	/**
 	 * Creates credentials as the editor does (n8n chooses their ids); later `createWorkflows` calls
 	 * point the workflows' credential references (by the ids asked for here) at them.
@@ -414,6 +430,15 @@ export function session(client: RestClient): N8nSession {
 			return r.json.data.results;
 		},
 		activate: (workflowId) => client.activate(workflowId),
+		async publishAll(workflows) {
+			for (const w of workflows) {
+				const published = await client.activate(w.id);
+				if (published.status !== 200)
+					throw new Error(
+						`publishing ${w.name} → ${published.status}: ${JSON.stringify(published.json)}`,
+					);
+			}
+		},
 		async createCredentials(credentials) {
 			for (const { id, name, type, data } of credentials) {
 				const created = await client.data<{ id: string }>('POST', '/credentials', {

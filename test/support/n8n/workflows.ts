@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import type { CredentialJson } from './host';
 import { REPO_ROOT } from '../paths';
+import { iso } from '../time';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { SavedWorkflowJson } from '../workflowJson';
@@ -104,14 +105,104 @@ export function workflow(
 		connections,
 		active: false,
 		settings: { executionOrder: 'v1', timezone: 'UTC' },
-		versionId: `${id}-0000-4000-8000-000000000001`.slice(0, 36),
+		versionId: versionOf(id),
 		meta: { instanceId: 'e2e' },
 		id,
 		tags: [],
 	};
 }
 
+/** The version id of a workflow these tests build, made from its id. */
+const versionOf = (id: string) => `${id}-0000-4000-8000-000000000001`.slice(0, 36);
+
+/**
+ * A manual workflow of one Mention → Export node: project 1002's mentions published from `from` to
+ * `to` (ms), oldest first, all of them, on the Enterprise key.
+ */
+export function historicalExport(
+	id: string,
+	name: string,
+	nodeName: string,
+	from: number,
+	to: number,
+): SavedWorkflowJson {
+	return workflow(id, name, [
+		sentiOne(
+			nodeName,
+			{
+				resource: 'mention',
+				operation: 'export',
+				project: project(1002),
+				exportScope: 'historical',
+				returnAll: true,
+				filters: { publishedAfter: iso(from), publishedBefore: iso(to) },
+				sortType: 'PublishedAtAscending',
+				options: {},
+			},
+			CREDENTIALS.enterprise,
+		),
+	]);
+}
+
 export const project = (id: number | string) => ({ __rl: true, value: String(id), mode: 'id' });
+
+/** Node and version ids made from a workflow id (its first 8 characters, then …0001, …0002, …). */
+export const idsFrom = (id: string, n: number) =>
+	`${id.slice(0, 8)}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** A SentiOne trigger, its type and parameters, as `triggerThenDone` places it. */
+export interface TriggerNode {
+	name: string;
+	kind: 'poll' | 'stream';
+	parameters: Record<string, unknown>;
+	credential: { id: string; name: string };
+}
+
+/**
+ * A saved workflow of one SentiOne trigger passing what it emits to a No Operation node named
+ * Done (the way a user starts one); node ids (idsFrom) and the version id made from the
+ * workflow's id unless given.
+ */
+export function triggerThenDone(
+	id: string,
+	name: string,
+	trigger: TriggerNode,
+	o: { nodeIds?: [string, string]; versionId?: string; instanceId?: string } = {},
+): SavedWorkflowJson {
+	const [triggerId, doneId] = o.nodeIds ?? [idsFrom(id, 1), idsFrom(id, 2)];
+	const first = {
+		id: triggerId,
+		name: trigger.name,
+		type:
+			trigger.kind === 'stream'
+				? 'n8n-nodes-sentione.sentiOneStreamTrigger'
+				: 'n8n-nodes-sentione.sentiOneTrigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: trigger.parameters as INodeParameters,
+		credentials: { sentiOneApi: trigger.credential },
+	};
+	const done = {
+		id: doneId,
+		name: 'Done',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0] as [number, number],
+		parameters: {},
+	};
+	return {
+		id,
+		name,
+		nodes: [first, done],
+		connections: { [first.name]: { main: [[{ node: done.name, type: 'main', index: 0 }]] } },
+		active: false,
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
+		versionId: o.versionId ?? versionOf(id),
+		pinData: {},
+		meta: { instanceId: o.instanceId ?? 'e2e' },
+		tags: [],
+	} as SavedWorkflowJson;
+}
 
 /** A template from examples/, parsed. */
 export function template(file: string): SavedWorkflowJson {
@@ -210,6 +301,13 @@ export function withStreamTrigger(
 				options: {},
 			};
 		}
+	}
+	return postingTo(w, channel);
+}
+
+/** The workflow with its posts to the inbox (its HTTP Request nodes) sent to `channel`. */
+export function postingTo(w: SavedWorkflowJson, channel: string): SavedWorkflowJson {
+	for (const n of w.nodes) {
 		if (n.type === 'n8n-nodes-base.httpRequest') {
 			const body = n.parameters.bodyParameters as {
 				parameters: Array<{ name: string; value: unknown }>;

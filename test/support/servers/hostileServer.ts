@@ -20,6 +20,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { realNow } from '../time';
+import { waitFor } from '../wait';
 
 export const API_ROOT = '/api/public/v2';
 
@@ -467,4 +468,46 @@ export function rateHeaders(values: {
 	if (values.remaining !== undefined) out['x-rate-limit-remaining'] = values.remaining;
 	if (values.reset !== undefined) out['x-rate-limit-reset'] = values.reset;
 	return out;
+}
+
+/** What a test file's hostile server does around its tests (useHostileServer). */
+export interface HostileServerUse {
+	/**
+	 * After each test: the behaviours reset and no response left open (default on; off for a file
+	 * whose routes stay for all its tests).
+	 */
+	settleAfterEach?: boolean;
+	/** the file's crash watch (probes.ts watchCrashes): after each test it must hold none */
+	crashes?: unknown[];
+	/** after the server closed, once the file's tests ran (where a file writes its figures) */
+	closed?: () => void;
+}
+
+/**
+ * The hostile server of a test file: started before its tests (handed to `use`), settled after
+ * each test, closed after them.
+ */
+export function useHostileServer(
+	use: (server: HostileServer) => void,
+	o: HostileServerUse = {},
+): void {
+	let server: HostileServer | undefined;
+	beforeAll(async () => {
+		server = await HostileServer.start();
+		use(server);
+	});
+	afterAll(async () => {
+		await server?.close();
+		o.closed?.();
+	});
+	if (o.settleAfterEach === false) return;
+	afterEach(async () => {
+		if (o.crashes) expect(o.crashes).toEqual([]);
+		const settling = server!;
+		settling.reset();
+		await waitFor(() => settling.open === 0, {
+			what: 'no response left open on the hostile server',
+			timeoutMs: 5000,
+		});
+	});
 }

@@ -5,21 +5,14 @@
  * 404 naming a project, mention or tag is a missing resource (D-21, D-22); any other 404 naming
  * nothing is "not available" on an announced route and a missing resource on a confirmed one.
  */
-import type { INode } from 'n8n-workflow';
 
 import type { EndpointName } from '../../../../nodes/SentiOne/shared/contract';
 import { ENDPOINTS, PATHS, UNCONFIRMED } from '../../../../nodes/SentiOne/shared/contract';
 import type { RequestInfo } from '../../../../nodes/SentiOne/shared/errors';
 import { errorDetails, mapHttpError } from '../../../../nodes/SentiOne/shared/errors';
+import { actionNodeOf } from '../../../support/fake/context';
 
-const node: INode = {
-	id: 'node-1',
-	name: 'SentiOne',
-	type: 'n8n-nodes-sentione.sentiOne',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = actionNodeOf('node-1');
 
 const NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 const UNCONFIRMED_ROUTES = NAMES.filter((name) => !ENDPOINTS[name].confirmed);

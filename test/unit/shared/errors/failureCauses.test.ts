@@ -5,7 +5,6 @@
  * built outside the mapper (a refused parameter, the poll trigger's spent budget, its notices).
  * Times are checked to the millisecond against the node's (fake) clock.
  */
-import type { INode } from 'n8n-workflow';
 import { ACTIONABLE_CAUSES, NodeApiError, NodeOperationError, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { EndpointName } from '../../../../nodes/SentiOne/shared/contract';
@@ -30,7 +29,7 @@ import { budgetError, noticeError } from '../../../../nodes/SentiOne/trigger/pol
 import { failAction, projectById } from '../../../support/fake/action';
 import { FakeApi, page, rateLimitHeaders } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
-import { pollContext } from '../../../support/fake/context';
+import { actionNodeOf, pollContext } from '../../../support/fake/context';
 import { mentionEvent, mentions, streamAnswer } from '../../../support/fake/mentions';
 import { HOUR, MINUTE, SECOND } from '../../../support/time';
 
@@ -40,14 +39,7 @@ const TOP_OF_NEXT_HOUR = Date.UTC(2026, 10, 21, 11, 0);
 const FIRST_OF_NEXT_MONTH = Date.UTC(2026, 11, 1);
 const clock = useFakeClock(NOW);
 
-const node: INode = {
-	id: 'node-1',
-	name: 'SentiOne',
-	type: 'n8n-nodes-sentione.sentiOne',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = actionNodeOf('node-1');
 
 /** The request of an endpoint of the contract's table, as the transport describes it to the mapper. */
 function requestOf(endpoint: EndpointName, path: string): RequestInfo {

@@ -12,9 +12,8 @@ import {
 	seal,
 	SLOT_MS,
 } from '../../../../nodes/SentiOne/trigger/alerts/history';
+import { DAY, MINUTE } from '../../../support/time';
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 /** 06:00 UTC on the day judged */
 const SIX = Date.parse('2026-11-20T06:00:00Z');
 

@@ -14,9 +14,8 @@ import { ALERT_DEFAULTS } from '../../../../nodes/SentiOne/trigger/alerts/alertS
 import { AlertEngine } from '../../../../nodes/SentiOne/trigger/alerts/engine';
 import { factsOf } from '../../../../nodes/SentiOne/trigger/alerts/facts';
 import { seededRandom } from '../../../support/random';
+import { HOUR, MINUTE } from '../../../support/time';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 
 let n = 0;

@@ -19,7 +19,7 @@ import { newState, STATE_KEY } from '../../../../nodes/SentiOne/trigger/poll/pol
 import { page } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
 import { mentionAt, mentionEvent, streamAnswer } from '../../../support/fake/mentions';
-import { pollTrigger } from '../../../support/fake/pollTrigger';
+import { pollSettings, pollTrigger } from '../../../support/fake/pollTrigger';
 import { idsOf } from '../../../support/tally';
 import { HOUR, MINUTE, NOW_MS, SECOND } from '../../../support/time';
 import { projectParam } from '../../../support/triggers';
@@ -29,20 +29,8 @@ const clock = useFakeClock(T);
 const SEARCH = PATHS.recentSearch(1001);
 const EXPORT = PATHS.recentExport(1001);
 
-const settings = (patch: Partial<PollSettings> = {}): PollSettings => ({
-	event: 'newMention',
-	projectId: 1001,
-	source: 'recent',
-	filters: {},
-	simplify: false,
-	startFrom: 'now',
-	backfillHours: 0,
-	maxRequestsPerPoll: 2,
-	requestsPerHour: 12,
-	catchUp: true,
-	lateWindowMs: 0,
-	...patch,
-});
+const settings = (patch: Partial<PollSettings> = {}): PollSettings =>
+	pollSettings({ simplify: false, lateWindowMs: 0, ...patch });
 
 /** `count` mentions collected `stepMs` apart from `from`. */
 const arriving = (count: number, from: number, stepMs: number, prefix = 'b') =>

@@ -15,24 +15,14 @@ import {
 import type { PollSettings } from '../../../../nodes/SentiOne/trigger/poll/pollSettings';
 import { useFakeClock } from '../../../support/fake/clock';
 import { pollContext } from '../../../support/fake/context';
+import { pollSettings } from '../../../support/fake/pollTrigger';
 import { MINUTE } from '../../../support/time';
 
 const clock = useFakeClock(Date.UTC(2026, 10, 21, 10, 30));
 const ctx = (timezone = 'UTC') => pollContext({ nodeType: new SentiOneTrigger(), timezone });
 
-const settings = (maxRequestsPerPoll: number): PollSettings => ({
-	event: 'newMention',
-	projectId: 1001,
-	source: 'recent',
-	filters: {},
-	simplify: true,
-	startFrom: 'now',
-	backfillHours: 0,
-	maxRequestsPerPoll,
-	requestsPerHour: 12,
-	catchUp: true,
-	lateWindowMs: 0,
-});
+const settings = (maxRequestsPerPoll: number): PollSettings =>
+	pollSettings({ maxRequestsPerPoll, lateWindowMs: 0 });
 
 describe('the spent search budget', () => {
 	test('names the limit and the reset in the workflow’s time zone, says nothing is lost, with HTTP code 429', () => {

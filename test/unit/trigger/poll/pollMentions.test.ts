@@ -12,7 +12,7 @@ import { STATE_KEY } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import { roundKey } from '../../../../nodes/SentiOne/trigger/poll/scan';
 import { page, rateLimitHeaders } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
-import { pollTrigger, type PollTrigger } from '../../../support/fake/pollTrigger';
+import { pollSettings, pollTrigger, type PollTrigger } from '../../../support/fake/pollTrigger';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
 import { HOUR, MINUTE, NOW_MS, SECOND, iso } from '../../../support/time';
@@ -285,22 +285,7 @@ describe('a backlog bigger than one check', () => {
 		const body = t.api.requests[1].body;
 		expect(t.state().round).toEqual({
 			body: JSON.stringify(body),
-			key: roundKey(
-				{
-					event: 'newMention',
-					projectId: 1001,
-					source: 'recent',
-					filters: {},
-					simplify: true,
-					startFrom: 'now',
-					backfillHours: 0,
-					maxRequestsPerPoll: 2,
-					requestsPerHour: 12,
-					catchUp: true,
-					lateWindowMs: 10 * MINUTE,
-				},
-				'collectedAt',
-			),
+			key: roundKey(pollSettings(), 'collectedAt'),
 			cursor: 'c2',
 		});
 		// two requests spent: the next check waits two spacings (9 minutes)

@@ -11,7 +11,6 @@ import { SentiOneTrigger } from '../../../../nodes/SentiOne/SentiOneTrigger.node
 import { PATHS } from '../../../../nodes/SentiOne/shared/contract';
 import { SentiOneTransport } from '../../../../nodes/SentiOne/shared/transport';
 import { FilterVerifier } from '../../../../nodes/SentiOne/shared/verify';
-import type { PollSettings } from '../../../../nodes/SentiOne/trigger/poll/pollSettings';
 import type { PollState } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import { newState } from '../../../../nodes/SentiOne/trigger/poll/pollState';
 import {
@@ -25,6 +24,7 @@ import { admit } from '../../../../nodes/SentiOne/trigger/poll/watermark';
 import { FakeApi, page, rateLimitHeaders } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
 import { pollContext } from '../../../support/fake/context';
+import { pollSettings } from '../../../support/fake/pollTrigger';
 import { mentionAt } from '../../../support/fake/mentions';
 import { idsOf } from '../../../support/tally';
 import { MINUTE, NOW_MS, iso } from '../../../support/time';
@@ -33,20 +33,7 @@ const clock = useFakeClock();
 const T = NOW_MS;
 const SEARCH = PATHS.recentSearch(1001);
 
-const settings = (extra: Partial<PollSettings> = {}): PollSettings => ({
-	event: 'newMention',
-	projectId: 1001,
-	source: 'recent',
-	filters: {},
-	simplify: true,
-	startFrom: 'now',
-	backfillHours: 0,
-	maxRequestsPerPoll: 2,
-	requestsPerHour: 12,
-	catchUp: true,
-	lateWindowMs: 10 * MINUTE,
-	...extra,
-});
+const settings = pollSettings;
 
 const transportFor = (api: FakeApi) =>
 	new SentiOneTransport(pollContext({ nodeType: new SentiOneTrigger(), api }), {

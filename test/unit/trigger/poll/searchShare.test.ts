@@ -23,23 +23,13 @@ import {
 } from '../../../../nodes/SentiOne/trigger/poll/searchShare';
 import type { SentiOneTransport } from '../../../../nodes/SentiOne/shared/transport';
 import { pollContext } from '../../../support/fake/context';
+import { pollSettings } from '../../../support/fake/pollTrigger';
 import { HOUR, MINUTE } from '../../../support/time';
 
 const HOUR0 = Date.UTC(2026, 10, 21, 10, 0);
 
-const settings = (requestsPerHour = 12, maxRequestsPerPoll = 2): PollSettings => ({
-	event: 'newMention',
-	projectId: 1001,
-	source: 'recent',
-	filters: {},
-	simplify: true,
-	startFrom: 'now',
-	backfillHours: 0,
-	maxRequestsPerPoll,
-	requestsPerHour,
-	catchUp: true,
-	lateWindowMs: 0,
-});
+const settings = (requestsPerHour = 12, maxRequestsPerPoll = 2): PollSettings =>
+	pollSettings({ maxRequestsPerPoll, requestsPerHour, lateWindowMs: 0 });
 
 test('a check falls in the clock hour it starts in', () => {
 	expect(hourOf(HOUR0)).toBe(HOUR0);
