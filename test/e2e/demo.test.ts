@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { SIMPLE_COLUMNS } from '../../nodes/SentiOne/shared/simplify';
 import {
 	N8N_VERSION,
+	dbPingInRealTime,
 	ensureN8n,
 	freePort,
 	nodeOutput,
@@ -38,6 +39,7 @@ import {
 	type N8nSession,
 	type RestClient,
 } from '../support/n8n/host';
+import { timeLapse, type Lapse } from '../support/n8n/lapse';
 import { ROOT, rawValues } from '../support/n8n/workflows';
 import { DAY, HOUR, MINUTE, SECOND } from '../support/time';
 
@@ -46,31 +48,15 @@ const restApi = require('../../scripts/n8n/rest.js') as {
 	login(base: string, user: { email: string; password: string }): Promise<string>;
 	client(base: string, cookie: string): RestClient;
 };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const timeLapse = require('../support/n8n/timeLapse.js') as {
-	lapsedNow(lapse: Lapse, real: number): number;
-};
-
-interface Lapse {
-	realOrigin: number;
-	fakeOrigin: number;
-	factor: number;
-}
-
 /** how much faster the demo's clock runs (a loaded 2-core machine keeps n8n healthy at ×5) */
 const FACTOR = 5;
 const realStart = Date.now();
 const lapse: Lapse = { realOrigin: realStart, fakeOrigin: realStart, factor: FACTOR };
+const clock = timeLapse(lapse);
 /** the demo's clock: now as gulp, the inbox, the simulator and n8n read it */
-const simulatedNow = () => timeLapse.lapsedNow(lapse, Date.now());
-const lapseEnv = {
-	NODE_OPTIONS: `--require ${require.resolve('../support/n8n/timeLapse.js')}`,
-	SENTIONE_TIME_LAPSE: JSON.stringify(lapse),
-	// n8n's database health check, a real-time matter: its default ping (every 2 s, 5 s to answer)
-	// in real time, not ×5 shorter
-	DB_PING_INTERVAL_SECONDS: String(2 * FACTOR),
-	DB_PING_TIMEOUT_MS: String(5 * SECOND * FACTOR),
-};
+const simulatedNow = clock.now;
+/** n8n's database health check keeps its real-time pace (not ×5 shorter) */
+const lapseEnv = { ...clock.env, ...dbPingInRealTime(FACTOR) };
 
 let demo: ChildProcess;
 let output = '';

@@ -3,9 +3,9 @@
  * failed last time, then the slowest it remembers, then the largest) within each group, and the
  * groups chosen so the long end-to-end files never start last:
  * - n8n already installed: the files that run a real n8n first (the longest), then the rest;
- * - n8n still to install (a fresh machine): one long end-to-end file first (`EARLY`: it waits for
- *   the install, started in the background by ./dev, on one worker and starts the moment it is
- *   done), then every other tier, then the other files that run a real n8n.
+ * - n8n still to install (a fresh machine): three long end-to-end files first (`EARLY`: each waits
+ *   for the install, started in the background by ./dev, on a worker of its own and starts the
+ *   moment it is done), then every other tier, then the other files that run a real n8n.
  * A fresh clone has no timings of jest's own (they are kept per absolute path), so within a group
  * the files known to take longest (`LONGEST`, measured seconds) start first, longest first.
  */
@@ -20,11 +20,12 @@ const { isInstalled } = require('../../scripts/n8n/install.js');
 const REAL_N8N = new Set(['e2e', 'n8n1', 'queue']);
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Seconds each took on 2 cores with 4 workers (the rest take less). */
+/** Seconds each took on 2 cores beside the other tiers (the rest take less). */
 const LONGEST = {
 	'test/e2e/demo.test.ts': 120,
 	'test/e2e/digestRestart.test.ts': 120,
 	'test/e2e/budget.test.ts': 150,
+	'test/e2e/templates.test.ts': 130,
 	'test/e2e/triggers.test.ts': 120,
 	'test/e2e/smoke.test.ts': 100,
 	'test/e2e/restart.test.ts': 90,
@@ -35,11 +36,17 @@ const LONGEST = {
 };
 
 /**
- * The end-to-end file that starts at once on a fresh machine: long, and more waiting than
- * computing, its checks 15 s apart, so the other tiers' load beside it does not matter (unlike
- * budget.test.ts's clock running ×30).
+ * The end-to-end files that start at once on a fresh machine, each on a worker of its own that waits
+ * for the install without using the CPU (npm test runs 6 workers on 2 cores: the other 3 keep both
+ * cores busy with the tiers that need no n8n meanwhile). Long, and more waiting than computing —
+ * checks 15 s apart, n8n stopped and started again — so the other tiers' load beside them does not
+ * matter (unlike budget.test.ts's clock running ×30).
  */
-const EARLY = 'test/e2e/triggers.test.ts';
+const EARLY = [
+	'test/e2e/triggers.test.ts',
+	'test/e2e/digestRestart.test.ts',
+	'test/e2e/restart.test.ts',
+];
 
 const relativePath = (test) => path.relative(ROOT, test.path).split(path.sep).join('/');
 
@@ -52,10 +59,10 @@ class TierSequencer extends Sequencer {
 		const e2e = order(tests.filter(realN8n));
 		const rest = order(tests.filter((test) => !realN8n(test)));
 		if (isInstalled()) return [...e2e, ...rest];
-		// n8n still installing: EARLY takes one worker at once (it waits for the install without
-		// using the CPU, and starts the moment n8n is there, beside the other tiers); the others
-		// after every other tier
-		const early = e2e.filter((test) => relativePath(test) === EARLY);
+		// n8n still installing: the EARLY files take a worker each at once (they wait for the install
+		// without using the CPU, and start the moment n8n is there, beside the other tiers); the
+		// others after every other tier
+		const early = e2e.filter((test) => EARLY.includes(relativePath(test)));
 		return [...early, ...rest, ...e2e.filter((test) => !early.includes(test))];
 	}
 }
