@@ -40,6 +40,17 @@ async function truth(projectId: number, from: string, to: string): Promise<numbe
 	return r.mentions.filter((m) => m.collectedAt >= from && m.collectedAt < to).length;
 }
 
+/**
+ * `count` simulated minutes in 10-second steps: the simulator collects each step and streams it, so
+ * a mention reaches the node within seconds of its collection, as on SentiOne's live stream.
+ */
+async function liveMinutes(count: number): Promise<void> {
+	for (let step = 0; step < count * 6; step++) {
+		await clock.advance(MINUTE / 6);
+		await sleep(25); // heartbeats (real time) tick the alerts
+	}
+}
+
 /** Each digest emitted: checked against the ground truth of its window; the windows, in order. */
 async function checkDigests(projectId: number, digests: IDataObject[]): Promise<string[]> {
 	const windows = digests.map((d) => String(d.windowStart));
@@ -95,15 +106,7 @@ test('SentiOne Stream Trigger, 5-minute digest over 30 simulated minutes with a 
 	let trigger = await activateStreamTrigger(params, creds);
 	const digests = () => trigger.items().filter((i) => i.kind === 'digest');
 	const all: IDataObject[] = [];
-	// a simulated minute in 10-second steps: the simulator collects each step and streams it, so a
-	// mention reaches the node within seconds of its collection, as on SentiOne's live stream
-	const minute = async () => {
-		for (let step = 0; step < 6; step++) {
-			await clock.advance(MINUTE / 6);
-			await sleep(25); // heartbeats (real time) tick the alerts
-		}
-	};
-	for (let m = 0; m < 14; m++) await minute();
+	await liveMinutes(14);
 	// n8n restarts: what it saved with the last emit comes back; two minutes pass while it is down
 	const saved = trigger.savedStaticData();
 	all.push(...digests());
@@ -113,7 +116,7 @@ test('SentiOne Stream Trigger, 5-minute digest over 30 simulated minutes with a 
 	// the reconnect's backfill arrives within real time, as the node's clock runs on (it would in
 	// n8n: the node counts a backfill as arrived RECONNECT.backfillSettleMs after the connection)
 	await sleep(500);
-	for (let m = 0; m < 16; m++) await minute();
+	await liveMinutes(16);
 	await waitFor(() => digests().length > 0, {
 		timeoutMs: 5000,
 		what: 'a digest after the restart',
@@ -141,12 +144,6 @@ test('SentiOne Stream Trigger, 20-minute digest restarted before its first diges
 	let trigger = await activateStreamTrigger(params, creds);
 	const all: IDataObject[] = [];
 	const digests = () => trigger.items().filter((i) => i.kind === 'digest');
-	const minutes = async (count: number) => {
-		for (let step = 0; step < count * 6; step++) {
-			await clock.advance(MINUTE / 6);
-			await sleep(25); // heartbeats (real time) tick the alerts
-		}
-	};
 	/** n8n stops (what it wrote last comes back), `downMinutes` pass, n8n starts again */
 	const restart = async (downMinutes: number) => {
 		const saved = trigger.savedStaticData();
@@ -156,14 +153,14 @@ test('SentiOne Stream Trigger, 20-minute digest restarted before its first diges
 		trigger = await activateStreamTrigger(params, creds, saved);
 		await sleep(500); // the reconnect's backfill and the gap fill arrive
 	};
-	await minutes(4);
+	await liveMinutes(4);
 	// down across the first window's end, before its digest: only the activation's write is on disk
 	await restart(6);
-	await minutes(10);
+	await liveMinutes(10);
 	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the first digest' });
 	// down in the middle of the second window
 	await restart(3);
-	await minutes(30);
+	await liveMinutes(30);
 	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the second digest' });
 	all.push(...digests());
 	await trigger.close();
