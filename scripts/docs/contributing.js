@@ -25,7 +25,7 @@ const machine = (m) =>
 /** The run a timings file measured, and its table: the steps before jest, each tier. */
 function timingsTable(t, command) {
 	const out = [
-		`Measured by \`${command}\`, last run ${when(t.runAt)} (${machine(t.machine)}; ${t.maxWorkers} jest workers): **${took(t.totalSeconds)}** in all, jest ${took(t.jestSeconds)}.`,
+		`Measured by \`${command}\`, last run ${when(t.runAt)} (${machine(t.machine)}; ${t.maxWorkers} jest workers${(t.installs ?? []).length > 0 ? '; n8n installed during the run, as on a fresh machine' : ''}): **${took(t.totalSeconds)}** in all, jest ${took(t.jestSeconds)}.`,
 		'',
 		row(['Step or tier', 'Files', 'From → to (of jest)', 'Its files, summed', 'Slowest file']),
 		'|---|---|---|---|---|',

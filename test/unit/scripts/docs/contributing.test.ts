@@ -62,6 +62,31 @@ test("npm test's timings: the command, the machine, each step and each tier", ()
 	);
 });
 
+test('a run that installed n8n says so: a fresh machine', () => {
+	writeFileSync(
+		join(dir, 'timings-soak.json'),
+		JSON.stringify({
+			runAt: '2026-11-27T02:29:00.000Z',
+			machine: { cores: 2, loadMean: 8.5, loadMax: 12.6 },
+			totalSeconds: 583.9,
+			jestSeconds: 497.4,
+			maxWorkers: 6,
+			before: [
+				{ step: './dev: Node 24, background installs started, dev dependencies', seconds: 78 },
+			],
+			installs: [{ n8n: '2.41.1', seconds: 227, readySecondsAfterJestStart: 147.4 }],
+			tiers: [],
+		}),
+	);
+	const out = render('timings-soak');
+	expect(out).toContain(
+		'(2 cores, 1-min load average during the run: mean 8.5, max 12.6; 6 jest workers; n8n installed during the run, as on a fresh machine): **9 min 44 s** in all',
+	);
+	expect(out).toContain(
+		'| n8n 2.41.1 installed (background) | — | 3 min 47 s; ready 2 min 27 s after jest started | — | — |',
+	);
+});
+
 test('a run that left no timings renders nothing (its block keeps what it holds)', () => {
 	expect(render('timings-unit')).toBeUndefined();
 	expect(render('timings-ci')).toBeUndefined();
