@@ -65,7 +65,9 @@ export async function startSim(
 				resolve(m[1]);
 			}
 		});
-		child.on('exit', (code) => {
+		// 'close', not 'exit': it comes once stderr is read to its end (on a loaded machine 'exit'
+		// can come before the message the simulator wrote on its way out)
+		child.on('close', (code) => {
 			clearTimeout(timer);
 			reject(new Error(`simulator exited with ${code}: ${err}`));
 		});

@@ -501,7 +501,9 @@ describe('a redirect whose body never ends: refused within the 5 s the node give
 			const outcome = await kind.run();
 			const ms = performance.now() - started;
 			expect(outcome.message).toMatch(otherOrigin(() => elsewhere.origin)());
-			expect(ms).toBeLessThan(5000 + 2000);
+			// the 5 s, plus what a loaded machine adds (seconds at a load of 15): far below the
+			// minute of the answer stall limit (BOUNDS.answerStallMs), the next limit that would end it
+			expect(ms).toBeLessThan(5000 + 10_000);
 			expect(elsewhere.requests).toEqual([]);
 			expect(elsewhere.connections).toBe(0);
 			figures.longestRedirectHoldMs = Math.max(figures.longestRedirectHoldMs ?? 0, Math.round(ms));
