@@ -301,12 +301,14 @@ describe('hourly 429 and maxRateLimitWaitMs', () => {
 	});
 
 	test('the per-request policy overrides the transport’s', async () => {
-		const { respond } = hourly429(500);
+		// a reset 3 s ahead (a loaded machine may take seconds to send the request: a reset already
+		// past is taken as the next hour's); the wait is at least the first spacing, 5 s
+		const { respond } = hourly429(3000);
 		await script(sim, '^/projects$', respond);
 		const result = valueOf(
 			await inNode(credentials(sim, ENTERPRISE), async function () {
 				const t = new SentiOneTransport(this, { retry: { maxRateLimitWaitMs: 0 } });
-				const r = await t.request({ ...getProjects, retry: { maxRateLimitWaitMs: 5_000 } });
+				const r = await t.request({ ...getProjects, retry: { maxRateLimitWaitMs: 10_000 } });
 				return { attempts: r.attempts, waited: r.waitedMs > 0 };
 			}),
 		);
