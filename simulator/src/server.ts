@@ -67,10 +67,7 @@ export function createSimulatorServer(state: State): { server: Server; sockets: 
 	});
 	server.requestTimeout = 0;
 	server.headersTimeout = 60_000;
-	// longer than a client keeps an idle connection (undici and Node's agent: 4–5 s), so the client
-	// closes it first: a server closing it as a request goes out fails that request ("other side
-	// closed"), a race a loaded machine makes likely
-	server.keepAliveTimeout = 65_000;
+	server.keepAliveTimeout = 5_000;
 	return { server, sockets };
 }
 

@@ -135,7 +135,9 @@ describe('a JSON answer that trickles in: ended by its stall limit, never retrie
 			/^SentiOne's answer could not be used: the answer did not arrive whole within 0\.7 s, the stall limit \(\d+ (bytes|kB) had arrived; bytes trickling in do not extend the limit\)$/,
 		);
 		expect(error.ms).toBeGreaterThanOrEqual(650);
-		expect(error.ms).toBeLessThan(700 + 1500);
+		// the message says the stall limit ended it; before the 5-s deadline, whatever a loaded
+		// machine adds
+		expect(error.ms).toBeLessThan(5000);
 		expect(server.requests).toHaveLength(1);
 		expect(error.sent).toBe(1);
 		hold('JSON answer, transport (stall limit 0.7 s)', error.ms);
@@ -154,7 +156,9 @@ describe('a JSON answer that trickles in: ended by its stall limit, never retrie
 			/^SentiOne's answer could not be used: the answer was still arriving after 1 s \(\d+ (bytes|kB) received\), far longer than one answer takes$/,
 		);
 		expect(error.ms).toBeGreaterThanOrEqual(950);
-		expect(error.ms).toBeLessThan(1000 + 1500);
+		// the message says the deadline ended it; before the 5-s stall limit, whatever a loaded
+		// machine adds
+		expect(error.ms).toBeLessThan(5000);
 		expect(error.sent).toBe(1);
 		hold('JSON answer, transport (deadline 1 s)', error.ms);
 		rows.push({
