@@ -5,9 +5,9 @@
  * saved it, reloaded). Every window is emitted once and counts exactly the mentions the simulator
  * collected in it (its ground truth); a window the trigger started inside says "at least".
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { credentials } from '../../support/engine';
+import { credentials, type EngineCredentials } from '../../support/engine';
 import { BASIC } from '../../support/keys';
 import type { SimClock } from '../../support/simClock';
 import { useSimulator } from '../../support/simClock';
@@ -15,6 +15,7 @@ import { admin, createProject, type Loose, type Sim } from '../../support/simula
 import { MINUTE } from '../../support/time';
 import {
 	activateStreamTrigger,
+	type ActiveStreamTrigger,
 	PollHarness,
 	pollParameters,
 	projectParam,
@@ -49,6 +50,43 @@ async function liveMinutes(count: number): Promise<void> {
 		await clock.advance(MINUTE / 6);
 		await sleep(25); // heartbeats (real time) tick the alerts
 	}
+}
+
+/** A project collecting 3 mentions a minute, and a Stream Trigger digest of it every `every` minutes. */
+async function liveDigest(name: string, every: number) {
+	const projectId = await createProject(sim, name, 'acme');
+	await admin(sim, 'POST', '/live', { ratePerMinute: 3 });
+	const params = streamParameters(
+		{
+			project: projectParam(projectId),
+			event: 'digest',
+			digestWindow: 'minutes',
+			digestEvery: every,
+		},
+		{ stallTimeout: 600 },
+	);
+	return { projectId, params, creds: credentials(sim, BASIC) };
+}
+
+/**
+ * n8n stops (the static data it wrote last comes back; the digests the stopped trigger emitted go
+ * to `all`), `downMinutes` pass, n8n starts again. The reconnect's backfill and gap fill arrive
+ * within real time, as the node's clock runs on (the node counts a backfill as arrived
+ * RECONNECT.backfillSettleMs after the connection).
+ */
+async function restartStream(
+	trigger: ActiveStreamTrigger,
+	all: IDataObject[],
+	live: { params: INodeParameters; creds: EngineCredentials },
+	downMinutes: number,
+): Promise<ActiveStreamTrigger> {
+	const saved = trigger.savedStaticData();
+	all.push(...trigger.items().filter((i) => i.kind === 'digest'));
+	await trigger.close();
+	await clock.advance(downMinutes * MINUTE);
+	const again = await activateStreamTrigger(live.params, live.creds, saved);
+	await sleep(500);
+	return again;
 }
 
 /** Each digest emitted: checked against the ground truth of its window; the windows, in order. */
@@ -96,26 +134,13 @@ test('SentiOne Trigger, hourly digest over 5 simulated hours with a restart: eac
 });
 
 test('SentiOne Stream Trigger, 5-minute digest over 30 simulated minutes with a restart: each window once, exact', async () => {
-	const projectId = await createProject(sim, 'Live digest', 'acme');
-	await admin(sim, 'POST', '/live', { ratePerMinute: 3 });
-	const params = streamParameters(
-		{ project: projectParam(projectId), event: 'digest', digestWindow: 'minutes', digestEvery: 5 },
-		{ stallTimeout: 600 },
-	);
-	const creds = credentials(sim, BASIC);
-	let trigger = await activateStreamTrigger(params, creds);
+	const live = await liveDigest('Live digest', 5);
+	let trigger = await activateStreamTrigger(live.params, live.creds);
 	const digests = () => trigger.items().filter((i) => i.kind === 'digest');
 	const all: IDataObject[] = [];
 	await liveMinutes(14);
 	// n8n restarts: what it saved with the last emit comes back; two minutes pass while it is down
-	const saved = trigger.savedStaticData();
-	all.push(...digests());
-	await trigger.close();
-	await clock.advance(2 * MINUTE);
-	trigger = await activateStreamTrigger(params, creds, saved);
-	// the reconnect's backfill arrives within real time, as the node's clock runs on (it would in
-	// n8n: the node counts a backfill as arrived RECONNECT.backfillSettleMs after the connection)
-	await sleep(500);
+	trigger = await restartStream(trigger, all, live, 2);
 	await liveMinutes(16);
 	await waitFor(() => digests().length > 0, {
 		timeoutMs: 5000,
@@ -124,42 +149,28 @@ test('SentiOne Stream Trigger, 5-minute digest over 30 simulated minutes with a 
 	all.push(...digests());
 	await trigger.close();
 	expect(trigger.errors).toEqual([]);
-	const windows = await checkDigests(projectId, all);
+	const windows = await checkDigests(live.projectId, all);
 	expect(windows.length).toBeGreaterThanOrEqual(5);
 });
 
 test('SentiOne Stream Trigger, 20-minute digest restarted before its first digest, across its boundary and mid-window (n8n writes static data only at activation and with an execution): each window once, exact', async () => {
-	const projectId = await createProject(sim, 'Live digest, early restarts', 'acme');
-	await admin(sim, 'POST', '/live', { ratePerMinute: 3 });
-	const params = streamParameters(
-		{ project: projectParam(projectId), event: 'digest', digestWindow: 'minutes', digestEvery: 20 },
-		{ stallTimeout: 600 },
-	);
-	const creds = credentials(sim, BASIC);
+	const live = await liveDigest('Live digest, early restarts', 20);
+	const { projectId } = live;
 	const EVERY = 20 * MINUTE;
 	// activated 8 minutes before a window's end
 	const boundary = Math.ceil((clock.now + 9 * MINUTE) / EVERY) * EVERY;
 	await clock.advance(boundary - 8 * MINUTE - clock.now);
 	const activatedAt = clock.now;
-	let trigger = await activateStreamTrigger(params, creds);
+	let trigger = await activateStreamTrigger(live.params, live.creds);
 	const all: IDataObject[] = [];
 	const digests = () => trigger.items().filter((i) => i.kind === 'digest');
-	/** n8n stops (what it wrote last comes back), `downMinutes` pass, n8n starts again */
-	const restart = async (downMinutes: number) => {
-		const saved = trigger.savedStaticData();
-		all.push(...digests());
-		await trigger.close();
-		await clock.advance(downMinutes * MINUTE);
-		trigger = await activateStreamTrigger(params, creds, saved);
-		await sleep(500); // the reconnect's backfill and the gap fill arrive
-	};
 	await liveMinutes(4);
 	// down across the first window's end, before its digest: only the activation's write is on disk
-	await restart(6);
+	trigger = await restartStream(trigger, all, live, 6);
 	await liveMinutes(10);
 	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the first digest' });
 	// down in the middle of the second window
-	await restart(3);
+	trigger = await restartStream(trigger, all, live, 3);
 	await liveMinutes(30);
 	await waitFor(() => digests().length > 0, { timeoutMs: 5000, what: 'the second digest' });
 	all.push(...digests());
