@@ -764,6 +764,20 @@ export async function advanceClock(sim: Sim, ms: number): Promise<string> {
 	return (await admin<{ now: string }>(sim, 'POST', '/clock', { advanceMs: ms })).now;
 }
 
+/**
+ * Runs `body` with the simulator's clock stopped, then lets it run on from where it stood: a run
+ * and the ground truth counted after it then see the same "now" (the recent window's 7-day edge
+ * does not move between them).
+ */
+export async function withClockStopped<T>(sim: Sim, body: () => Promise<T>): Promise<T> {
+	await admin(sim, 'POST', '/clock', { frozen: true });
+	try {
+		return await body();
+	} finally {
+		await admin(sim, 'POST', '/clock', { frozen: false });
+	}
+}
+
 export interface ExpectedBucket {
 	from: string;
 	to: string;
