@@ -39,8 +39,7 @@ const LONGEST = {
  * The end-to-end files that start at once on a fresh machine, each on a worker of its own that waits
  * for the install without using the CPU (npm test runs 4 workers on 2 cores: the other 3 keep both
  * cores busy with the tiers that need no n8n meanwhile; 6 workers with 3 files waiting measured
- * 9 min 44 s on a fresh clone, but loaded the machine enough to lose mentions in
- * test/engine/trigger/stream.test.ts's random-offset drops, an open defect). Long, and more waiting than computing —
+ * 9 min 44 s on a fresh clone, with the machine's load near 9). Long, and more waiting than computing —
  * checks 15 s apart, n8n stopped and started again — so the other tiers' load beside them does not
  * matter (unlike budget.test.ts's clock running ×30).
  */

@@ -611,14 +611,18 @@ export async function startRunningSim(
 	options: RunningSimOptions = {},
 	extra: string[] = [],
 ): Promise<Sim> {
-	const now = options.now ?? Date.now();
-	const flags = ['--now', typeof now === 'number' ? new Date(now).toISOString() : now];
-	flags.push('--clock', 'running');
+	// left out, the simulator's clock starts at its own real now: one taken here would run behind
+	// real time by however long the process took to start (seconds on a loaded machine)
+	const now = options.now;
+	const flags: string[] = [];
 	if (options.projects !== undefined) flags.push('--projects', String(options.projects));
 	if (options.mentions !== undefined) flags.push('--mentions', String(options.mentions));
 	if (options.heartbeatMs !== undefined) flags.push('--heartbeat-ms', String(options.heartbeatMs));
 	if (options.seed !== undefined) flags.push('--seed', String(options.seed));
-	return await startSim([...flags, ...extra]);
+	return await startSim([...flags, ...extra], {
+		clock: 'running',
+		now: now === undefined ? null : typeof now === 'number' ? new Date(now).toISOString() : now,
+	});
 }
 
 export async function emptyProject(sim: Sim, name = 'Trigger test'): Promise<number> {

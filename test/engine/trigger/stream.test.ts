@@ -22,6 +22,7 @@ import { waitFor, sleep } from '../../support/wait';
 import {
 	type Sim,
 	admin,
+	clockNow,
 	emptyProject,
 	groundTruth,
 	addMentions,
@@ -167,7 +168,8 @@ test('a stream dropped at random byte offsets reconnects with a backfill: 0 lost
 	const drops = 4;
 	const offsets = Array.from({ length: drops }, () => 150 + Math.floor(next() * 6000));
 	await admin(sim, 'POST', '/faults', { stream: { dropAfterBytes: offsets[0], dropTimes: 1 } });
-	const since = new Date(Date.now() - 1000).toISOString();
+	// on the simulator's clock: the ground truth is what it collected from then on
+	const since = new Date((await clockNow(sim)) - 1000).toISOString();
 	const baseline = await settle();
 	const trigger = await activate(mentionParams(projectId), credentials(sim, BASIC));
 	await admin(sim, 'POST', '/live', { ratePerMinute: 300 });
