@@ -76,6 +76,39 @@ export function mention(id: string, patch: MentionPatch = {}): IDataObject {
 	return merged(base, patch);
 }
 
+/**
+ * The row Simplify makes of `mention(id)` (written out by hand, not by the code under test), its
+ * two dates replaced when the mention's were.
+ */
+export function simpleRowOf(
+	id: string,
+	dates: { publishedAt?: string; collectedAt?: string } = {},
+): IDataObject {
+	const day = NOW.slice(0, 10);
+	return {
+		id,
+		url: `https://social.example/posts/${id}`,
+		publishedAt: dates.publishedAt ?? `${day}T09:00:00.000Z`,
+		collectedAt: dates.collectedAt ?? `${day}T09:05:00.000Z`,
+		sourceType: 'Facebook',
+		mentionType: 'Post',
+		sentiment: 'Positive',
+		authorName: 'Anna Nowak',
+		authorFollowers: 1200,
+		title: 'Acme phone review',
+		text: `The Acme phone is great (${id})`,
+		language: 'en',
+		country: 'PL',
+		likeCount: 10,
+		shareCount: 2,
+		commentCount: 3,
+		viewCount: 400,
+		influenceScore: 7,
+		engagementRate: 0.05,
+		tags: 'vip',
+	};
+}
+
 /** `count` mentions m<first>, m<first+1> …, each with `patch` laid over it. */
 export function mentions(count: number, patch: MentionPatch = {}, first = 1): IDataObject[] {
 	return Array.from({ length: count }, (_, k) => mention(`m${first + k}`, patch));

@@ -12,7 +12,7 @@ import { SIMPLE_COLUMNS } from '../../../../nodes/SentiOne/shared/simplify';
 import { failAction, projectById, runAction } from '../../../support/fake/action';
 import { FakeApi, page, rateLimitHeaders } from '../../../support/fake/api';
 import { useFakeClock } from '../../../support/fake/clock';
-import { mention, mentions } from '../../../support/fake/mentions';
+import { mention, mentions, simpleRowOf } from '../../../support/fake/mentions';
 import { MINUTE, NOW_MS, SECOND } from '../../../support/time';
 
 const PATH = '/projects/1001/mentions/recent/search';
@@ -181,28 +181,7 @@ describe('the items', () => {
 		const api = new FakeApi().on('POST', PATH, { body: page([mention('m1')]) });
 		const { json } = await runAction(recent(), { api });
 		expect(Object.keys(json[0])).toEqual([...SIMPLE_COLUMNS]);
-		expect(json[0]).toEqual({
-			id: 'm1',
-			url: 'https://social.example/posts/m1',
-			publishedAt: '2026-11-21T09:00:00.000Z',
-			collectedAt: '2026-11-21T09:05:00.000Z',
-			sourceType: 'Facebook',
-			mentionType: 'Post',
-			sentiment: 'Positive',
-			authorName: 'Anna Nowak',
-			authorFollowers: 1200,
-			title: 'Acme phone review',
-			text: 'The Acme phone is great (m1)',
-			language: 'en',
-			country: 'PL',
-			likeCount: 10,
-			shareCount: 2,
-			commentCount: 3,
-			viewCount: 400,
-			influenceScore: 7,
-			engagementRate: 0.05,
-			tags: 'vip',
-		});
+		expect(json[0]).toEqual(simpleRowOf('m1'));
 	});
 
 	test('Simplify on a sparse mention: every column still there, null where the mention has nothing', async () => {
