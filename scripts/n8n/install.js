@@ -542,10 +542,9 @@ function background(groups) {
 		fs.closeSync(out);
 		child.unref();
 		// at a lower priority (its npm, node-gyp and compiler inherit it): the tests that run
-		// meanwhile, some of them timing-sensitive, keep the CPU they ask for; a caller started
-		// under `nice` for an install nobody waits for yet keeps its lower one
+		// meanwhile, some of them timing-sensitive, keep the CPU they ask for
 		try {
-			os.setPriority(child.pid, Math.max(5, os.getPriority()));
+			os.setPriority(child.pid, 5);
 		} catch {
 			// not allowed here: the install runs at the usual priority
 		}
