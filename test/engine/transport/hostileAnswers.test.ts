@@ -171,15 +171,17 @@ describe('servers that never finish', () => {
 
 	test('a body that stalls after the headers: the stall limit ends it with a clear error', async () => {
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
+		// a stall limit of 3 s: bytes a loaded machine delivers later than half the limit read as
+		// bytes still trickling in (not retried), which is not this case
 		const error = await failing(exportAsRequest, {
-			idleTimeoutMs: 1000,
+			idleTimeoutMs: 3000,
 			retry: { transientRetries: 0 },
 		});
 		expect(error.message).toMatch(
-			/^SentiOne's answer could not be used: the server stopped sending the answer: it was not whole within 1 s, the stall limit \(\d+ kB had arrived, then nothing for [\d.]+ s\)$/,
+			/^SentiOne's answer could not be used: the server stopped sending the answer: it was not whole within 3 s, the stall limit \(\d+ kB had arrived, then nothing for [\d.]+ s\)$/,
 		);
-		expect(error.ms).toBeGreaterThanOrEqual(900);
-		expect(error.ms).toBeLessThan(5000);
+		expect(error.ms).toBeGreaterThanOrEqual(2900);
+		expect(error.ms).toBeLessThan(8000);
 		expect(await statuses()).toEqual([200]);
 	});
 
@@ -187,11 +189,11 @@ describe('servers that never finish', () => {
 		await admin(sim, 'POST', '/limits', { concurrency: { export: 10 } });
 		await admin(sim, 'POST', '/faults', { stream: { stallAfterEvents: 3 } });
 		const error = await failing(exportAsRequest, {
-			idleTimeoutMs: 600,
+			idleTimeoutMs: 2000,
 			retry: { transientRetries: 1, transientBackoffMs: 10 },
 		});
 		expect(error.message).toMatch(/the server stopped sending the answer/);
-		expect(error.ms).toBeLessThan(5000);
+		expect(error.ms).toBeLessThan(10_000);
 		expect(await statuses()).toEqual([200, 200]);
 	});
 
