@@ -39,7 +39,7 @@ const LONGEST = {
  * The end-to-end files that start at once on a fresh machine, each on a worker of its own that waits
  * for the install without using the CPU (npm test runs 6 workers on 2 cores: the other 3 keep both
  * cores busy with the tiers that need no n8n meanwhile; 4 workers with one file waiting measured
- * 11 min 44 s in a fresh .ci/run, 6 with three 9 min 44 s on a fresh clone). Long, and more
+ * 11 min 46 s in a fresh .ci/run, 6 with three 9 min 44 s on a fresh clone). Long, and more
  * waiting than computing — checks 15 s apart, n8n stopped and started again — so the other tiers'
  * load beside them does not matter (unlike budget.test.ts's clock running ×30).
  */
