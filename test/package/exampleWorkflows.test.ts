@@ -211,7 +211,18 @@ describe('ci.yml', () => {
 
 	test('runs every step of .ci/run', () => {
 		const ciRun = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
-		const commands = [...ciRun.matchAll(/^\.\/dev (.+)$/gm)].map((m) => `./dev ${m[1]}`);
+		// .ci/run may run an npm script's jest on a build an earlier step made: that is the script
+		const scripts = (
+			JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+				scripts: Record<string, string>;
+			}
+		).scripts;
+		const asScript = (command: string) => {
+			const jest = /^npx (jest .+)$/.exec(command)?.[1];
+			const name = Object.keys(scripts).find((s) => scripts[s] === `n8n-node build && ${jest}`);
+			return jest && name ? `npm run ${name}` : command;
+		};
+		const commands = [...ciRun.matchAll(/^\.\/dev (.+)$/gm)].map((m) => `./dev ${asScript(m[1])}`);
 		expect(commands).toEqual(
 			expect.arrayContaining(['./dev npm run lint', './dev npm test', './dev npm run test:n8n1']),
 		);
