@@ -1,7 +1,7 @@
 /**
  * What the test runs left in test/.results/ (ignored by git) and how one part is shown. A part is
  * the file test/support/results.ts writePart wrote (part-<name>.json: rows, figures, the command
- * that measures it); the other files are written by their own tiers (matrix.json, queue-mode.json,
+ * that measures it); the other files are written by their own tiers (matrix.json, queue-mode-*.json,
  * restart.json, secrets*.json).
  */
 'use strict';

@@ -1,12 +1,40 @@
 /**
- * The blocks of docs/queue-mode.md: `queue-mode`, the figures of the queue-mode tier
- * (test/.results/queue-mode.json, written by `npm run test:queue`), and `restart`, the
+ * The blocks of docs/queue-mode.md: `queue-mode`, the figures of the queue-mode tier's two runs
+ * (test/.results/queue-mode-throughput.json and queue-mode-restarts.json, written by
+ * test/queue/throughput.test.ts and mainRestarts.test.ts in `npm run test:queue`), and `restart`, the
  * single-process restarts (test/.results/restart.json, written by test/e2e/restart.test.ts in
  * `npm test`).
  */
 'use strict';
 
 const { row } = require('./parts');
+
+/** The two runs of the tier (each a file with a cluster of its own), in the order they are shown. */
+const RUNS = ['throughput', 'restarts'];
+
+/**
+ * One figures object of the two runs: the bursts, the worker stop and the idle memory of the
+ * throughput run, the restarts of the restarts run, the peak memory of both, and per run its
+ * executions, live connections and setup (`runs`).
+ */
+function merge(byRun) {
+	const present = RUNS.filter((r) => byRun[r]);
+	if (present.length === 0) return undefined;
+	const first = byRun[present[0]];
+	const peak = {};
+	for (const r of present)
+		for (const [name, v] of Object.entries(byRun[r].memory?.peak ?? {}))
+			peak[name] = Math.max(peak[name] ?? 0, v);
+	return {
+		...first,
+		throughput: byRun.throughput?.throughput ?? [],
+		workerStop: byRun.throughput?.workerStop,
+		restarts: byRun.restarts?.restarts ?? [],
+		memory: { idle: first.memory?.idle, peak },
+		wallSeconds: Math.max(...present.map((r) => byRun[r].wallSeconds ?? 0)),
+		runs: present.map((r) => ({ run: r, ...byRun[r] })),
+	};
+}
 
 const lostDup = (t) => (t ? `${t.lost} / ${t.duplicated} (of ${t.expected})` : '—');
 const mb = (v) => (v === undefined ? '—' : `${v} MB`);
@@ -15,7 +43,7 @@ function render(f) {
 	const out = [];
 	const m = f.machine ?? {};
 	out.push(
-		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min${f.setup?.n8nInstallSeconds ? ', the n8n install included' : ''}.`,
+		`Last run: ${f.runAt?.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, n8n ${m.n8n}, Redis ${m.redis}, PostgreSQL ${m.postgres}; load average ${m.loadAverageAtStart?.[0]} at the start, ${m.loadAverageAtEnd?.[0]} at the end (the machine is shared). The tier took ${Math.round((f.wallSeconds ?? 0) / 60)} min${f.setup?.n8nInstallSeconds ? ', the n8n install included' : ''}: ${(f.runs ?? []).map((r) => `the ${r.run} run ${Math.round((r.wallSeconds ?? 0) / 60)} min`).join(' and ')}, side by side, each with a cluster of its own.`,
 	);
 	out.push('');
 	out.push('### Executions per minute');
@@ -113,42 +141,47 @@ function render(f) {
 		);
 		out.push('');
 	}
-	const e = f.executions;
-	if (e) {
-		out.push('### Who ran what');
-		out.push('');
-		out.push(
-			`${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
-				.map(([k, n]) => `${k} ${n}`)
-				.join(
-					', ',
-				)}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(
-				e.byWorker ?? {},
-			)
-				.map(([k, n]) => `${k} ${n}`)
-				.join(
-					', ',
-				)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}${e.strandedByN8n?.length ? ` (and ${e.strandedByN8n.length} stranded by the worker stop and failed by n8n)` : ''}.`,
-		);
-		if (e.wholeRun) {
-			out.push('');
+	out.push('### Who ran what');
+	out.push('');
+	for (const r of f.runs ?? [f]) {
+		const e = r.executions;
+		const label = r.run ? `The ${r.run} run: ` : '';
+		if (e) {
 			out.push(
-				`Over the whole run (lost / duplicated of expected): Slack alert ${lostDup(e.wholeRun.slack)}, Sheets rows ${lostDup(e.wholeRun.sheets)}, Live alert ${lostDup(e.wholeRun.live)}, Burst ${lostDup(e.wholeRun.burst)}.`,
+				`${label}${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
+					.map(([k, n]) => `${k} ${n}`)
+					.join(
+						', ',
+					)}): main enqueued ${e.enqueuedByMain} ("Enqueued execution N"); workers started ${Object.entries(
+					e.byWorker ?? {},
+				)
+					.map(([k, n]) => `${k} ${n}`)
+					.join(
+						', ',
+					)} ("Worker started execution N"); on no worker: ${e.notOnAWorker?.length ?? '—'}; on two: ${e.startedTwice?.length ?? '—'}; not succeeded: ${e.notSucceeded?.length ?? '—'}${e.strandedByN8n?.length ? ` (and ${e.strandedByN8n.length} stranded by the worker stop and failed by n8n)` : ''}.`,
 			);
+			if (e.wholeRun) {
+				out.push('');
+				out.push(
+					`Over the whole run (lost / duplicated of expected): Slack alert ${lostDup(e.wholeRun.slack)}, Sheets rows ${lostDup(e.wholeRun.sheets)}, Live alert ${lostDup(e.wholeRun.live)}, Burst ${lostDup(e.wholeRun.burst)}.`,
+				);
+			}
+			out.push('');
 		}
-		out.push('');
-	}
-	const c = f.liveConnectionsPerKey;
-	if (c) {
+		const c = r.liveConnectionsPerKey;
+		if (c) {
+			out.push(
+				`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (${r.run === 'throughput' ? 'main did not restart in this run' : 'the initial one plus one per restart of main'}); refused: ${c.refused?.length ?? 0}.`,
+			);
+			out.push('');
+		}
+		const s = r.setup ?? {};
 		out.push(
-			`Live-stream connections over the whole run: ${c.basic} with the Basic key, ${c.enterprise} with the Enterprise key (the initial one plus one per restart of main); refused: ${c.refused?.length ?? 0}.`,
+			`${label}setup: ${s.n8nInstallSeconds ? `n8n installed into an empty cache ${s.n8nInstallSeconds} s; ` : 'n8n from the cache; '}apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; main ready ${s.mainStartSeconds} s; credentials and workflows created and published on it ${s.importAndPublishSeconds} s (its REST API, as the editor does); workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
 		);
 		out.push('');
 	}
-	const s = f.setup ?? {};
-	out.push(
-		`Setup: ${s.n8nInstallSeconds ? `n8n installed into an empty cache ${s.n8nInstallSeconds} s; ` : 'n8n from the cache; '}apt-get ${s.aptPackages?.length ? `${s.aptSeconds} s (${s.aptPackages.join(', ')})` : 'not needed'}; Redis, PostgreSQL and three user folders ${s.backendsAndUserFoldersSeconds} s; credentials and workflows imported and published ${s.importAndPublishSeconds} s; main ready ${s.mainStartSeconds} s; workers ready ${(s.workerStartSeconds ?? []).map((v) => `${v} s`).join(', ')}.`,
-	);
+	out.pop();
 	return out.join('\n');
 }
 
@@ -185,16 +218,19 @@ function renderRestarts(f) {
 }
 
 module.exports = {
+	merge,
 	render,
 	renderRestarts,
 	BLOCKS: {
 		'queue-mode': {
 			render: (ctx) => {
-				const figures = ctx.results.json('queue-mode.json');
+				const figures = merge(
+					Object.fromEntries(RUNS.map((r) => [r, ctx.results.json(`queue-mode-${r}.json`)])),
+				);
 				return figures && render(figures);
 			},
-			reads: 'queue-mode.json',
-			how: 'test/.results/queue-mode.json is written by `npm run test:queue`',
+			reads: (file) => /^queue-mode-(throughput|restarts)\.json$/.test(file),
+			how: 'test/.results/queue-mode-throughput.json and queue-mode-restarts.json are written by `npm run test:queue`',
 		},
 		restart: {
 			render: (ctx) => {

@@ -30,6 +30,10 @@ const LONGEST = {
 	'test/e2e/smoke.test.ts': 100,
 	'test/e2e/restart.test.ts': 90,
 	'test/e2e/editor.test.ts': 50,
+	// the queue tier: the longest of its three files first, beside the other two one after the other
+	'test/queue/mainRestarts.test.ts': 420,
+	'test/queue/throughput.test.ts': 260,
+	'test/queue/digestRestart.test.ts': 150,
 	'test/engine/reliability/hostileServers.test.ts': 60,
 	'test/engine/trigger/stream.test.ts': 50,
 	'test/engine/reliability/deadlines.test.ts': 40,

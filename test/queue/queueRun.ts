@@ -15,7 +15,10 @@
  * - "Burst" — the same with the Stream Trigger on project 1002 without filters (Enterprise key)
  *   → #burst: one execution per mention, the load of the throughput figures.
  *
- * What it proves and measures, against the simulator's ground truth (`GET /__admin/mentions`):
+ * What it proves and measures, against the simulator's ground truth (`GET /__admin/mentions`), in
+ * two runs side by side, each a test file with a cluster of its own (defineQueueRun, at the end):
+ * test/queue/throughput.test.ts (1 and 3) and test/queue/mainRestarts.test.ts (2), both ending
+ * with 4 and the whole run's tally:
  * 1. executions per minute with one worker and with two (a burst of BURST mentions);
  * 2. restarts of main (about 10 s and 70 s down, and a 10-minute outage on the simulated clock)
  *    with live collection running: the poll triggers lose and duplicate nothing; the stream
@@ -24,8 +27,8 @@
  * 3. a worker stops (gracefully) while executions flow: they continue on the other worker;
  * 4. every execution ran on a worker (main's "Enqueued execution N", a worker's "Worker started
  *    execution N", Postgres' execution_entity), none twice, none failed;
- * and the memory of every process. The figures go to test/.results/queue-mode.json;
- * `npm run docs:queue-mode` (scripts/docs/queueMode.js) renders them into docs/queue-mode.md.
+ * and the memory of every process. The figures go to test/.results/queue-mode-<run>.json;
+ * `npm run docs:queue-mode` (scripts/docs/queueMode.js) renders both into docs/queue-mode.md.
  *
  * The 10-minute outage does not wait 10 minutes: while main is down the simulator's clock jumps
  * 10 minutes ahead (live collection catches up: the mentions of those 10 minutes are collected at
@@ -107,6 +110,10 @@ const startedAt = Date.now();
 /** the simulator's clock once every trigger was active (the poll triggers start from there) */
 let activatedAt = 0;
 
+/** The run this test file registers (defineQueueRun). */
+export type QueuePart = 'throughput' | 'restarts';
+let part: QueuePart = 'throughput';
+
 const WF = {
 	slack: 'qSlackAlert00001',
 	sheets: 'qSheetsRows00001',
@@ -174,7 +181,10 @@ const figures: {
 
 function writeFigures(): void {
 	mkdirSync(RESULTS_DIR, { recursive: true });
-	writeFileSync(join(RESULTS_DIR, 'queue-mode.json'), `${JSON.stringify(figures, null, 2)}\n`);
+	writeFileSync(
+		join(RESULTS_DIR, `queue-mode-${part}.json`),
+		`${JSON.stringify(figures, null, 2)}\n`,
+	);
 }
 
 // ---------------------------------------------------------------- helpers
@@ -342,115 +352,6 @@ let sampler: NodeJS.Timeout | undefined;
 
 // ---------------------------------------------------------------- setup
 
-beforeAll(async () => {
-	const t0 = Date.now();
-	ensureN8n();
-	const n8nSeconds = Math.round((Date.now() - t0) / 1000);
-	inbox = await startInbox();
-	sim = await startRunningSim({ mentions: 1500, seed: 11 });
-	// The tier checks every 15 s for about 10 minutes: more than the 30 searches an hour a key has.
-	// The search budget is raised; the live-stream budget (5 connections an hour, 2 at a time) is the API's.
-	await admin(sim, 'POST', '/limits', { hourly: { search: 100_000 } });
-
-	const t1 = Date.now();
-	cluster = await createCluster({ workers: 2, concurrency: CONCURRENCY });
-	[workerA, workerB] = cluster.workers;
-	const backendsSeconds = Math.round((Date.now() - t1) / 1000);
-	say(
-		`Redis on ${cluster.redis.port}, Postgres on ${cluster.postgres.port}${cluster.installed.packages.length ? ` (apt-get: ${cluster.installed.seconds} s)` : ''}`,
-	);
-
-	const t2 = Date.now();
-	const workflows: SavedWorkflowJson[] = [
-		templateForTest('negative-mention-slack-alert.json', WF.slack, CREDENTIALS.basic, inbox.base),
-		templateForTest(
-			'new-mentions-google-sheets.json',
-			WF.sheets,
-			CREDENTIALS.enterprise,
-			inbox.base,
-		),
-		withStreamTrigger(
-			templateForTest('negative-mention-slack-alert.json', WF.live, CREDENTIALS.basic, inbox.base),
-			'#live-alerts',
-		),
-		withStreamTrigger(
-			templateForTest(
-				'negative-mention-slack-alert.json',
-				WF.burst,
-				CREDENTIALS.enterprise,
-				inbox.base,
-			),
-			'#burst',
-			{
-				project: '1002',
-				filters: {},
-			},
-		),
-	];
-	workflows[3].name = 'SentiOne: every mention of project 1002 (live stream) → #burst';
-	const main = cluster.main.host;
-	await main.importCredentials(sentiOneCredentials(sim.base));
-	await main.importWorkflows(workflows);
-	for (const w of workflows) await main.publish(w.id);
-	const importSeconds = Math.round((Date.now() - t2) / 1000);
-
-	const mainStart = await cluster.main.start();
-	say(`main ready in ${mainStart.seconds} s`);
-	const workerStart = await workerA.start();
-	say(`worker A ready in ${workerStart.seconds} s`);
-
-	// activation: each poll trigger's first check, and both live streams open
-	const active = await holdsWithin(
-		async () =>
-			(await pollChecks('basic')) > 0 &&
-			(await pollChecks('enterprise')) > 0 &&
-			(await openLive()) === 2,
-		{ timeoutMs: 120_000, stepMs: 500 },
-	);
-	if (!active)
-		throw new Error(`the triggers did not activate on main:\n${cluster.main.log().slice(-4000)}`);
-	activatedAt = await simNow();
-	figures.setup = {
-		n8nInstallSeconds: n8nSeconds,
-		aptPackages: cluster.installed.packages,
-		aptSeconds: cluster.installed.seconds,
-		backendsAndUserFoldersSeconds: backendsSeconds,
-		importAndPublishSeconds: importSeconds,
-		mainStartSeconds: mainStart.seconds,
-		workerStartSeconds: [workerStart.seconds],
-		totalSeconds: Math.round((Date.now() - t0) / 1000),
-	};
-	figures.machine = {
-		cpus: cpus().length,
-		cpuModel: cpus()[0]?.model,
-		memoryGb: Math.round(totalmem() / 2 ** 30),
-		loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
-		node: process.version,
-		n8n: N8N_VERSION,
-		redis: /Redis version=([\d.]+)/.exec(cluster.redis.output())?.[1],
-		postgres: cluster.postgres.query('SHOW server_version')[0]?.[0],
-	};
-	figures.memory.idle = memorySnapshot();
-	sampler = setInterval(memorySnapshot, 1000);
-	writeFigures();
-}, 30 * 60_000);
-
-afterAll(async () => {
-	if (sampler) clearInterval(sampler);
-	figures.wallSeconds = Math.round((Date.now() - startedAt) / 1000);
-	if (figures.machine)
-		figures.machine.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
-	if (cluster) {
-		// every instance's log goes through the secrets watch: no API key in n8n's logs in queue mode
-		for (const instance of [cluster.main, ...cluster.workers])
-			record('log', { instance: instance.name, log: instance.log() });
-	}
-	writeFigures();
-	await cluster?.dispose();
-	await sim?.stop();
-	await inbox?.stop();
-}, 5 * 60_000);
-
 // ---------------------------------------------------------------- 1. executions per minute
 
 /**
@@ -513,32 +414,6 @@ async function measure(workers: Worker[]) {
 	return bursts;
 }
 
-test('executions per minute with one worker: bursts of mentions, every execution on the worker, each mention once', async () => {
-	// warm-up, not measured: the first executions of a fresh main and worker are slower
-	const warm = await burst([workerA], 20);
-	expect(warm.done).toBe(true);
-	for (const { done, runs, result, tally: t } of await measure([workerA])) {
-		expect(done).toBe(true);
-		expect(result.succeeded).toBe(BURST);
-		expect(runs.every((e) => e.mode === 'trigger')).toBe(true);
-		expect(result.perWorker[workerA.name]).toBe(BURST);
-		expect([t.lost, t.duplicated]).toEqual([0, 0]);
-	}
-});
-
-test('executions per minute with two workers: the same bursts are shared by both', async () => {
-	const start = await workerB.start();
-	figures.setup.workerStartSeconds.push(start.seconds);
-	for (const { done, result, tally: t } of await measure([workerA, workerB])) {
-		expect(done).toBe(true);
-		expect(result.succeeded).toBe(BURST);
-		expect(result.perWorker[workerA.name] + result.perWorker[workerB.name]).toBe(BURST);
-		expect(result.perWorker[workerA.name]).toBeGreaterThan(0);
-		expect(result.perWorker[workerB.name]).toBeGreaterThan(0);
-		expect([t.lost, t.duplicated]).toEqual([0, 0]);
-	}
-});
-
 // ---------------------------------------------------------------- 2. restarts of main
 
 /**
@@ -557,7 +432,8 @@ async function restartMain(
 	const gapBefore = await gapSearches();
 	await setLive(LIVE_RATE);
 	await inject(1001, 2, NEGATIVE);
-	await sleep(20_000);
+	// a poll check (15 s apart) or more with live collection running, then the stop
+	await sleep(16_000);
 
 	const stopAt = Date.now();
 	const stop = await cluster.main.stop();
@@ -582,7 +458,8 @@ async function restartMain(
 	say(`main back after ${outageSeconds} s (stop ${stop.seconds} s, start ${start.seconds} s)`);
 	await holdsWithin(async () => (await openLive()) === 2, { timeoutMs: 60_000, stepMs: 500 });
 	await inject(1001, 2, NEGATIVE);
-	await sleep(30_000);
+	// live collection runs on over a poll check or more of the new main (settle waits for the rest)
+	await sleep(20_000);
 	await setLive(0);
 	const to = await simNow();
 
@@ -621,6 +498,7 @@ async function restartMain(
 }
 
 const restarts: Record<string, RestartFigures> = {};
+const restartRuns = () => Object.values(restarts);
 const streamTest = STREAM_KEEPS_STATE_ACROSS_RESTARTS ? test : test.failing;
 
 function expectPollExact(r: RestartFigures) {
@@ -638,196 +516,369 @@ function expectStreamExact(r: RestartFigures | undefined) {
 	}
 }
 
-test('restart of main, about 10 s down: the poll triggers lose nothing and repeat nothing', async () => {
-	restarts.short = await restartMain('about 10 s down', 10_000);
-	expectPollExact(restarts.short);
-	// a restart of main reconnects each live stream once: one of the 5 connections an hour per key
-	expect(restarts.short.liveConnections.basic).toBe(1);
-	expect(restarts.short.liveConnections.enterprise).toBe(1);
-});
-
-streamTest(
-	'restart of main, about 10 s down: the stream triggers lose nothing and repeat nothing',
-	() => {
-		expectStreamExact(restarts.short);
-	},
-);
-
-test('restart of main, about 70 s down: the poll triggers lose nothing and repeat nothing', async () => {
-	restarts.long = await restartMain('about 70 s down', 70_000);
-	expectPollExact(restarts.long);
-});
-
-streamTest(
-	'restart of main, about 70 s down: the stream triggers lose nothing and repeat nothing',
-	() => {
-		expectStreamExact(restarts.long);
-	},
-);
-
 // ---------------------------------------------------------------- 3. a worker stops
-
-test('a worker stops while executions flow: they continue on the other worker, nothing lost or repeated', async () => {
-	say('worker A stops');
-	const from = await simNow();
-	const lastId = Number(executions(cluster.postgres).at(-1)?.id ?? 0);
-	await setLive(LIVE_RATE);
-	// a steady flow on the Burst workflow: 4 mentions a second for 30 s (and 60 at once after 10 s)
-	const flow = (async () => {
-		for (let i = 0; i < 30; i++) {
-			await inject(1002, 4);
-			await sleep(1000);
-		}
-	})();
-	await sleep(10_000);
-	// 60 more at once, so both workers are busy when worker A gets SIGTERM
-	await inject(1002, 60);
-	await sleep(1_000);
-	const logBefore = workerA.log().length;
-	const stop = await workerA.stop();
-	const stoppedAt = Number(executions(cluster.postgres).at(-1)?.id ?? 0);
-	// "Waiting for N active executions to finish... (execution IDs: …)": what the worker drained
-	const draining = /Waiting for (\d+) active executions to finish/.exec(
-		workerA.log().slice(logBefore),
-	);
-	say(`worker A stopped in ${stop.seconds} s`);
-	await flow;
-	await inject(1001, 3, NEGATIVE);
-	await sleep(5_000);
-	await setLive(0);
-	const to = await simNow();
-	const expected = await expectedIn(from, to);
-	await settle(expected);
-
-	const runs = executions(cluster.postgres, { workflowIds: OURS, afterId: lastId });
-	const onA = new Set(startedIn(workerA.log()));
-	const onB = new Set(startedIn(workerB.log()));
-	// executions created after worker A had exited all ran on worker B
-	const after = runs.filter((e) => Number(e.id) > stoppedAt);
-	// executions n8n failed itself because the stop stranded their job (cluster.ts, N8N_STALLED)
-	const stranded = strandedByN8n(runs);
-	const restart = await workerA.start();
-	figures.workerStop = {
-		stoppedWorker: workerA.name,
-		drainSeconds: stop.seconds,
-		executions: runs.length,
-		afterTheStop: after.length,
-		ranOnA: runs.filter((e) => onA.has(e.id)).length,
-		ranOnB: runs.filter((e) => onB.has(e.id)).length,
-		afterTheStopOnB: after.filter((e) => onB.has(e.id)).length,
-		runningWhenStopped: draining ? Number(draining[1]) : 0,
-		notSucceeded: notSucceeded(runs, stranded),
-		strandedByN8n: stranded.map((e) => e.id),
-		workerRestartSeconds: restart.seconds,
-		burst: tally(expected.burst, delivered.burst()),
-		poll: {
-			slack: tally(expected.slack, delivered.slack()),
-			sheets: tally(expected.sheets, delivered.sheets()),
-		},
-		live: tally(expected.live, delivered.live()),
-	};
-	writeFigures();
-	say(`worker stop: ${JSON.stringify(figures.workerStop)}`);
-	expect(after.length).toBeGreaterThan(20);
-	expect(after.filter((e) => !onB.has(e.id)).map((e) => e.id)).toEqual([]);
-	expect(figures.workerStop.notSucceeded).toEqual([]);
-	// a stranded job was handed over before the worker had stopped, and never ran anywhere
-	expect(
-		stranded.filter((e) => Number(e.id) > stoppedAt || onA.has(e.id) || onB.has(e.id)),
-	).toEqual([]);
-	for (const t of [
-		figures.workerStop.burst,
-		figures.workerStop.poll.slack,
-		figures.workerStop.poll.sheets,
-		figures.workerStop.live,
-	] as Tally[]) {
-		// nothing lost silently: a mention not delivered is the input of an execution n8n failed,
-		// listed in its executions (retry it there); nothing delivered twice
-		expect({ lost: unaccounted(t.lostIds, stranded), duplicated: t.duplicatedIds }).toEqual({
-			lost: [],
-			duplicated: [],
-		});
-	}
-	expect(figures.workerStop.burst.expected).toBeGreaterThanOrEqual(180);
-});
 
 // ---------------------------------------------------------------- 2b. a 10-minute outage of main
 
-test('an outage of main of 10 minutes (simulated clock): the poll triggers lose nothing and repeat nothing', async () => {
-	restarts.tenMinutes = await restartMain('10 minutes down (simulated clock)', 5_000, 10 * 60_000);
-	expectPollExact(restarts.tenMinutes);
-	expect(restarts.tenMinutes.mentionsCollected.project1001).toBeGreaterThanOrEqual(100);
-});
-
-streamTest(
-	'an outage of main of 10 minutes (simulated clock): the stream triggers lose nothing and repeat nothing',
-	() => {
-		expectStreamExact(restarts.tenMinutes);
-	},
-);
-
 // ---------------------------------------------------------------- 4. who ran what
 
-test('every execution ran on a worker, exactly once, and succeeded; main only enqueued them', () => {
-	const runs = executions(cluster.postgres, { workflowIds: OURS });
-	const stranded = strandedByN8n(runs);
-	const strandedIds = new Set(stranded.map((e) => e.id));
-	const enqueued = new Set(enqueuedIn(cluster.main.log()));
-	const byWorker = cluster.workers.map((w) => ({ name: w.name, ids: startedIn(w.log()) }));
-	const startedCount = new Map<string, number>();
-	for (const w of byWorker)
-		for (const id of w.ids) startedCount.set(id, (startedCount.get(id) ?? 0) + 1);
-	const logs = [cluster.main, ...cluster.workers].map((i) => i.log()).join('\n');
-	figures.executions = {
-		total: runs.length,
-		byWorkflow: Object.fromEntries(
-			Object.entries(WF).map(([k, id]) => [k, runs.filter((e) => e.workflowId === id).length]),
-		),
-		byWorker: Object.fromEntries(byWorker.map((w) => [w.name, w.ids.length])),
-		enqueuedByMain: runs.filter((e) => enqueued.has(e.id)).length,
-		notOnAWorker: runs
-			.filter((e) => !startedCount.has(e.id) && !strandedIds.has(e.id))
-			.map((e) => e.id),
-		startedTwice: [...startedCount.entries()].filter(([, n]) => n > 1).map(([id]) => id),
-		notSucceeded: notSucceeded(runs, stranded),
-		strandedByN8n: [...strandedIds],
-		unrecognizedNodeType: /Unrecognized node type/.test(logs),
-	};
-	writeFigures();
-	expect(runs.length).toBeGreaterThan(2 * BURST);
-	expect(runs.every((e) => e.mode === 'trigger')).toBe(true);
-	expect(figures.executions.notOnAWorker).toEqual([]);
-	expect(figures.executions.startedTwice).toEqual([]);
-	expect(figures.executions.enqueuedByMain).toBe(runs.length);
-	expect(figures.executions.notSucceeded).toEqual([]);
-	expect(figures.executions.unrecognizedNodeType).toBe(false);
-});
+// ---------------------------------------------------------------- the two runs
 
-test('the whole run: the poll triggers delivered every mention once; the live streams kept within 5 connections an hour per key', async () => {
-	const all = await expectedIn(activatedAt, await simNow());
-	const slack = tally(all.slack, delivered.slack());
-	const sheets = tally(all.sheets, delivered.sheets());
-	const live = await liveRequests();
-	figures.liveConnectionsPerKey = {
-		basic: live.filter((r) => r.tier === 'basic').length,
-		enterprise: live.filter((r) => r.tier === 'enterprise').length,
-		refused: live.filter((r) => r.status !== 200).map((r) => `${r.tier}:${r.status}`),
-	};
-	figures.executions = {
-		...figures.executions,
-		wholeRun: {
-			slack,
-			sheets,
-			live: tally(all.live, delivered.live()),
-			burst: tally(all.burst, delivered.burst()),
-		},
-	};
-	writeFigures();
-	for (const t of [slack, sheets])
-		expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({ lost: [], duplicated: [] });
-	// nothing reached Slack or the sheet that SentiOne did not collect for project 1001
-	const known = new Set(all.sheets);
-	expect(delivered.sheets().filter((id) => !known.has(id))).toEqual([]);
-	expect(delivered.slack().filter((id) => !known.has(id))).toEqual([]);
-	expect(figures.liveConnectionsPerKey.refused).toEqual([]);
-});
+/**
+ * Registers one run of the tier in the test file that calls it (each file has its own simulator,
+ * inbox and cluster, so the two run side by side): `throughput` — the bursts with one worker and
+ * with two, then a worker stopping while executions flow; `restarts` — main restarting (about 10 s
+ * and 70 s down, and a 10-minute outage on the simulated clock) while both workers run. Each ends
+ * with the whole run's checks: every execution on a worker once, every mention delivered once.
+ */
+export function defineQueueRun(which: QueuePart): void {
+	part = which;
+	figures.config.part = which;
+	beforeAll(async () => {
+		const t0 = Date.now();
+		ensureN8n();
+		const n8nSeconds = Math.round((Date.now() - t0) / 1000);
+		inbox = await startInbox();
+		sim = await startRunningSim({ mentions: 1500, seed: 11 });
+		// The tier checks every 15 s for about 10 minutes: more than the 30 searches an hour a key has.
+		// The search budget is raised; the live-stream budget (5 connections an hour, 2 at a time) is the API's.
+		await admin(sim, 'POST', '/limits', { hourly: { search: 100_000 } });
+
+		const t1 = Date.now();
+		cluster = await createCluster({ workers: 2, concurrency: CONCURRENCY });
+		[workerA, workerB] = cluster.workers;
+		const backendsSeconds = Math.round((Date.now() - t1) / 1000);
+		say(
+			`Redis on ${cluster.redis.port}, Postgres on ${cluster.postgres.port}${cluster.installed.packages.length ? ` (apt-get: ${cluster.installed.seconds} s)` : ''}`,
+		);
+
+		const workflows: SavedWorkflowJson[] = [
+			templateForTest('negative-mention-slack-alert.json', WF.slack, CREDENTIALS.basic, inbox.base),
+			templateForTest(
+				'new-mentions-google-sheets.json',
+				WF.sheets,
+				CREDENTIALS.enterprise,
+				inbox.base,
+			),
+			withStreamTrigger(
+				templateForTest(
+					'negative-mention-slack-alert.json',
+					WF.live,
+					CREDENTIALS.basic,
+					inbox.base,
+				),
+				'#live-alerts',
+			),
+			withStreamTrigger(
+				templateForTest(
+					'negative-mention-slack-alert.json',
+					WF.burst,
+					CREDENTIALS.enterprise,
+					inbox.base,
+				),
+				'#burst',
+				{
+					project: '1002',
+					filters: {},
+				},
+			),
+		];
+		workflows[3].name = 'SentiOne: every mention of project 1002 (live stream) → #burst';
+		const mainStart = await cluster.main.start();
+		say(`main ready in ${mainStart.seconds} s`);
+		// as the editor does, on the running main (no n8n CLI process to start for each step)
+		const t3 = Date.now();
+		const session = cluster.main.n8n();
+		await session.createCredentials(sentiOneCredentials(sim.base));
+		await session.createWorkflows(workflows);
+		await session.publishAll(workflows);
+		const importSeconds = Math.round((Date.now() - t3) / 1000);
+		const workerStart = await workerA.start();
+		say(`worker A ready in ${workerStart.seconds} s`);
+		const workerStarts = [workerStart.seconds];
+		// the restarts run with both workers from the start; the throughput run adds worker B later
+		if (part === 'restarts') {
+			const startB = await workerB.start();
+			say(`worker B ready in ${startB.seconds} s`);
+			workerStarts.push(startB.seconds);
+		}
+
+		// activation: each poll trigger's first check, and both live streams open
+		const active = await holdsWithin(
+			async () =>
+				(await pollChecks('basic')) > 0 &&
+				(await pollChecks('enterprise')) > 0 &&
+				(await openLive()) === 2,
+			{ timeoutMs: 120_000, stepMs: 500 },
+		);
+		if (!active)
+			throw new Error(`the triggers did not activate on main:\n${cluster.main.log().slice(-4000)}`);
+		activatedAt = await simNow();
+		figures.setup = {
+			n8nInstallSeconds: n8nSeconds,
+			aptPackages: cluster.installed.packages,
+			aptSeconds: cluster.installed.seconds,
+			backendsAndUserFoldersSeconds: backendsSeconds,
+			importAndPublishSeconds: importSeconds,
+			mainStartSeconds: mainStart.seconds,
+			workerStartSeconds: workerStarts,
+			totalSeconds: Math.round((Date.now() - t0) / 1000),
+		};
+		figures.machine = {
+			cpus: cpus().length,
+			cpuModel: cpus()[0]?.model,
+			memoryGb: Math.round(totalmem() / 2 ** 30),
+			loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
+			node: process.version,
+			n8n: N8N_VERSION,
+			redis: /Redis version=([\d.]+)/.exec(cluster.redis.output())?.[1],
+			postgres: cluster.postgres.query('SHOW server_version')[0]?.[0],
+		};
+		figures.memory.idle = memorySnapshot();
+		sampler = setInterval(memorySnapshot, 1000);
+		writeFigures();
+	}, 30 * 60_000);
+
+	afterAll(async () => {
+		if (sampler) clearInterval(sampler);
+		figures.wallSeconds = Math.round((Date.now() - startedAt) / 1000);
+		if (figures.machine)
+			figures.machine.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
+		if (cluster) {
+			// every instance's log goes through the secrets watch: no API key in n8n's logs in queue mode
+			for (const instance of [cluster.main, ...cluster.workers])
+				record('log', { instance: instance.name, log: instance.log() });
+		}
+		writeFigures();
+		await cluster?.dispose();
+		await sim?.stop();
+		await inbox?.stop();
+	}, 5 * 60_000);
+
+	if (which === 'throughput') {
+		test('executions per minute with one worker: bursts of mentions, every execution on the worker, each mention once', async () => {
+			// warm-up, not measured: the first executions of a fresh main and worker are slower
+			const warm = await burst([workerA], 20);
+			expect(warm.done).toBe(true);
+			for (const { done, runs, result, tally: t } of await measure([workerA])) {
+				expect(done).toBe(true);
+				expect(result.succeeded).toBe(BURST);
+				expect(runs.every((e) => e.mode === 'trigger')).toBe(true);
+				expect(result.perWorker[workerA.name]).toBe(BURST);
+				expect([t.lost, t.duplicated]).toEqual([0, 0]);
+			}
+		});
+
+		test('executions per minute with two workers: the same bursts are shared by both', async () => {
+			const start = await workerB.start();
+			figures.setup.workerStartSeconds.push(start.seconds);
+			for (const { done, result, tally: t } of await measure([workerA, workerB])) {
+				expect(done).toBe(true);
+				expect(result.succeeded).toBe(BURST);
+				expect(result.perWorker[workerA.name] + result.perWorker[workerB.name]).toBe(BURST);
+				expect(result.perWorker[workerA.name]).toBeGreaterThan(0);
+				expect(result.perWorker[workerB.name]).toBeGreaterThan(0);
+				expect([t.lost, t.duplicated]).toEqual([0, 0]);
+			}
+		});
+		test('a worker stops while executions flow: they continue on the other worker, nothing lost or repeated', async () => {
+			say('worker A stops');
+			const from = await simNow();
+			const lastId = Number(executions(cluster.postgres).at(-1)?.id ?? 0);
+			await setLive(LIVE_RATE);
+			// a steady flow on the Burst workflow: 4 mentions a second for 30 s (and 60 at once after 10 s)
+			const flow = (async () => {
+				for (let i = 0; i < 30; i++) {
+					await inject(1002, 4);
+					await sleep(1000);
+				}
+			})();
+			await sleep(10_000);
+			// 60 more at once, so both workers are busy when worker A gets SIGTERM
+			await inject(1002, 60);
+			await sleep(1_000);
+			const logBefore = workerA.log().length;
+			const stop = await workerA.stop();
+			const stoppedAt = Number(executions(cluster.postgres).at(-1)?.id ?? 0);
+			// "Waiting for N active executions to finish... (execution IDs: …)": what the worker drained
+			const draining = /Waiting for (\d+) active executions to finish/.exec(
+				workerA.log().slice(logBefore),
+			);
+			say(`worker A stopped in ${stop.seconds} s`);
+			await flow;
+			await inject(1001, 3, NEGATIVE);
+			await sleep(5_000);
+			await setLive(0);
+			const to = await simNow();
+			const expected = await expectedIn(from, to);
+			await settle(expected);
+
+			const runs = executions(cluster.postgres, { workflowIds: OURS, afterId: lastId });
+			const onA = new Set(startedIn(workerA.log()));
+			const onB = new Set(startedIn(workerB.log()));
+			// executions created after worker A had exited all ran on worker B
+			const after = runs.filter((e) => Number(e.id) > stoppedAt);
+			// executions n8n failed itself because the stop stranded their job (cluster.ts, N8N_STALLED)
+			const stranded = strandedByN8n(runs);
+			const restart = await workerA.start();
+			figures.workerStop = {
+				stoppedWorker: workerA.name,
+				drainSeconds: stop.seconds,
+				executions: runs.length,
+				afterTheStop: after.length,
+				ranOnA: runs.filter((e) => onA.has(e.id)).length,
+				ranOnB: runs.filter((e) => onB.has(e.id)).length,
+				afterTheStopOnB: after.filter((e) => onB.has(e.id)).length,
+				runningWhenStopped: draining ? Number(draining[1]) : 0,
+				notSucceeded: notSucceeded(runs, stranded),
+				strandedByN8n: stranded.map((e) => e.id),
+				workerRestartSeconds: restart.seconds,
+				burst: tally(expected.burst, delivered.burst()),
+				poll: {
+					slack: tally(expected.slack, delivered.slack()),
+					sheets: tally(expected.sheets, delivered.sheets()),
+				},
+				live: tally(expected.live, delivered.live()),
+			};
+			writeFigures();
+			say(`worker stop: ${JSON.stringify(figures.workerStop)}`);
+			expect(after.length).toBeGreaterThan(20);
+			expect(after.filter((e) => !onB.has(e.id)).map((e) => e.id)).toEqual([]);
+			expect(figures.workerStop.notSucceeded).toEqual([]);
+			// a stranded job was handed over before the worker had stopped, and never ran anywhere
+			expect(
+				stranded.filter((e) => Number(e.id) > stoppedAt || onA.has(e.id) || onB.has(e.id)),
+			).toEqual([]);
+			for (const t of [
+				figures.workerStop.burst,
+				figures.workerStop.poll.slack,
+				figures.workerStop.poll.sheets,
+				figures.workerStop.live,
+			] as Tally[]) {
+				// nothing lost silently: a mention not delivered is the input of an execution n8n failed,
+				// listed in its executions (retry it there); nothing delivered twice
+				expect({ lost: unaccounted(t.lostIds, stranded), duplicated: t.duplicatedIds }).toEqual({
+					lost: [],
+					duplicated: [],
+				});
+			}
+			expect(figures.workerStop.burst.expected).toBeGreaterThanOrEqual(180);
+		});
+	} else {
+		test('restart of main, about 10 s down: the poll triggers lose nothing and repeat nothing', async () => {
+			restarts.short = await restartMain('about 10 s down', 10_000);
+			expectPollExact(restarts.short);
+			// a restart of main reconnects each live stream once: one of the 5 connections an hour per key
+			expect(restarts.short.liveConnections.basic).toBe(1);
+			expect(restarts.short.liveConnections.enterprise).toBe(1);
+		});
+
+		streamTest(
+			'restart of main, about 10 s down: the stream triggers lose nothing and repeat nothing',
+			() => {
+				expectStreamExact(restarts.short);
+			},
+		);
+
+		test('restart of main, about 70 s down: the poll triggers lose nothing and repeat nothing', async () => {
+			restarts.long = await restartMain('about 70 s down', 70_000);
+			expectPollExact(restarts.long);
+		});
+
+		streamTest(
+			'restart of main, about 70 s down: the stream triggers lose nothing and repeat nothing',
+			() => {
+				expectStreamExact(restarts.long);
+			},
+		);
+		test('an outage of main of 10 minutes (simulated clock): the poll triggers lose nothing and repeat nothing', async () => {
+			restarts.tenMinutes = await restartMain(
+				'10 minutes down (simulated clock)',
+				5_000,
+				10 * 60_000,
+			);
+			expectPollExact(restarts.tenMinutes);
+			expect(restarts.tenMinutes.mentionsCollected.project1001).toBeGreaterThanOrEqual(100);
+		});
+
+		streamTest(
+			'an outage of main of 10 minutes (simulated clock): the stream triggers lose nothing and repeat nothing',
+			() => {
+				expectStreamExact(restarts.tenMinutes);
+			},
+		);
+	}
+
+	test('every execution ran on a worker, exactly once, and succeeded; main only enqueued them', () => {
+		const runs = executions(cluster.postgres, { workflowIds: OURS });
+		const stranded = strandedByN8n(runs);
+		const strandedIds = new Set(stranded.map((e) => e.id));
+		const enqueued = new Set(enqueuedIn(cluster.main.log()));
+		const byWorker = cluster.workers.map((w) => ({ name: w.name, ids: startedIn(w.log()) }));
+		const startedCount = new Map<string, number>();
+		for (const w of byWorker)
+			for (const id of w.ids) startedCount.set(id, (startedCount.get(id) ?? 0) + 1);
+		const logs = [cluster.main, ...cluster.workers].map((i) => i.log()).join('\n');
+		figures.executions = {
+			total: runs.length,
+			byWorkflow: Object.fromEntries(
+				Object.entries(WF).map(([k, id]) => [k, runs.filter((e) => e.workflowId === id).length]),
+			),
+			byWorker: Object.fromEntries(byWorker.map((w) => [w.name, w.ids.length])),
+			enqueuedByMain: runs.filter((e) => enqueued.has(e.id)).length,
+			notOnAWorker: runs
+				.filter((e) => !startedCount.has(e.id) && !strandedIds.has(e.id))
+				.map((e) => e.id),
+			startedTwice: [...startedCount.entries()].filter(([, n]) => n > 1).map(([id]) => id),
+			notSucceeded: notSucceeded(runs, stranded),
+			strandedByN8n: [...strandedIds],
+			unrecognizedNodeType: /Unrecognized node type/.test(logs),
+		};
+		writeFigures();
+		// the bursts (throughput), or one execution of the Burst workflow per mention collected for
+		// project 1002 while main restarted (restarts)
+		expect(runs.length).toBeGreaterThan(
+			part === 'throughput'
+				? 2 * BURST
+				: restartRuns().reduce((n, r) => n + r.mentionsCollected.project1002, 0) - 1,
+		);
+		expect(runs.every((e) => e.mode === 'trigger')).toBe(true);
+		expect(figures.executions.notOnAWorker).toEqual([]);
+		expect(figures.executions.startedTwice).toEqual([]);
+		expect(figures.executions.enqueuedByMain).toBe(runs.length);
+		expect(figures.executions.notSucceeded).toEqual([]);
+		expect(figures.executions.unrecognizedNodeType).toBe(false);
+	});
+
+	test('the whole run: the poll triggers delivered every mention once; the live streams kept within 5 connections an hour per key', async () => {
+		const all = await expectedIn(activatedAt, await simNow());
+		const slack = tally(all.slack, delivered.slack());
+		const sheets = tally(all.sheets, delivered.sheets());
+		const live = await liveRequests();
+		figures.liveConnectionsPerKey = {
+			basic: live.filter((r) => r.tier === 'basic').length,
+			enterprise: live.filter((r) => r.tier === 'enterprise').length,
+			refused: live.filter((r) => r.status !== 200).map((r) => `${r.tier}:${r.status}`),
+		};
+		figures.executions = {
+			...figures.executions,
+			wholeRun: {
+				slack,
+				sheets,
+				live: tally(all.live, delivered.live()),
+				burst: tally(all.burst, delivered.burst()),
+			},
+		};
+		writeFigures();
+		for (const t of [slack, sheets])
+			expect({ lost: t.lostIds, duplicated: t.duplicatedIds }).toEqual({
+				lost: [],
+				duplicated: [],
+			});
+		// nothing reached Slack or the sheet that SentiOne did not collect for project 1001
+		const known = new Set(all.sheets);
+		expect(delivered.sheets().filter((id) => !known.has(id))).toEqual([]);
+		expect(delivered.slack().filter((id) => !known.has(id))).toEqual([]);
+		expect(figures.liveConnectionsPerKey.refused).toEqual([]);
+	});
+}
