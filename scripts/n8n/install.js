@@ -7,7 +7,8 @@
  * - `ensureN8n(target)` installs a line's n8n into `<cache>/n8n-<version>` (scripts/n8n/lines.js)
  *   with the line's Node.js; later calls return at once. The recipe works where only the npm
  *   registry is reachable: `--ignore-scripts` (some optional native modules try to download
- *   binaries), overrides for packages the registry lacks or that come from outside it, then the two
+ *   binaries), overrides for packages the registry lacks or that come from outside it, the
+ *   committed lockfile of the version (scripts/n8n/locks/: the same tree everywhere), then the two
  *   native modules n8n needs: isolated-vm (its prebuilt binary) and sqlite3, compiled from source
  *   with node-gyp — against the headers of the Node.js doing the build (`npm_config_nodedir`), never
  *   the user's npm settings or a header download. The sqlite3 compile (about a minute) runs beside
@@ -185,6 +186,15 @@ function buildEnv(nodeBin) {
 	return env;
 }
 
+/**
+ * The committed npm lockfile of an n8n version's install (scripts/n8n/locks/): the exact tree the
+ * tests run on. A new version gets one by copying `<cache>/n8n-<version>/package-lock.json` after
+ * its first install (CONTRIBUTING.md → "Moving to a new n8n version").
+ */
+function lockFile(version) {
+	return path.join(__dirname, 'locks', `n8n-${version}.package-lock.json`);
+}
+
 /** True when a line's n8n is installed in the cache (ensureN8n would return at once). */
 function isInstalled(which) {
 	const dir = cacheRoot(target(which));
@@ -264,6 +274,13 @@ function ensureN8n(which) {
 				2,
 			),
 		);
+		// the tree the tests last passed on, when committed: the same packages on every machine, and
+		// no resolution of n8n's ~2,400 packages (about a fifth of the install)
+		const lock = lockFile(t.version);
+		if (fs.existsSync(lock)) {
+			fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
+			log(`with the committed lockfile ${path.relative(ROOT, lock)}`);
+		}
 		// npm itself runs on the line's Node.js, so the native modules are built for it
 		const env = buildEnv(installNode);
 		const steps = {};
@@ -554,6 +571,7 @@ function background(groups) {
 
 module.exports = {
 	installOnce,
+	lockFile,
 	nodeBinary,
 	nodeHeaders,
 	buildEnv,
