@@ -143,9 +143,9 @@ function render(f) {
 	}
 	out.push('### Who ran what');
 	out.push('');
-	for (const r of f.runs ?? [f]) {
+	for (const r of f.runs ?? []) {
 		const e = r.executions;
-		const label = r.run ? `The ${r.run} run: ` : '';
+		const label = `The ${r.run} run: `;
 		if (e) {
 			out.push(
 				`${label}${e.total} executions in the whole run (${Object.entries(e.byWorkflow ?? {})
@@ -229,7 +229,7 @@ module.exports = {
 				);
 				return figures && render(figures);
 			},
-			reads: (file) => /^queue-mode-(throughput|restarts)\.json$/.test(file),
+			reads: (file) => RUNS.some((r) => file === `queue-mode-${r}.json`),
 			how: 'test/.results/queue-mode-throughput.json and queue-mode-restarts.json are written by `npm run test:queue`',
 		},
 		restart: {
