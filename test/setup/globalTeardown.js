@@ -1,6 +1,7 @@
 /**
- * After the last test file (jest.config.js `globalTeardown`): stops the n8n the end-to-end files
- * shared (test/support/n8n/host.ts `sharedN8n`), if one started, and removes its folders.
+ * After the last test file (jest.config.js `globalTeardown`): removes the run's folder (the
+ * workers' n8n user folders), stops the n8n the end-to-end files shared (test/support/n8n/host.ts
+ * `sharedN8n`), if one started, and removes its folders.
  */
 'use strict';
 
@@ -17,6 +18,8 @@ const alive = (pid) => {
 };
 
 module.exports = async function globalTeardown() {
+	const run = process.env.SENTIONE_TEST_RUN_DIR;
+	if (run) fs.rmSync(run, { recursive: true, force: true });
 	const dir = process.env.SENTIONE_SHARED_N8N;
 	if (!dir || !fs.existsSync(dir)) return;
 	for (const file of fs.readdirSync(dir).filter((f) => /^n8n-.*\.json$/.test(f))) {
