@@ -11,8 +11,8 @@
  *   committed lockfile of the version (scripts/n8n/locks/: the same tree everywhere), then the two
  *   native modules n8n needs: isolated-vm (its prebuilt binary) and sqlite3, compiled from source
  *   with node-gyp — against the headers of the Node.js doing the build (`npm_config_nodedir`), never
- *   the user's npm settings or a header download. The sqlite3 compile (about a minute) runs beside
- *   the download of n8n, in a folder of its own, and its binary is copied in.
+ *   the user's npm settings or a header download. The sqlite3 compile (at -O1: about 40 s) runs
+ *   beside the download of n8n, in a folder of its own, and its binary is copied in.
  * - `nodeBinary(major)` the Node.js of a major version (`npm install node@<major>`, the npm
  *   registry's Node.js builds, like scripts/node24.sh) when that is not the Node running this.
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
@@ -202,6 +202,19 @@ function isInstalled(which) {
 }
 
 /**
+ * The optimization the test machines' sqlite3 is compiled at: -O1, after sqlite3's own -O3/-O2 on
+ * the compiler's command line, so it wins. sqlite's one big C file is most of the compile: 41 s at
+ * -O1 against 77 s at sqlite3's own flags on an idle 2-core machine (27 s at -O0), about 40 s of
+ * CPU that a fresh `npm test` spends beside its tests instead. The databases n8n keeps in the tests
+ * are a few megabytes; its queries stay well inside the tests' timings. This n8n is the tests' own,
+ * never a user's.
+ */
+const SQLITE3_OPTIMIZE = {
+	CFLAGS: `${process.env.CFLAGS ?? ''} -O1`.trim(),
+	CXXFLAGS: `${process.env.CXXFLAGS ?? ''} -O1`.trim(),
+};
+
+/**
  * Starts compiling sqlite3 `version` in a folder of its own (npm install --ignore-scripts, then
  * npm rebuild: node-gyp), beside the install of n8n; `wait()` returns its build folder, or
  * undefined when it failed.
@@ -223,7 +236,7 @@ function sqlite3Beside(version, env) {
 			'-c',
 			`npm install --ignore-scripts --no-audit --no-fund sqlite3@${version} && npm rebuild sqlite3; echo $? > status`,
 		],
-		{ cwd: dir, env, stdio: ['ignore', out, out] },
+		{ cwd: dir, env: { ...env, ...SQLITE3_OPTIMIZE }, stdio: ['ignore', out, out] },
 	);
 	fs.closeSync(out);
 	child.unref();
@@ -286,9 +299,13 @@ function ensureN8n(which) {
 		const steps = {};
 		let sqlite3;
 		try {
-			const version = run('npm', ['view', `n8n@${t.version}`, 'dependencies.sqlite3'], {
-				env,
-			}).stdout.trim();
+			// the lockfile's sqlite3 (the one npm is about to install), else the one n8n names
+			const locked = fs.existsSync(lock)
+				? JSON.parse(fs.readFileSync(lock, 'utf8')).packages?.['node_modules/sqlite3']?.version
+				: undefined;
+			const version =
+				locked ??
+				run('npm', ['view', `n8n@${t.version}`, 'dependencies.sqlite3'], { env }).stdout.trim();
 			if (/^\d+\.\d+\.\d+$/.test(version)) sqlite3 = { version, ...sqlite3Beside(version, env) };
 		} catch (error) {
 			log(`sqlite3 is compiled after the install (${error.message.split('\n')[0]})`);
