@@ -9,7 +9,9 @@
  * - each tier (jest project): when its first file started and its last ended (seconds from the
  *   start of jest), the sum of its files' times, its slowest files;
  * - each real n8n installed during this run (scripts/n8n/install.js writes how long it took into
- *   the install's `.complete` marker), and how long after jest's start it was ready.
+ *   the install's `.complete` marker), and how long after jest's start it was ready;
+ * - every file, in the order it started: when it started and ended (seconds from the start of
+ *   jest) — the run's timeline, to see what ran beside what and what ended last.
  *
  * The machine: cores and the load average at the start and the end (other work on the machine
  * slows every figure).
@@ -125,6 +127,13 @@ class TimingsReporter {
 			before,
 			installs,
 			tiers,
+			timeline: [...this.files]
+				.sort((a, b) => a.start - b.start)
+				.map((f) => ({
+					file: f.file,
+					from: seconds(f.start - this.start),
+					to: seconds(f.end - this.start),
+				})),
 		};
 		const lines = [
 			'',
