@@ -41,16 +41,21 @@ const LONGEST = {
 
 /**
  * The end-to-end files that start at once on a fresh machine, each on a worker of its own that waits
- * for the install without using the CPU (npm test runs 6 workers on 2 cores: the other 3 keep both
- * cores busy with the tiers that need no n8n meanwhile; 4 workers with one file waiting measured
- * 11 min 46 s in a fresh .ci/run, 6 with three 9 min 44 s on a fresh clone). Long, and more
- * waiting than computing — checks 15 s apart, n8n stopped and started again — so the other tiers'
- * load beside them does not matter (unlike budget.test.ts's clock running ×30).
+ * for the install without using the CPU (jest.config.js gives npm test one more worker for each
+ * beyond three, so three workers keep both cores busy with the tiers that need no n8n meanwhile).
+ * The long ones, more waiting than computing — checks 15 s apart, n8n stopped and started again,
+ * poll cycles, backoffs: started after every other tier, they ran one after the other at the end of
+ * a fresh run for 3.5 minutes with the cores half idle (4 workers with one file waiting measured
+ * 11 min 46 s in a fresh .ci/run, 6 with three 9 min 44 s on a fresh clone).
  */
 const EARLY = [
 	'test/e2e/triggers.test.ts',
 	'test/e2e/digestRestart.test.ts',
 	'test/e2e/restart.test.ts',
+	'test/e2e/smoke.test.ts',
+	'test/e2e/budget.test.ts',
+	'test/e2e/templates.test.ts',
+	'test/e2e/backoff.test.ts',
 ];
 
 const relativePath = (test) => path.relative(ROOT, test.path).split(path.sep).join('/');
@@ -73,3 +78,4 @@ class TierSequencer extends Sequencer {
 }
 
 module.exports = TierSequencer;
+module.exports.EARLY = EARLY;
