@@ -44,9 +44,11 @@ const LONGEST = {
  * for the install without using the CPU (jest.config.js gives npm test one more worker for each
  * beyond three, so three workers keep both cores busy with the tiers that need no n8n meanwhile).
  * The long ones, more waiting than computing — checks 15 s apart, n8n stopped and started again,
- * poll cycles, backoffs: started after every other tier, they ran one after the other at the end of
- * a fresh run for 3.5 minutes with the cores half idle (4 workers with one file waiting measured
- * 11 min 46 s in a fresh .ci/run, 6 with three 9 min 44 s on a fresh clone).
+ * poll cycles, backoffs: started after every other tier, smoke, budget, templates and backoff made
+ * the last 3.5 minutes of a fresh run, its last 80 s with the cores mostly idle. With seven early
+ * the end-to-end files ran beside the other tiers and a fresh `./dev npm test` took 11 min 37 s
+ * (jest 9 min 49 s), against 11 min 56 s (jest 10 min 12 s) with three and without sqlite3 at -O1
+ * and the compile cache.
  */
 const EARLY = [
 	'test/e2e/triggers.test.ts',
