@@ -62,16 +62,6 @@ const TIERS = [
 
 const selecting = process.argv.some((arg) => arg.startsWith('--selectProjects'));
 
-/**
- * npm test's workers: 6 on 2 cores (most files wait on servers and timers more than they compute).
- * On a fresh machine the long end-to-end files start at once and wait for n8n's install, one worker
- * each (test/setup/sequencer.js `EARLY`): one more worker for each of them beyond three, so three
- * still run the other tiers meanwhile. `--maxWorkers` on the command line wins (the tier scripts).
- */
-const { isInstalled } = require('./scripts/n8n/install.js');
-const { EARLY } = require('./test/setup/sequencer.js');
-const WORKERS = isInstalled() ? 6 : 6 + Math.max(0, EARLY.length - 3);
-
 module.exports = {
 	projects: selecting ? TIERS : TIERS.filter((t) => DEFAULT_TIERS.includes(t.displayName)),
 	// slowest first, so the long files do not start last; e2e after the rest, while n8n installs
@@ -86,5 +76,4 @@ module.exports = {
 		'<rootDir>/test/setup/timingsReporter.js',
 	],
 	testTimeout: 30_000,
-	maxWorkers: WORKERS,
 };
