@@ -290,7 +290,8 @@ function ensureN8n(which) {
 		// the tree the tests last passed on, when committed: the same packages on every machine, and
 		// no resolution of n8n's ~2,400 packages (about a fifth of the install)
 		const lock = lockFile(t.version);
-		if (fs.existsSync(lock)) {
+		const locked = fs.existsSync(lock) ? JSON.parse(fs.readFileSync(lock, 'utf8')) : undefined;
+		if (locked) {
 			fs.copyFileSync(lock, path.join(dir, 'package-lock.json'));
 			log(`with the committed lockfile ${path.relative(ROOT, lock)}`);
 		}
@@ -300,11 +301,8 @@ function ensureN8n(which) {
 		let sqlite3;
 		try {
 			// the lockfile's sqlite3 (the one npm is about to install), else the one n8n names
-			const locked = fs.existsSync(lock)
-				? JSON.parse(fs.readFileSync(lock, 'utf8')).packages?.['node_modules/sqlite3']?.version
-				: undefined;
 			const version =
-				locked ??
+				locked?.packages?.['node_modules/sqlite3']?.version ??
 				run('npm', ['view', `n8n@${t.version}`, 'dependencies.sqlite3'], { env }).stdout.trim();
 			if (/^\d+\.\d+\.\d+$/.test(version)) sqlite3 = { version, ...sqlite3Beside(version, env) };
 		} catch (error) {

@@ -8,13 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 if (!process.env.N8N_USER_FOLDER) {
-	const run = process.env.SENTIONE_TEST_RUN_DIR;
-	if (run) {
-		const folder = join(run, `n8n-worker-${process.env.JEST_WORKER_ID ?? process.pid}`);
-		mkdirSync(folder, { recursive: true });
-		process.env.N8N_USER_FOLDER = folder;
-	} else {
-		process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'sentione-n8n-test-'));
-	}
+	const run =
+		process.env.SENTIONE_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'sentione-n8n-test-'));
+	const folder = join(run, `n8n-worker-${process.env.JEST_WORKER_ID ?? process.pid}`);
+	mkdirSync(folder, { recursive: true });
+	process.env.N8N_USER_FOLDER = folder;
 }
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
