@@ -189,6 +189,35 @@ function buildEnv(nodeBin) {
 }
 
 /**
+ * What a download outside npm needs to reach the registry the way npm does, from npm's own
+ * settings (the user's, the machine's global npmrc, the environment): the registry (a mirror, say),
+ * the certificate authorities (`cafile`: a machine whose TLS is intercepted by a proxy of its own
+ * trusts that proxy's CA only there), a proxy, and `strict-ssl`. As environment variables for a
+ * Node.js child (scripts/n8n/unpack.js).
+ */
+function npmNetwork(env) {
+	const keys = ['registry', 'cafile', 'https-proxy', 'proxy', 'noproxy', 'strict-ssl'];
+	const settings = Object.fromEntries(
+		run('npm', ['config', 'get', ...keys], { env })
+			.stdout.split('\n')
+			.map((line) => /^([\w-]+)=(.*)$/.exec(line.trim()))
+			.filter((m) => m && m[2] !== '' && m[2] !== 'null' && m[2] !== 'undefined')
+			.map((m) => [m[1], m[2]]),
+	);
+	const out = {};
+	if (settings.registry) out.npm_config_registry = settings.registry;
+	if (settings.cafile && !env.NODE_EXTRA_CA_CERTS) out.NODE_EXTRA_CA_CERTS = settings.cafile;
+	const proxy = settings['https-proxy'] ?? settings.proxy;
+	if (proxy) {
+		out.HTTPS_PROXY = out.HTTP_PROXY = proxy;
+		if (settings.noproxy) out.NO_PROXY = settings.noproxy;
+		out.NODE_USE_ENV_PROXY = '1';
+	}
+	if (settings['strict-ssl'] === 'false') out.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+	return out;
+}
+
+/**
  * The committed npm lockfile of an n8n version's install (scripts/n8n/locks/): the exact tree the
  * tests run on. A new version gets one by copying `<cache>/n8n-<version>/package-lock.json` after
  * its first install (CONTRIBUTING.md → "Moving to a new n8n version").
@@ -260,8 +289,9 @@ function sqlite3Beside(version, env) {
 }
 
 /**
- * Installs a line's n8n once (2.x: 2.9 GB; about 3 min cold on 2 cores, 1.x about the same), with
- * the line's Node.js; later calls return at once.
+ * Installs a line's n8n once (2.x: 2.9 GB; on an idle 2-core machine about 45 s from its lockfile,
+ * the sqlite3 compile being the longer half; 3 min with npm), with the line's Node.js; later calls
+ * return at once.
  */
 function ensureN8n(which) {
 	const t = target(which);
@@ -312,18 +342,27 @@ function ensureN8n(which) {
 		}
 		try {
 			// the committed lockfile's tree, placed by scripts/n8n/unpack.js (npm's tree, in a fifth of
-			// its time: its header says how); npm resolves a version without one, and where the
-			// system's tar is not GNU tar
-			const unpacked = locked && gnuTar();
-			// from the registry npm is set to use (a mirror, say)
-			const registry = unpacked
-				? run('npm', ['config', 'get', 'registry'], { env }).stdout.trim()
-				: '';
-			const install = unpacked
-				? run(installNode, [path.join(__dirname, 'unpack.js'), lock, dir], {
-						env: { ...env, npm_config_registry: registry },
-					})
-				: run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env });
+			// its time: its header says how); npm resolves a version without one, installs where the
+			// system's tar is not GNU tar, and takes over when the unpack fails (a network npm's
+			// settings reach and Node's do not, say)
+			let unpacked = Boolean(locked && gnuTar());
+			let install;
+			if (unpacked) {
+				try {
+					install = run(installNode, [path.join(__dirname, 'unpack.js'), lock, dir], {
+						env: { ...env, ...npmNetwork(env) },
+					});
+				} catch (error) {
+					log(
+						`the unpack of the lockfile failed, npm installs instead: ${error.message.split('\n').slice(1).join(' ').trim()}`,
+					);
+					unpacked = false;
+				}
+			}
+			install ??= run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
+				cwd: dir,
+				env,
+			});
 			log(`${unpacked ? 'unpack of the lockfile' : 'npm install'} took ${install.seconds} s`);
 			steps[unpacked ? 'unpack' : 'npmInstall'] = install.seconds;
 			const installedSqlite = path.join(dir, 'node_modules', 'sqlite3');
@@ -601,6 +640,7 @@ module.exports = {
 	nodeBinary,
 	nodeHeaders,
 	buildEnv,
+	npmNetwork,
 	pathWith,
 	isInstalled,
 	ensureN8n,

@@ -170,7 +170,13 @@ function adjustment(line) {
 
 /** Streams `url` into tar in `dir`, checking its hash; resolves to the adjustments tar listed. */
 async function extract(url, hash, dir) {
-	const response = await fetch(url, { signal: AbortSignal.timeout(TARBALL_TIMEOUT_MS) });
+	const response = await fetch(url, { signal: AbortSignal.timeout(TARBALL_TIMEOUT_MS) }).catch(
+		(error) => {
+			// undici says "fetch failed"; why is in its cause (a refused TLS certificate, a DNS error …)
+			const why = error.cause?.code ?? error.cause?.message ?? error.name;
+			throw new Error(`GET ${url}: ${error.message}${why ? ` (${why})` : ''}`, { cause: error });
+		},
+	);
 	if (!response.ok) {
 		const error = new Error(`GET ${url}: HTTP ${response.status}`);
 		error.retry = response.status >= 500 || response.status === 429;
@@ -297,7 +303,8 @@ function linkBins(root, jobs) {
 
 /**
  * Unpacks `lock` (an object, or a lockfile's path) into `root`; resolves to a summary.
- * `registry` defaults to npm's setting in the environment, else registry.npmjs.org.
+ * `registry` defaults to npm's setting in the environment, else registry.npmjs.org; `retryPausesMs`
+ * are the pauses before each new try of a tarball (1 s, then 4 s).
  */
 async function unpack(lockOrPath, root, options = {}) {
 	const started = Date.now();
@@ -306,6 +313,7 @@ async function unpack(lockOrPath, root, options = {}) {
 	const registry = options.registry ?? process.env.npm_config_registry ?? DEFAULT_REGISTRY;
 	const jobs = plan(lock, { at: options.at, registry });
 	const concurrency = Math.max(1, options.concurrency ?? 16);
+	const pauses = options.retryPausesMs ?? RETRY_PAUSES_MS;
 	const previousUmask = process.umask(0o022);
 	fs.rmSync(path.join(root, 'node_modules'), { recursive: true, force: true });
 	let next = 0;
@@ -325,11 +333,11 @@ async function unpack(lockOrPath, root, options = {}) {
 					break;
 				} catch (error) {
 					const retriable = error.retry !== false && !/ is not the lockfile's /.test(error.message);
-					if (!retriable || attempt >= RETRY_PAUSES_MS.length || failed) {
+					if (!retriable || attempt >= pauses.length || failed) {
 						failed ??= new Error(`unpacking ${job.key}: ${error.message}`, { cause: error });
 						return;
 					}
-					await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSES_MS[attempt]));
+					await new Promise((resolve) => setTimeout(resolve, pauses[attempt]));
 				}
 			}
 		}

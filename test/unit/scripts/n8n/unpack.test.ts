@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
 /**
  * scripts/n8n/unpack.js places a committed lockfile's packages as `npm install --ignore-scripts`
  * would. The rules are checked one by one, then a whole unpack of tarballs made here (modes, links,
@@ -53,8 +53,11 @@ const unpackJs = require('../../../../scripts/n8n/unpack.js') as {
 	unpack(
 		lock: Lock | string,
 		root: string,
-		options?: { registry?: string; concurrency?: number; at?: Machine },
+		options?: { registry?: string; concurrency?: number; at?: Machine; retryPausesMs?: number[] },
 	): Promise<{ packages: number; bytes: number }>;
+};
+const { npmNetwork } = require('../../../../scripts/n8n/install.js') as {
+	npmNetwork(env: NodeJS.ProcessEnv): Record<string, string>;
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 const { allows, plan, quotedName, adjustment, unpack } = unpackJs;
@@ -367,10 +370,63 @@ describe('a whole unpack, from a registry of the test’s own', () => {
 		expect(existsSync(join(root, 'node_modules', '.package-lock.json'))).toBe(false);
 	});
 
+	test('a registry that cannot be reached fails the unpack with the reason, after three tries', async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise((resolve) => closed.close(resolve));
+		const started = Date.now();
+		await expect(
+			unpack(lock, join(work, 'unreachable'), {
+				registry: `http://127.0.0.1:${port}/`,
+				at: LINUX,
+				retryPausesMs: [50, 50],
+			}),
+		).rejects.toThrow(
+			/unpacking node_modules\/\S+: GET http:\/\/127\.0\.0\.1:\d+\/\S+: fetch failed \(ECONNREFUSED\)/,
+		);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+	});
+
 	test('what an earlier unpack left is replaced, not merged', async () => {
 		const root = join(work, 'again');
 		mkdirSync(join(root, 'node_modules', 'stale'), { recursive: true });
 		await unpack(lock, root, { registry, at: LINUX });
 		expect(existsSync(join(root, 'node_modules', 'stale'))).toBe(false);
+	});
+});
+
+describe("the unpack reaches the registry as npm's settings say", () => {
+	const without = (env: NodeJS.ProcessEnv, ...names: string[]) =>
+		Object.fromEntries(Object.entries(env).filter(([k]) => !names.includes(k)));
+
+	test('a mirror, a certificate authority, a proxy and strict-ssl off become Node.js settings', () => {
+		const env = {
+			...without(process.env, 'NODE_EXTRA_CA_CERTS'),
+			npm_config_registry: 'https://mirror.test/npm/',
+			npm_config_cafile: '/etc/test-ca.pem',
+			npm_config_https_proxy: 'http://proxy.test:3128',
+			npm_config_noproxy: 'localhost,127.0.0.1',
+			npm_config_strict_ssl: 'false',
+		};
+		const caFile = env.npm_config_cafile;
+		expect(npmNetwork(env)).toEqual({
+			npm_config_registry: 'https://mirror.test/npm/',
+			NODE_EXTRA_CA_CERTS: caFile,
+			HTTPS_PROXY: 'http://proxy.test:3128',
+			HTTP_PROXY: 'http://proxy.test:3128',
+			NO_PROXY: 'localhost,127.0.0.1',
+			NODE_USE_ENV_PROXY: '1',
+			NODE_TLS_REJECT_UNAUTHORIZED: '0',
+		});
+	});
+
+	test('certificate authorities Node.js is already given are kept', () => {
+		const env = {
+			...process.env,
+			NODE_EXTRA_CA_CERTS: '/etc/mine.pem',
+			npm_config_cafile: '/etc/test-ca.pem',
+		};
+		expect(npmNetwork(env).NODE_EXTRA_CA_CERTS).toBeUndefined();
 	});
 });
