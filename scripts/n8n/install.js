@@ -7,7 +7,7 @@
  * - `ensureN8n(target)` installs a line's n8n into `<cache>/n8n-<version>` (scripts/n8n/lines.js)
  *   with the line's Node.js; later calls return at once. The recipe works where only the npm
  *   registry is reachable: the committed lockfile of the version (scripts/n8n/locks/: the same tree
- *   everywhere) placed by scripts/n8n/unpack.js — the tree `npm install --ignore-scripts` makes from
+ *   everywhere) placed by scripts/unpack.js — the tree `npm install --ignore-scripts` makes from
  *   it (no install scripts: some optional native modules try to download binaries), in a fifth of
  *   npm's time — or, for a version without a lockfile yet, npm itself (with the overrides for
  *   packages the registry lacks or that come from outside it); then the two native modules n8n needs: isolated-vm (its prebuilt binary) and sqlite3, compiled from source
@@ -38,7 +38,6 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { ROOT, PACKAGE_NAME, target, cacheBase, cacheRoot, n8nBin, log } = require('./lines');
-const { gnuTar } = require('./unpack');
 
 function run(cmd, args, options) {
 	const started = Date.now();
@@ -189,35 +188,6 @@ function buildEnv(nodeBin) {
 }
 
 /**
- * What a download outside npm needs to reach the registry the way npm does, from npm's own
- * settings (the user's, the machine's global npmrc, the environment): the registry (a mirror, say),
- * the certificate authorities (`cafile`: a machine whose TLS is intercepted by a proxy of its own
- * trusts that proxy's CA only there), a proxy, and `strict-ssl`. As environment variables for a
- * Node.js child (scripts/n8n/unpack.js).
- */
-function npmNetwork(env) {
-	const keys = ['registry', 'cafile', 'https-proxy', 'proxy', 'noproxy', 'strict-ssl'];
-	const settings = Object.fromEntries(
-		run('npm', ['config', 'get', ...keys], { env })
-			.stdout.split('\n')
-			.map((line) => /^([\w-]+)=(.*)$/.exec(line.trim()))
-			.filter((m) => m && m[2] !== '' && m[2] !== 'null' && m[2] !== 'undefined')
-			.map((m) => [m[1], m[2]]),
-	);
-	const out = {};
-	if (settings.registry) out.npm_config_registry = settings.registry;
-	if (settings.cafile && !env.NODE_EXTRA_CA_CERTS) out.NODE_EXTRA_CA_CERTS = settings.cafile;
-	const proxy = settings['https-proxy'] ?? settings.proxy;
-	if (proxy) {
-		out.HTTPS_PROXY = out.HTTP_PROXY = proxy;
-		if (settings.noproxy) out.NO_PROXY = settings.noproxy;
-		out.NODE_USE_ENV_PROXY = '1';
-	}
-	if (settings['strict-ssl'] === 'false') out.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-	return out;
-}
-
-/**
  * The committed npm lockfile of an n8n version's install (scripts/n8n/locks/): the exact tree the
  * tests run on. A new version gets one by copying `<cache>/n8n-<version>/package-lock.json` after
  * its first install (CONTRIBUTING.md → "Moving to a new n8n version").
@@ -341,17 +311,14 @@ function ensureN8n(which) {
 			log(`sqlite3 is compiled after the install (${error.message.split('\n')[0]})`);
 		}
 		try {
-			// the committed lockfile's tree, placed by scripts/n8n/unpack.js (npm's tree, in a fifth of
-			// its time: its header says how); npm resolves a version without one, installs where the
-			// system's tar is not GNU tar, and takes over when the unpack fails (a network npm's
-			// settings reach and Node's do not, say)
-			let unpacked = Boolean(locked && gnuTar());
+			// the committed lockfile's tree, placed by scripts/unpack.js (npm's tree, in a fifth of its
+			// time: its header says how); npm resolves a version without one, and takes over where the
+			// unpack fails (tar is not GNU tar, a network npm's settings reach and Node's do not …)
+			let unpacked = Boolean(locked);
 			let install;
 			if (unpacked) {
 				try {
-					install = run(installNode, [path.join(__dirname, 'unpack.js'), lock, dir], {
-						env: { ...env, ...npmNetwork(env) },
-					});
+					install = run(installNode, [path.join(ROOT, 'scripts', 'unpack.js'), lock, dir], { env });
 				} catch (error) {
 					log(
 						`the unpack of the lockfile failed, npm installs instead: ${error.message.split('\n').slice(1).join(' ').trim()}`,
@@ -640,7 +607,6 @@ module.exports = {
 	nodeBinary,
 	nodeHeaders,
 	buildEnv,
-	npmNetwork,
 	pathWith,
 	isInstalled,
 	ensureN8n,

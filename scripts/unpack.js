@@ -1,32 +1,40 @@
 /**
  * Places every package of a committed npm lockfile (v2 or v3) at its path under a folder: the tree
- * `npm install --ignore-scripts` makes from that lockfile, without npm's work per file. For n8n
- * 2.x (2,363 packages, 2.9 GB) that is about 25 s and 40 CPU-seconds on an idle 2-core machine,
- * against npm's 3 minutes and 195 CPU-seconds; a fresh test run spends the difference on its tests.
- * scripts/n8n/install.js uses it for every n8n line with a committed lockfile; npm still resolves a
- * version that has none (its first install, which makes the lockfile to commit).
+ * `npm install` makes from that lockfile, without npm's work per file. ./dev installs the dev
+ * dependencies with it on a fresh clone (1,262 packages: about 13 s, against npm's 60 to 90 s),
+ * and scripts/n8n/install.js each tested n8n line (n8n 2.x: 2,363 packages, 2.9 GB, about 30 s and
+ * 55 CPU-seconds on an idle 2-core machine against npm's 3 minutes and 195 CPU-seconds); a fresh
+ * test run spends the difference on its tests. Where it cannot (tar is not GNU tar, the registry
+ * is out of reach, a download is not the lockfile's), it fails, and its caller runs npm instead.
  *
  * What npm 11 does with a lockfile, and so this:
  * - every entry but the root, links (`link`) and packages inside another's tarball (`inBundle`) is
  *   placed at its key (`node_modules/a/node_modules/b`), except one whose `os`, `cpu` or `libc` does
  *   not match this machine (npm skips those, optional or not);
- * - its tarball comes from `resolved`, else from the registry (`npm_config_registry`, else
- *   registry.npmjs.org): `<name>/-/<name without scope>-<version>.tgz`, `name` being the entry's
- *   own for an alias. It is checked against the entry's `integrity` (the strongest hash given) as
- *   it streams; a mismatch fails the whole unpack;
+ * - its tarball comes from `resolved`, else from the registry npm is set to use
+ *   (`npmNetwork()`: npm's registry, certificate authorities, proxy and strict-ssl settings):
+ *   `<name>/-/<name without scope>-<version>.tgz`, `name` being the entry's own for an alias. It
+ *   is checked against the entry's `integrity` (the strongest hash given) as it streams; a mismatch
+ *   fails the whole unpack;
  * - the tarball's top folder, whatever its name, is stripped (tar --strip-components=1);
  * - what npm's extraction changes (pacote): link entries (symbolic or hard) are not extracted;
  *   a `.gitignore` becomes `.npmignore` unless the folder has one (then it is dropped); files are
- *   at least rw-r--r-- and never group- or world-writable, folders rwxr-xr-x (umask 022);
+ *   at least rw-r--r-- and never group- or world-writable, folders rwxr-xr-x (umask 022); the
+ *   files a package names as its bins are executable;
  * - each `bin` is linked into `.bin` of the node_modules folder holding the package
- *   (`../<package>/<file>`, the first package in lockfile order winning a name) and made
- *   executable;
- * - `node_modules/.package-lock.json` lists the entries placed (npm's hidden lockfile).
- * Scripts are not run (as with --ignore-scripts): install.js rebuilds the native modules it needs.
+ *   (`../<package>/<file>`, the first package in lockfile order winning a name);
+ * - `node_modules/.package-lock.json` lists the entries placed (npm's hidden lockfile, which tells
+ *   npm later that the tree is whole);
+ * - install scripts: with `--scripts`, `npm rebuild` runs those of the packages that have them
+ *   (`hasInstallScript`), as `npm install` would; without, none run (`npm install
+ *   --ignore-scripts`: scripts/n8n/install.js rebuilds the native modules n8n needs itself).
  * The extraction is the system's tar, whose verbose listing tells what to adjust; the folder's
- * node_modules is removed first, so a failed unpack leaves nothing that looks whole.
+ * node_modules is removed first, so a failed unpack leaves nothing that looks whole. The trees it
+ * made from the committed lockfiles (the dev dependencies, both n8n lines) were compared with
+ * npm's file by file — path, size, mode, link — and were the same but for what a native build
+ * writes (CONTRIBUTING.md → "Moving to a new n8n version" says how to compare).
  *
- *   node scripts/n8n/unpack.js <lockfile> <folder> [--concurrency=16]
+ *   node scripts/unpack.js [--scripts] [--concurrency=16] <lockfile> <folder>
  *
  * Plain CommonJS, Node built-ins only (it runs before the dev dependencies are installed).
  */
@@ -281,36 +289,74 @@ function adjust(dir, adjustments) {
 	}
 }
 
-/** Links each job's bins into its node_modules folder's .bin (lockfile order: the first wins). */
+/**
+ * Links each job's bins into its node_modules folder's .bin (lockfile order: the first wins a
+ * name) and makes every bin file executable (npm's extraction does, linked or not).
+ */
 function linkBins(root, jobs) {
 	const taken = new Set();
 	for (const job of jobs) {
 		const parent = job.key.slice(0, job.key.lastIndexOf(NM) + NM.length - 1);
 		const own = job.key.slice(parent.length + 1);
 		for (const [name, file] of Object.entries(job.bin)) {
+			const target = path.join(root, job.key, path.normalize(file));
+			if (!inside(path.join(root, job.key), path.posix.normalize(file)) || !fs.existsSync(target))
+				continue;
+			fs.chmodSync(target, fs.statSync(target).mode | 0o111);
 			const bin = path.posix.join(parent, '.bin', name);
 			if (name.includes('/') || taken.has(bin)) continue;
 			taken.add(bin);
-			const target = path.join(root, job.key, path.normalize(file));
-			if (!fs.existsSync(target)) continue;
 			fs.mkdirSync(path.join(root, parent, '.bin'), { recursive: true });
 			fs.rmSync(path.join(root, bin), { force: true });
 			fs.symlinkSync(path.posix.join('..', own, path.posix.normalize(file)), path.join(root, bin));
-			fs.chmodSync(target, fs.statSync(target).mode | 0o111);
 		}
 	}
 }
 
 /**
+ * What a download outside npm needs to reach the registry the way npm does, from npm's own
+ * settings (the user's and the global npmrc, the environment): the registry (a mirror, say), the
+ * certificate authorities (`cafile`: a machine whose TLS goes through a proxy of its own trusts
+ * that proxy's CA there), a proxy, and `strict-ssl`; as environment variables for a Node.js
+ * process (Node reads the CA and proxy ones when it starts: the CLI below starts itself again
+ * with them).
+ */
+function npmNetwork(env = process.env) {
+	const keys = ['registry', 'cafile', 'https-proxy', 'proxy', 'noproxy', 'strict-ssl'];
+	const got = spawnSync('npm', ['config', 'get', ...keys], { env, encoding: 'utf8' });
+	if (got.status !== 0) return {};
+	const settings = Object.fromEntries(
+		got.stdout
+			.split('\n')
+			.map((line) => /^([\w-]+)=(.*)$/.exec(line.trim()))
+			.filter((m) => m && m[2] !== '' && m[2] !== 'null' && m[2] !== 'undefined')
+			.map((m) => [m[1], m[2]]),
+	);
+	const out = {};
+	if (settings.registry) out.npm_config_registry = settings.registry;
+	if (settings.cafile && !env.NODE_EXTRA_CA_CERTS) out.NODE_EXTRA_CA_CERTS = settings.cafile;
+	const proxy = settings['https-proxy'] ?? settings.proxy;
+	if (proxy) {
+		out.HTTPS_PROXY = out.HTTP_PROXY = proxy;
+		if (settings.noproxy) out.NO_PROXY = settings.noproxy;
+		out.NODE_USE_ENV_PROXY = '1';
+	}
+	if (settings['strict-ssl'] === 'false') out.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+	return out;
+}
+
+/**
  * Unpacks `lock` (an object, or a lockfile's path) into `root`; resolves to a summary.
- * `registry` defaults to npm's setting in the environment, else registry.npmjs.org; `retryPausesMs`
- * are the pauses before each new try of a tarball (1 s, then 4 s).
+ * `registry` defaults to npm's setting in the environment, else registry.npmjs.org; `scripts` runs
+ * the install scripts (see the header); `retryPausesMs` are the pauses before each new try of a
+ * tarball (1 s, then 4 s).
  */
 async function unpack(lockOrPath, root, options = {}) {
 	const started = Date.now();
 	const lock =
 		typeof lockOrPath === 'string' ? JSON.parse(fs.readFileSync(lockOrPath, 'utf8')) : lockOrPath;
 	const registry = options.registry ?? process.env.npm_config_registry ?? DEFAULT_REGISTRY;
+	if (!gnuTar()) throw new Error("this machine's tar is not GNU tar (its options are GNU's)");
 	const jobs = plan(lock, { at: options.at, registry });
 	const concurrency = Math.max(1, options.concurrency ?? 16);
 	const pauses = options.retryPausesMs ?? RETRY_PAUSES_MS;
@@ -346,8 +392,21 @@ async function unpack(lockOrPath, root, options = {}) {
 		await Promise.all(Array.from({ length: concurrency }, worker));
 		if (failed) throw failed;
 		linkBins(root, jobs);
+		if (options.scripts) {
+			const names = [
+				...new Set(jobs.filter((j) => j.entry.hasInstallScript).map((j) => nameOf(j.key, {}))),
+			];
+			if (names.length) {
+				const rebuilt = spawnSync('npm', ['rebuild', ...names], { cwd: root, encoding: 'utf8' });
+				if (rebuilt.status !== 0)
+					throw new Error(
+						`npm rebuild ${names.join(' ')} failed: ${(rebuilt.stderr || rebuilt.stdout).trim().slice(-1500)}`,
+					);
+			}
+		}
 		const hidden = {
 			name: lock.name,
+			version: lock.version,
 			lockfileVersion: 3,
 			requires: true,
 			packages: Object.fromEntries(jobs.map((job) => [job.key, job.entry])),
@@ -362,7 +421,7 @@ async function unpack(lockOrPath, root, options = {}) {
 	return { packages: jobs.length, bytes, seconds: (Date.now() - started) / 1000 };
 }
 
-module.exports = { gnuTar, allows, plan, quotedName, adjustment, unpack };
+module.exports = { gnuTar, allows, plan, quotedName, adjustment, npmNetwork, unpack };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);
@@ -371,10 +430,18 @@ if (require.main === module) {
 		/^--concurrency=(\d+)$/.exec(args.find((a) => a.startsWith('--concurrency=')) ?? '')?.[1] ?? 16,
 	);
 	if (!lockPath || !root) {
-		console.error('usage: node scripts/n8n/unpack.js <lockfile> <folder> [--concurrency=16]');
+		console.error(
+			'usage: node scripts/unpack.js [--scripts] [--concurrency=16] <lockfile> <folder>',
+		);
 		process.exit(2);
 	}
-	unpack(lockPath, root, { concurrency }).then(
+	if (process.env.SENTIONE_UNPACK_NETWORK !== '1') {
+		// again, with npm's network settings in the environment Node.js reads when it starts
+		const env = { ...process.env, ...npmNetwork(), SENTIONE_UNPACK_NETWORK: '1' };
+		const child = spawnSync(process.execPath, [__filename, ...args], { stdio: 'inherit', env });
+		process.exit(child.status ?? 1);
+	}
+	unpack(lockPath, root, { concurrency, scripts: args.includes('--scripts') }).then(
 		(summary) => console.log(JSON.stringify(summary)),
 		(error) => {
 			console.error(error.message);

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: not shipped in the package */
 /**
- * scripts/n8n/unpack.js places a committed lockfile's packages as `npm install --ignore-scripts`
+ * scripts/unpack.js places a committed lockfile's packages as `npm install` (--ignore-scripts or not)
  * would. The rules are checked one by one, then a whole unpack of tarballs made here (modes, links,
  * ignore files, bins, nesting, a package of another platform) from a registry of the test's own,
  * which also fails, slows and lies. (The real trees: its output for both n8n lockfiles was compared
@@ -39,13 +39,15 @@ interface Machine {
 type Entry = Record<string, unknown>;
 interface Lock {
 	name?: string;
+	version?: string;
 	packages: Record<string, Entry>;
 }
 
 // plain CommonJS scripts, run by node before the dev dependencies are installed
 /* eslint-disable @typescript-eslint/no-require-imports */
-const unpackJs = require('../../../../scripts/n8n/unpack.js') as {
+const unpackJs = require('../../../scripts/unpack.js') as {
 	gnuTar(): boolean;
+	npmNetwork(env: NodeJS.ProcessEnv): Record<string, string>;
 	allows(list: string | string[] | undefined, value: string | undefined): boolean;
 	plan(lock: Lock, options?: { at?: Machine; registry?: string }): Job[];
 	quotedName(line: string): string | undefined;
@@ -53,14 +55,17 @@ const unpackJs = require('../../../../scripts/n8n/unpack.js') as {
 	unpack(
 		lock: Lock | string,
 		root: string,
-		options?: { registry?: string; concurrency?: number; at?: Machine; retryPausesMs?: number[] },
+		options?: {
+			registry?: string;
+			concurrency?: number;
+			at?: Machine;
+			retryPausesMs?: number[];
+			scripts?: boolean;
+		},
 	): Promise<{ packages: number; bytes: number }>;
 };
-const { npmNetwork } = require('../../../../scripts/n8n/install.js') as {
-	npmNetwork(env: NodeJS.ProcessEnv): Record<string, string>;
-};
 /* eslint-enable @typescript-eslint/no-require-imports */
-const { allows, plan, quotedName, adjustment, unpack } = unpackJs;
+const { allows, plan, quotedName, adjustment, unpack, npmNetwork } = unpackJs;
 
 const LINUX: Machine = { platform: 'linux', arch: 'x64', libc: 'glibc' };
 const SHA = 'sha512-AAAA';
@@ -243,17 +248,36 @@ describe('a whole unpack, from a registry of the test’s own', () => {
 		});
 		// a top folder that is not "package", nested under a
 		const b = pack('@s/b', (dir) => writeFileSync(join(dir, 'b.js'), 'b\n'), 'b-3.0.0');
-		const c = pack('c', (dir) => writeFileSync(join(dir, 'c.js'), 'c\n'));
+		// a bin name a has already, and an install script
+		const c = pack('c', (dir) => {
+			writeFileSync(join(dir, 'c.js'), 'c\n');
+			writeFileSync(join(dir, 'c-cli.js'), '#!/usr/bin/env node\n');
+			writeFileSync(
+				join(dir, 'package.json'),
+				JSON.stringify({
+					name: 'c',
+					version: '2.0.0',
+					bin: { 'a-cli': 'c-cli.js' },
+					scripts: { install: "node -e \"require('fs').writeFileSync('installed.txt', 'yes')\"" },
+				}),
+			);
+		});
 		tarballs.set('/a/-/a-1.0.0.tgz', a);
 		tarballs.set('/@s/b/-/b-3.0.0.tgz', b);
 		tarballs.set('/c/-/c-2.0.0.tgz', c);
 		lock = {
 			name: 'host',
+			version: '1.2.3',
 			packages: {
 				'': { name: 'host', dependencies: { a: '1.0.0' } },
 				'node_modules/a': { version: '1.0.0', integrity: sri(a), bin: { 'a-cli': 'bin/cli.js' } },
 				'node_modules/a/node_modules/@s/b': { version: '3.0.0', integrity: sri(b) },
-				'node_modules/c': { version: '2.0.0', integrity: sri(c) },
+				'node_modules/c': {
+					version: '2.0.0',
+					integrity: sri(c),
+					bin: { 'a-cli': 'c-cli.js' },
+					hasInstallScript: true,
+				},
 				'node_modules/mac-only': {
 					version: '1.0.0',
 					integrity: SHA,
@@ -319,9 +343,12 @@ describe('a whole unpack, from a registry of the test’s own', () => {
 		expect(readFileSync(join(a, '.npmignore'), 'utf8')).toBe('node_modules\n');
 		expect(existsSync(join(a, 'sub', '.gitignore'))).toBe(false);
 		expect(readFileSync(join(a, 'sub', '.npmignore'), 'utf8')).toBe('y\n');
-		// the bin, linked and executable
+		// the bin, linked and executable; a later package's bin of the same name executable, not linked
 		expect(readlinkSync(join(root, 'node_modules', '.bin', 'a-cli'))).toBe('../a/bin/cli.js');
 		expect(mode(join(a, 'bin', 'cli.js'))).toBe(0o755);
+		expect(mode(join(root, 'node_modules', 'c', 'c-cli.js'))).toBe(0o755);
+		// no install script ran
+		expect(existsSync(join(root, 'node_modules', 'c', 'installed.txt'))).toBe(false);
 		// nested, from a tarball whose top folder is not "package"
 		expect(readFileSync(join(a, 'node_modules', '@s', 'b', 'b.js'), 'utf8')).toBe('b\n');
 		expect(existsSync(join(root, 'node_modules', 'mac-only'))).toBe(false);
@@ -329,11 +356,20 @@ describe('a whole unpack, from a registry of the test’s own', () => {
 		const hidden = JSON.parse(
 			readFileSync(join(root, 'node_modules', '.package-lock.json'), 'utf8'),
 		) as Lock;
+		expect(hidden.version).toBe('1.2.3');
 		expect(Object.keys(hidden.packages)).toEqual([
 			'node_modules/a',
 			'node_modules/a/node_modules/@s/b',
 			'node_modules/c',
 		]);
+	});
+
+	test('with scripts, the install scripts run (npm rebuild), as npm install runs them', async () => {
+		const root = join(work, 'scripted');
+		mkdirSync(root, { recursive: true });
+		writeFileSync(join(root, 'package.json'), '{"name":"host","version":"1.2.3","private":true}');
+		await unpack(lock, root, { registry, at: LINUX, scripts: true });
+		expect(readFileSync(join(root, 'node_modules', 'c', 'installed.txt'), 'utf8')).toBe('yes');
 	});
 
 	test('a registry that fails for a moment is asked again', async () => {
