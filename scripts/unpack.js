@@ -122,7 +122,11 @@ function plan(lock, { at = machine(), registry = DEFAULT_REGISTRY } = {}) {
 		const hash = strongest(entry.integrity);
 		if (!hash) throw new Error(`lockfile entry "${key}" has no integrity to check it against`);
 		const name = nameOf(key, entry);
-		const url = entry.resolved ?? `${base}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
+		// a `resolved` on npm's own registry goes to the one set instead, as npm's default
+		// replace-registry-host=npmjs does
+		const url = entry.resolved
+			? entry.resolved.replace(/^https:\/\/registry\.npmjs\.org\//, base)
+			: `${base}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
 		jobs.push({ key, url, hash, bin: entry.bin ?? {}, entry });
 	}
 	return jobs;

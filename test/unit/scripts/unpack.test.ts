@@ -113,7 +113,7 @@ describe('which entries are placed, from where', () => {
 		expect(jobs.map((j) => j.key)).toEqual(['node_modules/a', 'node_modules/glibc-x64']);
 	});
 
-	test('tarball addresses: plain, scoped, nested, aliased, resolved, another registry', () => {
+	test('tarball addresses: plain, scoped, nested, aliased, resolved, on another registry', () => {
 		const jobs = plan(
 			{
 				packages: {
@@ -122,6 +122,11 @@ describe('which entries are placed, from where', () => {
 					'node_modules/a/node_modules/@s/b': { version: '3.0.0', integrity: SHA },
 					'node_modules/old-cjs': { name: 'new-esm', version: '4.0.0', integrity: SHA },
 					'node_modules/r': { version: '5.0.0', integrity: SHA, resolved: 'https://x.test/r.tgz' },
+					'node_modules/n': {
+						version: '6.0.0',
+						integrity: SHA,
+						resolved: 'https://registry.npmjs.org/n/-/n-6.0.0.tgz',
+					},
 				},
 			},
 			{ at: LINUX, registry: 'https://mirror.test/npm' },
@@ -132,6 +137,8 @@ describe('which entries are placed, from where', () => {
 			'https://mirror.test/npm/@s/b/-/b-3.0.0.tgz',
 			'https://mirror.test/npm/new-esm/-/new-esm-4.0.0.tgz',
 			'https://x.test/r.tgz',
+			// npm's own registry in `resolved` means the registry set (npm's replace-registry-host)
+			'https://mirror.test/npm/n/-/n-6.0.0.tgz',
 		]);
 	});
 
