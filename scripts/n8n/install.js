@@ -10,10 +10,11 @@
  *   everywhere) placed by scripts/unpack.js — the tree `npm install --ignore-scripts` makes from
  *   it (no install scripts: some optional native modules try to download binaries), in a fifth of
  *   npm's time — or, for a version without a lockfile yet, npm itself (with the overrides for
- *   packages the registry lacks or that come from outside it); then the two native modules n8n needs: isolated-vm (its prebuilt binary) and sqlite3, compiled from source
- *   with node-gyp — against the headers of the Node.js doing the build (`npm_config_nodedir`), never
- *   the user's npm settings or a header download. The sqlite3 compile (at -O1: about 40 s) runs
- *   beside the download of n8n, in a folder of its own, and its binary is copied in.
+ *   packages the registry lacks or that come from outside it); then the two native modules n8n
+ *   needs: isolated-vm (its prebuilt binary) and sqlite3, compiled from source with node-gyp —
+ *   against the headers of the Node.js doing the build (`npm_config_nodedir`), never the user's
+ *   npm settings or a header download. The sqlite3 compile (at -O1: about 40 s) runs beside the
+ *   download of n8n, in a folder of its own, and its binary is copied in.
  * - `nodeBinary(major)` the Node.js of a major version (`npm install node@<major>`, the npm
  *   registry's Node.js builds, like scripts/node24.sh) when that is not the Node running this.
  * - `installPackage(userFolder)` installs this package into an n8n user folder exactly like a
