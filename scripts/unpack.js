@@ -227,6 +227,8 @@ async function extract(url, hash, dir) {
 		tar.on('error', reject);
 		tar.on('close', resolve);
 	});
+	// awaited below, unless the download fails first (then tar's end is not this tarball's news)
+	closed.catch(() => {});
 	// tar exiting early (a broken archive) must not leave the download hanging on a full pipe
 	tar.stdin.on('error', () => {});
 	const hasher = crypto.createHash(hash.algorithm);
