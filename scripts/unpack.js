@@ -155,6 +155,9 @@ function quotedName(line) {
 	return undefined;
 }
 
+/** npm's mode for an extracted file: at least rw-r--r--, never group- or world-writable. */
+const npmFileMode = (mode) => (mode | 0o644) & ~0o022;
+
 /**
  * What a line of tar's verbose listing asks of the folder after extraction, as npm's extraction
  * would have it: undefined for nothing, else `{ remove }`, `{ ignoreFile }` or `{ name, mode }`,
@@ -173,7 +176,7 @@ function adjustment(line) {
 		if (/^rw.r-.r-.$/.test(perms)) return undefined;
 		let mode = 0;
 		for (let i = 0; i < 9; i++) if (!'-ST'.includes(perms[i])) mode |= 1 << (8 - i);
-		return { name: quotedName(line), mode: (mode | 0o644) & ~0o022 };
+		return { name: quotedName(line), mode: npmFileMode(mode) };
 	}
 	if (type === 'h' || type === 'l') return { remove: quotedName(line) };
 	if (type === 'd' && perms !== 'rwxr-xr-x') return { name: quotedName(line), mode: 0o755 };
@@ -258,9 +261,11 @@ async function extract(url, hash, dir) {
 	}
 	const digest = hasher.digest('base64');
 	if (digest !== hash.digest) {
-		throw new Error(
+		const error = new Error(
 			`${url}: ${hash.algorithm} ${digest} is not the lockfile's ${hash.digest} (a changed or corrupted download)`,
 		);
+		error.retry = false;
+		throw error;
 	}
 	if (code !== 0)
 		throw new Error(`tar could not extract ${url} (exit ${code}): ${stderr.trim().slice(-500)}`);
@@ -286,7 +291,7 @@ function adjust(dir, adjustments) {
 			if (fs.existsSync(npmignore)) fs.rmSync(file);
 			else {
 				fs.renameSync(file, npmignore);
-				fs.chmodSync(npmignore, ((fs.statSync(npmignore).mode & 0o777) | 0o644) & ~0o022);
+				fs.chmodSync(npmignore, npmFileMode(fs.statSync(npmignore).mode & 0o777));
 			}
 		} else {
 			const entry = inside(dir, a.name);
@@ -377,15 +382,15 @@ async function unpack(lockOrPath, root, options = {}) {
 			const dir = path.join(root, job.key);
 			for (let attempt = 0; ; attempt++) {
 				try {
-					fs.rmSync(dir, { recursive: true, force: true });
+					// not emptied before a new try: what a failed try left is this same tarball's (the next
+					// try writes it again), and the packages nested in it may be placed already
 					fs.mkdirSync(dir, { recursive: true });
 					const result = await extract(job.url, job.hash, dir);
 					adjust(dir, result.adjustments);
 					bytes += result.bytes;
 					break;
 				} catch (error) {
-					const retriable = error.retry !== false && !/ is not the lockfile's /.test(error.message);
-					if (!retriable || attempt >= pauses.length || failed) {
+					if (error.retry === false || attempt >= pauses.length || failed) {
 						failed ??= new Error(`unpacking ${job.key}: ${error.message}`, { cause: error });
 						return;
 					}

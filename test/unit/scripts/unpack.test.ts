@@ -387,6 +387,19 @@ describe('a whole unpack, from a registry of the test’s own', () => {
 		expect(readFileSync(join(root, 'node_modules', 'c', 'c.js'), 'utf8')).toBe('c\n');
 	});
 
+	test('a package asked again keeps the packages placed inside it meanwhile', async () => {
+		failNext.set('/a/-/a-1.0.0.tgz', 1);
+		const root = join(work, 'retried-parent');
+		await unpack(lock, root, { registry, at: LINUX, concurrency: 3, retryPausesMs: [300] });
+		expect(requests.filter((r) => r === '/a/-/a-1.0.0.tgz')).toHaveLength(2);
+		expect(readFileSync(join(root, 'node_modules', 'a', 'index.js'), 'utf8')).toBe(
+			'module.exports = 1;\n',
+		);
+		expect(
+			readFileSync(join(root, 'node_modules', 'a', 'node_modules', '@s', 'b', 'b.js'), 'utf8'),
+		).toBe('b\n');
+	});
+
 	test('a package the registry does not have fails the unpack, naming it', async () => {
 		const root = join(work, 'missing');
 		const missing: Lock = {
